@@ -1,0 +1,37 @@
+# Thin wrapper over CMake. `make run` and `make test` install missing Debian
+# packages first (scripts/deps.sh), so a fresh machine needs nothing else.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD := build
+ASAN_BUILD := build-asan
+
+.PHONY: all deps run test test-release test-asan clean bench fuzz
+
+all: $(BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS)
+
+$(BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+$(ASAN_BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROCESIM_SANITIZE=ON
+
+deps:
+	@scripts/deps.sh
+
+run: deps all
+	$(BUILD)/rocesim run
+
+test: deps test-release test-asan
+
+test-release: all
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-asan: $(ASAN_BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ROCESIM_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
+
+bench: deps all
+	bench/run
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Install the Debian packages rocesim needs, only those missing.
+set -e
+PKGS="gcc make cmake pkg-config libcmocka-dev libinih-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -q
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
