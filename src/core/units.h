@@ -1,0 +1,27 @@
+/* Unit parsing shared by every input: INI, --set, ns-3 configs and topology
+ * files. Each returns NULL on success or a static message saying what is wrong
+ * (the caller adds FILE:LINE and the key). Whole string must be consumed. */
+#ifndef ROCESIM_UNITS_H
+#define ROCESIM_UNITS_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/simtime.h"
+
+/* "100Gbps" "25G" "40Gb/s" "100Mb/s" "10Mbps" "1.5Tbps" "1000000000" (bare = bps). */
+const char *parse_rate(const char *s, uint64_t *bps);
+/* "1us" "1000ns" "2.5ms" "0.001ms" "3s" "500ps"; bare "0" only (a bare number
+ * is ambiguous, so it is refused). */
+const char *parse_time(const char *s, simtime_t *ps);
+/* "32MB"(10^6) "32MiB"(2^20) "4KB" "4KiB" "1GB" "1500B" "1500" (bare = bytes). */
+const char *parse_size(const char *s, uint64_t *bytes);
+const char *parse_double(const char *s, double *v);
+const char *parse_int(const char *s, int64_t *v);
+/* on/off, true/false, yes/no, 1/0. */
+const char *parse_bool(const char *s, bool *v);
+
+/* Human-readable forms for `rocesim list` and summaries. */
+void fmt_rate(char *buf, int n, uint64_t bps);
+void fmt_time(char *buf, int n, simtime_t ps);
+void fmt_size(char *buf, int n, uint64_t bytes);
+
+#endif
