@@ -1,0 +1,187 @@
+/* All-pairs equal-cost next hops exactly as ns-3 HPCC's CalculateRoute: one
+ * BFS per destination host that expands only switches (so no path transits a
+ * host); `now` is a next hop of `next` whenever dis[next] == dis[now] + 1.
+ * Two passes over the BFS results (count, then fill) give one flat nbr[] in
+ * (node, host) order with no per-entry allocation. */
+#include <stdlib.h>
+#include <string.h>
+#include "topo/topo.h"
+
+struct bfs {
+    const struct topo *t;
+    uint32_t *nb_off, *nb; /* neighbours of each node, ascending by id */
+    int32_t *dis;
+    uint32_t *q;
+};
+
+static void bfs_run(struct bfs *b, uint32_t src)
+{
+    const struct topo *t = b->t;
+    memset(b->dis, 0xff, (size_t)t->n_nodes * sizeof *b->dis); /* -1: not reached */
+    uint32_t qn = 0;
+    b->dis[src] = 0;
+    b->q[qn++] = src;
+    for (uint32_t i = 0; i < qn; i++) {
+        uint32_t u = b->q[i];
+        for (uint32_t p = b->nb_off[u]; p < b->nb_off[u + 1]; p++) {
+            uint32_t v = b->nb[p];
+            if (b->dis[v] < 0) {
+                b->dis[v] = b->dis[u] + 1;
+                if (t->nodes[v].is_switch) /* hosts are reached, never transited */
+                    b->q[qn++] = v;
+            }
+        }
+    }
+}
+
+/* Next hops of node x toward the BFS source: neighbours one step closer that
+ * the BFS expanded (switches, or the source itself). Ascending since nb is. */
+static uint32_t next_hops(const struct bfs *b, uint32_t src, uint32_t x, uint32_t *out)
+{
+    uint32_t c = 0;
+    int32_t d = b->dis[x];
+    if (d <= 0)
+        return 0;
+    for (uint32_t p = b->nb_off[x]; p < b->nb_off[x + 1]; p++) {
+        uint32_t y = b->nb[p];
+        if (b->dis[y] == d - 1 && (b->t->nodes[y].is_switch || y == src)) {
+            if (out)
+                out[c] = y;
+            c++;
+        }
+    }
+    return c;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void routes_free(struct routes *r)
+{
+    free(r->off);
+    free(r->cnt);
+    free(r->nbr);
+    memset(r, 0, sizeof *r);
+}
+
+int routes_build(struct routes *r, const struct topo *t, struct err *e)
+{
+    memset(r, 0, sizeof *r);
+    uint32_t n = t->n_nodes, nh = t->n_hosts;
+    uint64_t entries = (uint64_t)n * nh;
+    if (entries > UINT32_MAX)
+        return errf(e, "routing: %u nodes x %u hosts is too many routing entries for all-pairs tables", n, nh);
+    r->n_nodes = n;
+    r->n_hosts = nh;
+    struct bfs b = {.t = t};
+    b.nb_off = calloc((size_t)n + 1, sizeof *b.nb_off);
+    b.nb = malloc(((size_t)t->n_links * 2 + 1) * sizeof *b.nb);
+    b.dis = malloc(((size_t)n + 1) * sizeof *b.dis);
+    b.q = calloc((size_t)n + 1, sizeof *b.q);
+    r->off = malloc((size_t)(entries + 1) * sizeof *r->off);
+    r->cnt = calloc((size_t)(entries + 1), sizeof *r->cnt);
+    int rc = -1;
+    if (!b.nb_off || !b.nb || !b.dis || !b.q || !r->off || !r->cnt) {
+        errf(e, "routing: out of memory (%u nodes x %u hosts)", n, nh);
+        goto out;
+    }
+    /* Sorted neighbour lists (CSR); ns-3 keys neighbours in a map, we order by id. */
+    for (uint32_t l = 0; l < t->n_links; l++) {
+        b.nb_off[t->links[l].a + 1]++;
+        b.nb_off[t->links[l].b + 1]++;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        b.nb_off[i + 1] += b.nb_off[i];
+    for (uint32_t l = 0; l < t->n_links; l++) { /* the (zeroed) queue doubles as fill cursor */
+        uint32_t x = t->links[l].a, y = t->links[l].b;
+        b.nb[b.nb_off[x] + b.q[x]++] = y;
+        b.nb[b.nb_off[y] + b.q[y]++] = x;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        qsort(b.nb + b.nb_off[i], b.nb_off[i + 1] - b.nb_off[i], sizeof *b.nb, cmp_u32);
+
+    /* Pass 1: counts. */
+    for (uint32_t hi = 0; hi < nh; hi++) {
+        uint32_t src = t->hosts[hi];
+        bfs_run(&b, src);
+        for (uint32_t x = 0; x < n; x++) {
+            uint32_t c = next_hops(&b, src, x, NULL);
+            if (c > UINT16_MAX) {
+                errf(e, "routing: node %u has %u equal-cost next hops toward host %u (at most %u)", x, c, src,
+                     UINT16_MAX);
+                goto out;
+            }
+            r->cnt[(size_t)x * nh + hi] = (uint16_t)c;
+        }
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < entries; i++) {
+        r->off[i] = (uint32_t)total;
+        total += r->cnt[i];
+        if (total > UINT32_MAX) {
+            errf(e, "routing: more than 2^32 next-hop entries (%u nodes x %u hosts)", n, nh);
+            goto out;
+        }
+    }
+    r->off[entries] = (uint32_t)total;
+    r->nbr = malloc((size_t)(total + 1) * sizeof *r->nbr);
+    if (!r->nbr) {
+        errf(e, "routing: out of memory (%llu next-hop entries)", (unsigned long long)total);
+        goto out;
+    }
+    /* Pass 2: the same BFS again, writing the hops in place. */
+    for (uint32_t hi = 0; hi < nh; hi++) {
+        uint32_t src = t->hosts[hi];
+        bfs_run(&b, src);
+        for (uint32_t x = 0; x < n; x++) {
+            size_t i = (size_t)x * nh + hi;
+            if (r->cnt[i])
+                next_hops(&b, src, x, r->nbr + r->off[i]);
+        }
+    }
+    rc = 0;
+out:
+    free(b.nb_off);
+    free(b.nb);
+    free(b.dis);
+    free(b.q);
+    if (rc)
+        routes_free(r);
+    return rc;
+}
+
+static simtime_t sat_add(simtime_t a, simtime_t b)
+{
+    return a > T_NEVER - b ? T_NEVER : a + b;
+}
+
+int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
+                struct path_info *out)
+{
+    if (src >= t->n_nodes || dst >= t->n_nodes || src == dst || t->host_index[dst] < 0 || !r->cnt)
+        return -1;
+    uint32_t hi = (uint32_t)t->host_index[dst];
+    struct path_info p = {.bw = UINT64_MAX};
+    for (uint32_t cur = src; cur != dst;) {
+        int c;
+        const uint32_t *nx = routes_next(r, cur, hi, &c);
+        if (c == 0 || p.hops >= (int)t->n_nodes) /* hop bound: BFS distance strictly drops, so never hit */
+            return -1;
+        const struct topo_link *l = topo_link_between(t, cur, nx[0]);
+        if (!l)
+            return -1;
+        p.delay = sat_add(p.delay, l->delay);
+        /* tx_time itself would wrap for absurd payload/rate pairs */
+        unsigned __int128 bits = (unsigned __int128)payload * 8u * 1000000000000ULL;
+        p.tx_delay = sat_add(p.tx_delay, bits / l->rate >= (unsigned __int128)T_NEVER ? T_NEVER : tx_time(payload, l->rate));
+        if (l->rate < p.bw)
+            p.bw = l->rate;
+        p.hops++;
+        cur = nx[0];
+    }
+    *out = p;
+    return 0;
+}

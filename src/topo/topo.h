@@ -1,0 +1,98 @@
+/* Topologies as plain graphs, and the shortest-path routing ns-3 HPCC uses.
+ * Node ids are dense 0..n_nodes-1. Generated topologies number hosts first
+ * (0..H-1), then switches, like ns-3's fat.txt. A node's ports are its links
+ * in the order they appear in `links` (ns-3's ifIndex = that order + 1). */
+#ifndef ROCESIM_TOPO_H
+#define ROCESIM_TOPO_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/err.h"
+#include "core/simtime.h"
+
+struct cfg_topology;
+
+/* Switch layers: 1 edge/ToR/leaf, 2 aggregation/spine, 3 core. Hosts are 0. */
+enum { LAYER_HOST = 0, LAYER_EDGE = 1, LAYER_AGG = 2, LAYER_CORE = 3 };
+
+struct topo_node {
+    bool is_switch;
+    uint8_t layer;
+};
+
+struct topo_link {
+    uint32_t a, b;
+    uint64_t rate;     /* bps */
+    simtime_t delay;   /* ps */
+    double error_rate; /* ns-3 column 5; 0 for generated links */
+};
+
+struct topo {
+    uint32_t n_nodes;
+    struct topo_node *nodes;
+    uint32_t n_links;
+    struct topo_link *links;
+    uint32_t n_hosts;
+    uint32_t *hosts;      /* host node ids, ascending */
+    int32_t *host_index;  /* node id -> index in hosts[], or -1 for a switch */
+    /* Links of node n in file order (its ports): adj_link[adj_off[n] .. adj_off[n+1]).
+     * Port p of node n (0-based) is links[adj_link[adj_off[n] + p]]. */
+    uint32_t *adj_off;    /* n_nodes + 1 entries */
+    uint32_t *adj_link;   /* 2 * n_links entries: link indices */
+};
+
+/* Build leafspine / fattree / dumbbell from the [topology] section (type=file
+ * reads c->file as given, via topo_read_ns3). On error *t is left empty. */
+int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e);
+/* Parse an ns-3 HPCC topology file: "N S L", the S switch ids, then L lines
+ * "a b rate delay error_rate". `fname` is used in "fname:line: ..." errors.
+ * Rejects: missing nodes, ids out of range, self-links, duplicate links,
+ * hosts with other than exactly one link, bad units, delays over 1 s, error
+ * rates outside [0,1], anything after the L links.
+ * Node ids are used as they are; layers are assigned (topo_assign_layers). */
+int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct err *e);
+int topo_read_ns3(struct topo *t, const char *path, struct err *e);
+/* Fill nodes[].layer for switches from their distance to hosts: a switch next
+ * to a host is edge; others by switch-hop distance from the nearest edge
+ * switch: 1 agg, >= 2 core (also core: switches no edge switch reaches). */
+void topo_assign_layers(struct topo *t);
+void topo_free(struct topo *t);
+/* For builders (generators, parser): given n_nodes, nodes[] and links[],
+ * fill hosts[], host_index[] and the adjacency index. On error frees *t. */
+int topo_finish(struct topo *t, struct err *e);
+
+/* Equal-cost next hops, as ns-3 HPCC's CalculateRoute: a BFS from every host
+ * that only expands through switches; for every node and destination host the
+ * neighbours on shortest paths, ascending by node id. */
+struct routes {
+    uint32_t n_nodes, n_hosts;
+    uint32_t *off;  /* [node * n_hosts + host_index] -> first entry in nbr[] */
+    uint16_t *cnt;  /* number of next hops (0: unreachable, or node is that host) */
+    uint32_t *nbr;  /* neighbour node ids */
+};
+int routes_build(struct routes *r, const struct topo *t, struct err *e);
+void routes_free(struct routes *r);
+static inline const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t host_idx, int *n)
+{
+    size_t i = (size_t)node * r->n_hosts + host_idx;
+    *n = r->cnt[i];
+    return r->nbr + r->off[i];
+}
+
+/* Path facts between two hosts along the first next hop at every step (ns-3's
+ * pairDelay / pairTxDelay / pairBw): total propagation delay, total
+ * serialisation time of one `payload`-byte packet per hop, and the smallest
+ * link rate. Returns -1 if dst is unreachable, not a host, or src == dst. */
+struct path_info {
+    simtime_t delay;
+    simtime_t tx_delay;
+    uint64_t bw;
+    int hops;
+};
+int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
+                struct path_info *out);
+
+/* The link between two adjacent nodes, or NULL; O(degree of a). */
+const struct topo_link *topo_link_between(const struct topo *t, uint32_t a, uint32_t b);
+
+#endif

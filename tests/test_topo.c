@@ -1,0 +1,506 @@
+/* Topology generators, the ns-3 topology parser and ns-3-style routing. */
+#include "testutil.h"
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "scenario/config.h"
+#include "topo/topo.h"
+
+#ifndef ROCESIM_SHARED_DIR
+#error "ROCESIM_SHARED_DIR must name the shared data folder"
+#endif
+#define FAT_TXT ROCESIM_SHARED_DIR "/ns3-reference/fat.txt"
+#define TOPOLOGY_TXT ROCESIM_SHARED_DIR "/ns3-reference/topology.txt"
+
+static struct cfg_topology cfg(int type)
+{
+    struct cfg_topology c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.leaves = 8, c.spines = 8, c.hosts_per_leaf = 16, c.k = 4, c.senders = 2, c.receivers = 2;
+    c.host_link = c.fabric_link = 100000000000ULL;
+    c.link_delay = T_US;
+    return c;
+}
+
+/* Structural invariants every topology must satisfy. */
+static void check_index(const struct topo *t)
+{
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        if (t->nodes[i].is_switch) {
+            assert_int_equal(t->host_index[i], -1);
+            assert_true(t->nodes[i].layer >= LAYER_EDGE && t->nodes[i].layer <= LAYER_CORE);
+        } else {
+            assert_int_equal(t->host_index[i], h);
+            assert_int_equal(t->hosts[h++], i);
+            assert_int_equal(t->nodes[i].layer, LAYER_HOST);
+        }
+    }
+    assert_int_equal(h, t->n_hosts);
+    assert_int_equal(t->adj_off[t->n_nodes], 2 * t->n_links);
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        for (uint32_t p = t->adj_off[i]; p < t->adj_off[i + 1]; p++) {
+            const struct topo_link *l = &t->links[t->adj_link[p]];
+            assert_true(l->a == i || l->b == i);
+            if (p > t->adj_off[i]) /* ports in file order */
+                assert_true(t->adj_link[p] > t->adj_link[p - 1]);
+            assert_ptr_equal(topo_link_between(t, l->a, l->b), l);
+            assert_ptr_equal(topo_link_between(t, l->b, l->a), l);
+        }
+}
+
+/* Generated layers must agree with what topo_assign_layers derives. */
+static void check_layers_derived(struct topo *t)
+{
+    uint8_t saved[4096];
+    assert_true(t->n_nodes <= 4096);
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        saved[i] = t->nodes[i].layer;
+    topo_assign_layers(t);
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        assert_int_equal(t->nodes[i].layer, saved[i]);
+}
+
+static void test_leafspine(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 128);
+    assert_int_equal(t.n_nodes, 144); /* 128 hosts + 8 leaves + 8 spines */
+    assert_int_equal(t.n_links, 128 + 64);
+    check_index(&t);
+    check_layers_derived(&t);
+    assert_int_equal(t.nodes[128].layer, LAYER_EDGE);
+    assert_int_equal(t.nodes[135].layer, LAYER_EDGE);
+    assert_int_equal(t.nodes[136].layer, LAYER_AGG);
+    assert_int_equal(t.nodes[143].layer, LAYER_AGG);
+    assert_int_equal(t.links[17].a, 17);
+    assert_int_equal(t.links[17].b, 129);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    for (uint32_t s = 0; s < 128; s++)
+        for (uint32_t d = 0; d < 128; d++) {
+            struct path_info p;
+            if (s == d) {
+                assert_int_equal(routes_path(&r, &t, s, d, 1000, &p), -1);
+                continue;
+            }
+            assert_int_equal(routes_path(&r, &t, s, d, 1000, &p), 0);
+            assert_int_equal(p.hops, s / 16 == d / 16 ? 2 : 4);
+            assert_int_equal(p.delay, p.hops * T_US);
+        }
+    int n;
+    const uint32_t *nx = routes_next(&r, 128, 16, &n); /* leaf 0 toward host 16 (leaf 1) */
+    assert_int_equal(n, 8);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(nx[i], 136 + i);
+    nx = routes_next(&r, 5, 100, &n); /* host -> its leaf */
+    assert_int_equal(n, 1);
+    assert_int_equal(nx[0], 128);
+    nx = routes_next(&r, 136, 100, &n); /* spine -> leaf of host 100 */
+    assert_int_equal(n, 1);
+    assert_int_equal(nx[0], 128 + 100 / 16);
+    nx = routes_next(&r, 129, 16, &n); /* leaf 1 -> its own host */
+    assert_int_equal(n, 1);
+    assert_int_equal(nx[0], 16);
+    routes_next(&r, 16, 16, &n); /* the host itself */
+    assert_int_equal(n, 0);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+static void test_fattree(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_FATTREE);
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 16);
+    assert_int_equal(t.n_nodes - t.n_hosts, 20);
+    assert_int_equal(t.n_links, 48);
+    check_index(&t);
+    check_layers_derived(&t);
+    int layers[4] = {0};
+    for (uint32_t i = 0; i < t.n_nodes; i++)
+        layers[t.nodes[i].layer]++;
+    assert_int_equal(layers[LAYER_EDGE], 8);
+    assert_int_equal(layers[LAYER_AGG], 8);
+    assert_int_equal(layers[LAYER_CORE], 4);
+    /* agg j of each pod reaches cores j*2, j*2+1: agg 24 (pod 0, j 0) -> cores 32, 33 */
+    assert_non_null(topo_link_between(&t, 24, 32));
+    assert_non_null(topo_link_between(&t, 24, 33));
+    assert_null(topo_link_between(&t, 24, 34));
+    assert_non_null(topo_link_between(&t, 25, 34));
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 15, 1000, &p), 0);
+    assert_int_equal(p.hops, 6);
+    assert_int_equal(routes_path(&r, &t, 0, 3, 1000, &p), 0); /* same pod, other edge */
+    assert_int_equal(p.hops, 4);
+    assert_int_equal(routes_path(&r, &t, 0, 1, 1000, &p), 0);
+    assert_int_equal(p.hops, 2);
+    int n;
+    const uint32_t *nx = routes_next(&r, 16, 15, &n); /* edge 16 toward a pod-3 host: its 2 aggs */
+    assert_int_equal(n, 2);
+    assert_int_equal(nx[0], 24);
+    assert_int_equal(nx[1], 25);
+    nx = routes_next(&r, 24, 15, &n); /* agg -> its 2 cores */
+    assert_int_equal(n, 2);
+    assert_int_equal(nx[0], 32);
+    assert_int_equal(nx[1], 33);
+    nx = routes_next(&r, 32, 15, &n); /* core -> the one agg in pod 3 */
+    assert_int_equal(n, 1);
+    assert_int_equal(nx[0], 30);
+    routes_free(&r);
+    topo_free(&t);
+
+    c.k = 5;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_string_equal(e.msg, "topology.k must be even (got 5)");
+    c.k = 0;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.k: "));
+}
+
+static void test_dumbbell(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_DUMBBELL);
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_nodes, 6);
+    assert_int_equal(t.n_links, 5);
+    assert_int_equal(t.n_hosts, 4);
+    check_index(&t);
+    check_layers_derived(&t);
+    assert_int_equal(t.links[4].a, 4);
+    assert_int_equal(t.links[4].b, 5);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 2, 1000, &p), 0);
+    assert_int_equal(p.hops, 3);
+    assert_int_equal(routes_path(&r, &t, 0, 1, 1000, &p), 0);
+    assert_int_equal(p.hops, 2);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+static void test_generator_errors(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct err e;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    c.leaves = 0;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_string_equal(e.msg, "topology.leaves: must be at least 1 (got 0)");
+    c = cfg(TOPO_LEAFSPINE);
+    c.hosts_per_leaf = 1LL << 40;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.hosts_per_leaf: "));
+    c = cfg(TOPO_LEAFSPINE);
+    c.leaves = c.spines = c.hosts_per_leaf = 1 << 20; /* 2^40 hosts */
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "too large"));
+    c = cfg(TOPO_DUMBBELL);
+    c.receivers = -3;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_string_equal(e.msg, "topology.receivers: must be at least 1 (got -3)");
+    c = cfg(TOPO_DUMBBELL);
+    c.host_link = 0;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.host_link"));
+    c = cfg(TOPO_FILE);
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.file"));
+    snprintf(c.file, sizeof c.file, "%s", FAT_TXT);
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 320);
+    topo_free(&t);
+    topo_free(&t); /* idempotent */
+}
+
+static void test_fat_txt(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    int rc = topo_read_ns3(&t, FAT_TXT, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    assert_int_equal(t.n_nodes, 376);
+    assert_int_equal(t.n_nodes - t.n_hosts, 56);
+    assert_int_equal(t.n_links, 480);
+    assert_int_equal(t.n_hosts, 320);
+    check_index(&t);
+    for (uint32_t i = 0; i < 320; i++)
+        assert_int_equal(t.hosts[i], i);
+    /* 20 ToRs (16 hosts + 4 aggs each), 20 aggs (4 ToRs + 4 cores), 16 cores (5 aggs). */
+    int layers[4] = {0};
+    for (uint32_t i = 0; i < t.n_nodes; i++)
+        layers[t.nodes[i].layer]++;
+    assert_int_equal(layers[LAYER_HOST], 320);
+    assert_int_equal(layers[LAYER_EDGE], 20);
+    assert_int_equal(layers[LAYER_AGG], 20);
+    assert_int_equal(layers[LAYER_CORE], 16);
+    assert_int_equal(t.nodes[320].layer, LAYER_EDGE);
+    assert_int_equal(t.nodes[340].layer, LAYER_AGG);
+    assert_int_equal(t.nodes[375].layer, LAYER_CORE);
+    assert_int_equal(t.adj_off[321] - t.adj_off[320], 20);
+    assert_int_equal(t.links[0].rate, 100000000000ULL);
+    assert_int_equal(t.links[479].rate, 400000000000ULL);
+    assert_int_equal(t.links[0].delay, 1000 * T_NS);
+
+    clock_t c0 = clock();
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    double ms = 1000.0 * (double)(clock() - c0) / CLOCKS_PER_SEC;
+    print_message("fat.txt routes_build: %.2f ms\n", ms);
+    struct path_info p;
+    /* hosts 0 and 319 sit in different pods: host-ToR-agg-core-agg-ToR-host */
+    assert_int_equal(routes_path(&r, &t, 0, 319, 1000, &p), 0);
+    assert_int_equal(p.hops, 6);
+    assert_int_equal(p.delay, 6 * T_US);
+    assert_int_equal(p.bw, 100000000000ULL);
+    /* 1000 B: 80 ns on the two 100G host links, 20 ns on the four 400G links */
+    assert_int_equal(p.tx_delay, 2 * 80 * T_NS + 4 * 20 * T_NS);
+    assert_int_equal(routes_path(&r, &t, 0, 15, 1000, &p), 0); /* same ToR */
+    assert_int_equal(p.hops, 2);
+    assert_int_equal(routes_path(&r, &t, 0, 16, 1000, &p), 0); /* same pod, other ToR */
+    assert_int_equal(p.hops, 4);
+    int n;
+    const uint32_t *nx = routes_next(&r, 320, t.host_index[319], &n); /* ToR 320: its 4 aggs */
+    assert_int_equal(n, 4);
+    for (int i = 1; i < n; i++)
+        assert_true(nx[i] > nx[i - 1]);
+    nx = routes_next(&r, 340, t.host_index[319], &n); /* agg: its 4 cores */
+    assert_int_equal(n, 4);
+    /* every host pair is reachable */
+    for (uint32_t s = 0; s < 320; s++)
+        for (uint32_t d = 0; d < 320; d++)
+            if (s != d) {
+                routes_next(&r, s, d, &n);
+                assert_int_equal(n, 1);
+            }
+    routes_free(&r);
+    topo_free(&t);
+}
+
+static void test_payload_tx(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 127, 1000, &p), 0);
+    assert_int_equal(p.hops, 4);
+    assert_int_equal(p.tx_delay, 4 * 80 * T_NS);
+    assert_int_equal(p.bw, 100000000000ULL);
+    assert_int_equal(routes_path(&r, &t, 0, 128, 1000, &p), -1); /* dst is a switch */
+    assert_int_equal(routes_path(&r, &t, 0, 9999, 1000, &p), -1);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+/* A small valid file: hosts need not be 0..H-1 (switches 0 and 5). */
+static const char small_ok[] =
+    "6 2 5\n"
+    "0 5\n"
+    "1 0 100Gbps 1000ns 0\n"
+    "2 0 25Gbps 0.001ms 0.000000\n"
+    "0 5 400Gbps 1us 0\n"
+    "3 5 100Gbps 1us 0\n"
+    "5 4 100Gbps 1us 0\n";
+
+static void test_parse_small(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_parse_ns3(&t, small_ok, "s.txt", &e), 0);
+    assert_int_equal(t.n_hosts, 4);
+    uint32_t want[4] = {1, 2, 3, 4};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(t.hosts[i], want[i]);
+    assert_int_equal(t.host_index[0], -1);
+    assert_int_equal(t.host_index[3], 2);
+    assert_int_equal(t.nodes[0].layer, LAYER_EDGE);
+    assert_int_equal(t.nodes[5].layer, LAYER_EDGE);
+    assert_int_equal(t.links[1].rate, 25000000000ULL);
+    assert_int_equal(t.links[1].delay, T_US);
+    check_index(&t);
+    /* ports of switch 0 in file order: links 0, 1, 2 */
+    assert_int_equal(t.adj_off[1] - t.adj_off[0], 3);
+    assert_int_equal(t.adj_link[t.adj_off[0] + 2], 2);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 1, 4, 1000, &p), 0);
+    assert_int_equal(p.hops, 3);
+    assert_int_equal(p.bw, 100000000000ULL);
+    routes_free(&r);
+    topo_free(&t);
+
+    /* tokens, not lines: ns-3 reads with >>, so line breaks are free */
+    assert_int_equal(topo_parse_ns3(&t, "3 1\n2\n 0\n2\t0 1G 1us\n0 1 0 1G\r\n1us 0\n\n\n", "s.txt", &e), 0);
+    assert_int_equal(t.n_links, 2);
+    topo_free(&t);
+
+    /* a switch-only file: no hosts, routes are empty */
+    assert_int_equal(topo_parse_ns3(&t, "2 2 1\n0 1\n0 1 1G 1us 0\n", "s.txt", &e), 0);
+    assert_int_equal(t.n_hosts, 0);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    routes_free(&r);
+    topo_free(&t);
+
+    /* disconnected: two islands; cross-island is cnt 0 */
+    assert_int_equal(topo_parse_ns3(&t, "6 2 4\n4 5\n0 4 1G 1us 0\n1 4 1G 1us 0\n2 5 1G 1us 0\n3 5 1G 1us 0\n",
+                                    "s.txt", &e), 0);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    assert_int_equal(routes_path(&r, &t, 0, 2, 1000, &p), -1);
+    assert_int_equal(routes_path(&r, &t, 0, 1, 1000, &p), 0);
+    int n;
+    routes_next(&r, 4, 2, &n);
+    assert_int_equal(n, 0);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+struct bad {
+    const char *text;
+    const char *msg; /* exact expected message */
+};
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    static const struct bad cases[] = {
+        {"", "f:1: file ends early: expected the node count (the first line is \"nodes switches links\")"},
+        {"\n\n", "f:1: file ends early: expected the node count (the first line is \"nodes switches links\")"},
+        {"6 2\n", "f:1: file ends early: expected the link count (the first line is \"nodes switches links\")"},
+        {"6 x 5\n", "f:1: switch count: expected a whole number, got \"x\""},
+        {"-6 2 5\n", "f:1: node count: expected a whole number, got \"-6\""},
+        {"0 0 0\n", "f:1: the file declares 0 nodes"},
+        {"300000000 0 200000000\n", "f:1: 300000000 nodes is too many (at most 268435455)"},
+        {"6 7 5\n", "f:1: 7 switches but only 6 nodes"},
+        {"376 56 100\n", "f:1: 376 nodes with 56 switches means 320 hosts, but 100 links can connect at most 200 of "
+                         "them (rocesim models one NIC per host: every host needs exactly one link)"},
+        /* truncated: reported on the last line, naming what is missing */
+        {"6 2 5\n0\n", "f:2: file ends early: expected switch id 2 of 2"},
+        {"6 2 5\n0 5\n1 0 100Gbps 1000ns 0\n2 0 25Gbps\n\n",
+         "f:4: file ends early: link 2 of 5 is missing its delay"},
+        {"6 2 5\n0 5\n1 0 100Gbps 1000ns 0\n2 0 25Gbps 1us 0\n0 5 1G 1us 0\n3 5 1G 1us 0\n",
+         "f:6: file ends early: link 5 of 5 is missing its first node"},
+        /* switch ids */
+        {"6 2 5\n0 6\n", "f:2: switch id 6 does not exist (the file declares 6 nodes, 0..5)"},
+        {"6 2 5\n0\n0\n", "f:3: switch 0 is listed twice"},
+        {"6 2 5\n0 s\n", "f:2: switch id 2 of 2: expected a node id, got \"s\""},
+        /* links */
+        {"6 2 5\n0 5\n1 0 100Gbps 1000ns 0\n2 400 1G 1us 0\n",
+         "f:4: link 2: node 400 does not exist (the file declares 6 nodes)"},
+        {"6 2 5\n0 5\n1 0 100Gbps 1000ns 0\n2 0 1G 1us 0\n5 5 1G 1us 0\n", "f:5: link 3 joins node 5 to itself"},
+        {"6 2 6\n0 5\n1 0 1G 1us 0\n2 0 1G 1us 0\n0 5 1G 1us 0\n3 5 1G 1us 0\n5 0 1G 1us 0\n4 5 1G 1us 0\n",
+         "f:7: link 5 joins nodes 5 and 0 again (link 3, line 5, already does)"},
+        {"6 2 5\n0 5\n1 0 100Gbs 1000ns 0\n",
+         "f:3: link 1: bad rate \"100Gbs\": unknown rate unit (use e.g. 100Gbps, 25G, 100Mb/s)"},
+        {"6 2 5\n0 5\n1 0 0Gbps 1000ns 0\n",
+         "f:3: link 1: bad rate \"0Gbps\": rate out of range (1 bps .. 1000 Tbps)"},
+        {"6 2 5\n0 5\n1 0 1G\n1000 0\n", "f:4: link 1: bad delay \"1000\": time needs a unit (ps, ns, us, ms, s)"},
+        {"6 2 5\n0 5\n1 0 1G 2s 0\n", "f:3: link 1: delay \"2s\" is longer than 1 s"},
+        {"6 2 5\n0 5\n1 0 1G 1us 1.5\n", "f:3: link 1: error rate \"1.5\" must be a number between 0 and 1"},
+        {"6 2 5\n0 5\n1 0 1G 1us nan\n", "f:3: link 1: error rate \"nan\" must be a number between 0 and 1"},
+        {"6 2 5\n0 5\n1 0 1G 1us 0\n1 5 1G 1us 0\n",
+         "f:4: host 1 has a second link (to 5; its link to 0 is on line 3): rocesim models one NIC per host (or is 1 "
+         "missing from the switch ids?)"},
+        {"6 2 5\n0 5\n1 0 1G 1us 0\n2 0 1G 1us 0\n0 5 1G 1us 0\n3 5 1G 1us 0\n0 3 1G 1us 0\n",
+         "f:7: host 3 has a second link (to 0; its link to 5 is on line 6): rocesim models one NIC per host (or is 3 "
+         "missing from the switch ids?)"},
+        {"6 2 4\n0 5\n1 0 1G 1us 0\n2 0 1G 1us 0\n0 5 1G 1us 0\n3 5 1G 1us 0\n",
+         "f:1: host 4 (not among the switch ids) has no link: rocesim models one NIC per host, so every host needs "
+         "exactly one link"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct topo t;
+        struct err e = {{0}};
+        int rc = topo_parse_ns3(&t, cases[i].text, "f", &e);
+        if (rc != -1 || strcmp(e.msg, cases[i].msg) != 0)
+            fail_msg("case %zu: rc %d\n got: %s\nwant: %s", i, rc, e.msg, cases[i].msg);
+        assert_null(t.nodes); /* left empty */
+    }
+    /* what follows the declared links is ignored (with a warning), as ns-3 does */
+    struct topo t;
+    struct err e;
+    assert_int_equal(topo_parse_ns3(&t, "3 1 2\n0\n1 0 1G 1us 0\n2 0 1G 1us 0\n\n# comment\n", "f", &e), 0);
+    assert_int_equal(t.n_links, 2);
+    topo_free(&t);
+}
+
+static void test_read_errors(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct err e;
+    assert_int_equal(topo_read_ns3(&t, "/nonexistent/topo.txt", &e), -1);
+    assert_string_equal(e.msg, "/nonexistent/topo.txt: cannot open: No such file or directory");
+    /* HPCC's topology.txt declares 65 links but lists 256, then prose: ns-3
+     * reads the first 65 and stops, and so do we (with a warning). */
+    assert_int_equal(topo_read_ns3(&t, TOPOLOGY_TXT, &e), 0);
+    assert_int_equal(t.n_nodes, 66);
+    assert_int_equal(t.n_links, 65);
+    assert_int_equal(t.n_hosts, 65);
+    topo_free(&t);
+}
+
+static void test_fattree16_speed(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_FATTREE);
+    c.k = 16;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 1024);
+    assert_int_equal(t.n_nodes - t.n_hosts, 320);
+    clock_t c0 = clock();
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    double s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    size_t bytes = (size_t)r.n_nodes * r.n_hosts * (sizeof *r.off + sizeof *r.cnt) +
+                   (size_t)r.off[(size_t)r.n_nodes * r.n_hosts - 1] * sizeof *r.nbr;
+    print_message("fattree k=16 routes_build: %.1f ms, %.1f MB\n", s * 1000, (double)bytes / 1e6);
+    assert_true(s < 1.0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 1023, 1000, &p), 0);
+    assert_int_equal(p.hops, 6);
+    int n;
+    routes_next(&r, 1024, 1023, &n); /* edge -> 8 aggs */
+    assert_int_equal(n, 8);
+    routes_next(&r, 1024 + 128, 1023, &n); /* agg -> 8 cores */
+    assert_int_equal(n, 8);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_leafspine),     cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_dumbbell),      cmocka_unit_test(test_generator_errors),
+        cmocka_unit_test(test_fat_txt),       cmocka_unit_test(test_payload_tx),
+        cmocka_unit_test(test_parse_small),   cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_read_errors),   cmocka_unit_test(test_fattree16_speed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
