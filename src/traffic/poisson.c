@@ -1,0 +1,152 @@
+/* Poisson arrivals at a load, as ns-3 HPCC's traffic_gen.py.
+ *
+ * Each host's arrivals are a Poisson process with mean gap
+ * mean_size * 8 / (rate * load), mean_size being the mean of the sampling
+ * convention in use (so the offered load is right for it). A host's first
+ * arrival is start + Exp(gap); the first arrival at or past start + duration
+ * ends that host (traffic_gen instead drops each host's last flow in the
+ * window: it emits a flow only if the *next* arrival is still inside). The
+ * per-host streams are merged with a binary heap keyed (time, src), like
+ * traffic_gen's heapq, so the output is in (start, src) order.
+ *
+ * Arrival offsets accumulate unrounded and each is rounded to the nearest ns
+ * when emitted (traffic_gen truncates every gap to whole ns, which biases the
+ * rate up by ~0.5 ns per gap). Random draws, in this order: one gap per host
+ * (hosts[] order), then per flow: destination, size, next gap. */
+#include "traffic/traffic.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include "topo/topo.h"
+
+#define MAX_FLOWS 1e9 /* refuse runs whose expected flow count would not fit in memory */
+
+struct arrival {
+    simtime_t t;
+    uint32_t hi; /* index in hosts[], which is ascending, so it orders like the node id */
+};
+
+static int before(const struct arrival *a, const struct arrival *b)
+{
+    return a->t < b->t || (a->t == b->t && a->hi < b->hi);
+}
+
+static void sift_down(struct arrival *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && before(&h[l], &h[m]))
+            m = l;
+        if (r < n && before(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        struct arrival t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* The arrival `off` ps after `base` (ns-aligned), rounded to a ns; -1 if it
+ * is at or past `end`. */
+static simtime_t arrival_time(simtime_t base, double off, simtime_t end)
+{
+    double ns = nearbyint(off / 1000.0);
+    if (ns * 1000.0 >= (double)(end - base))
+        return -1;
+    simtime_t t = base + (simtime_t)ns * T_NS;
+    return t < end ? t : -1;
+}
+
+int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
+                    double load, simtime_t start, simtime_t duration, uint16_t pg, struct rng *r,
+                    struct err *e)
+{
+    if (sampling != 0 && sampling != 1)
+        return errf(e, "traffic: unknown CDF sampling %d (0 linear, 1 step)", sampling);
+    if (!(load > 0 && load <= 1))
+        return errf(e, "traffic.load: %g is not in (0, 1]", load);
+    if (t->n_hosts < 2)
+        return errf(e, "traffic: Poisson traffic needs at least 2 hosts, the topology has %" PRIu32, t->n_hosts);
+    if (start < 0 || duration < 0 || start > INT64_MAX / 2 || duration > INT64_MAX / 2)
+        return errf(e, "traffic: start and duration must be non-negative and at most 53 days each");
+    double mean = cdf_mean(c, sampling);
+    if (!(mean > 0) || !isfinite(mean))
+        return errf(e, "traffic.cdf: '%s' has a mean flow size of %g bytes; Poisson traffic needs a positive mean",
+                    c->name, mean);
+
+    uint32_t nh = t->n_hosts;
+    uint64_t *rate = calloc(nh, sizeof *rate);
+    double *gap = malloc(nh * sizeof *gap), *off = malloc(nh * sizeof *off);
+    struct arrival *h = malloc(nh * sizeof *h);
+    int rc = -1;
+    if (!rate || !gap || !off || !h) {
+        errf(e, "traffic: out of memory");
+        goto out;
+    }
+    /* A host's rate is that of its (single) link; the first one if several. */
+    for (uint32_t i = 0; i < t->n_links; i++) {
+        const struct topo_link *l = &t->links[i];
+        uint32_t ends[2] = {l->a, l->b};
+        for (int k = 0; k < 2; k++)
+            if (ends[k] < t->n_nodes && t->host_index[ends[k]] >= 0 && !rate[t->host_index[ends[k]]])
+                rate[t->host_index[ends[k]]] = l->rate;
+    }
+    double expected = 0;
+    for (uint32_t i = 0; i < nh; i++) {
+        if (!rate[i]) {
+            errf(e, "traffic: host %" PRIu32 " has no link (or a 0 bps one)", t->hosts[i]);
+            goto out;
+        }
+        gap[i] = mean * 8.0 / ((double)rate[i] * load) * (double)T_SEC; /* ps */
+        expected += (double)duration / gap[i];
+    }
+    if (expected > MAX_FLOWS) {
+        errf(e, "traffic: this load and duration would make about %.3g flows (limit %.0g)", expected, MAX_FLOWS);
+        goto out;
+    }
+
+    simtime_t base = (start + T_NS - 1) / T_NS * T_NS; /* arrivals never precede start */
+    simtime_t end = start + duration;
+    size_t n = 0, n0 = out->n;
+    for (uint32_t i = 0; i < nh; i++) {
+        off[i] = rng_exp(r, gap[i]);
+        simtime_t at = arrival_time(base, off[i], end);
+        if (at >= 0)
+            h[n++] = (struct arrival){at, i};
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(h, n, i);
+    while (n > 0) {
+        uint32_t hi = h[0].hi;
+        uint32_t d = (uint32_t)rng_below(r, nh - 1);
+        struct flow_spec f = {
+            .src = t->hosts[hi],
+            .dst = t->hosts[d >= hi ? d + 1 : d],
+            .start = h[0].t,
+            .pg = pg,
+            .dport = 100,
+        };
+        f.size = cdf_sample(c, r, sampling);
+        if (flow_list_push(out, &f)) {
+            errf(e, "traffic: out of memory after %zu flows", out->n - n0);
+            out->n = n0;
+            goto out;
+        }
+        off[hi] += rng_exp(r, gap[hi]);
+        simtime_t at = arrival_time(base, off[hi], end);
+        if (at >= 0)
+            h[0].t = at;
+        else
+            h[0] = h[--n];
+        sift_down(h, n, 0);
+    }
+    rc = 0;
+out:
+    free(rate);
+    free(gap);
+    free(off);
+    free(h);
+    return rc;
+}
