@@ -1,0 +1,21 @@
+/* Every load balancer, by name. Adding a scheme: one file and one line here. */
+#include <string.h>
+#include "net/lb.h"
+
+extern const struct lb_ops lb_ecmp;
+
+const struct lb_ops *const lb_registry[] = { &lb_ecmp, NULL };
+
+int lb_index(const char *name)
+{
+    for (int i = 0; lb_registry[i]; i++)
+        if (strcmp(lb_registry[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+const struct lb_ops *lb_find(const char *name)
+{
+    int i = lb_index(name);
+    return i < 0 ? NULL : lb_registry[i];
+}

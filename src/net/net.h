@@ -1,0 +1,242 @@
+/* The simulated network: packets, ports, switches, NICs, flows, and the event
+ * loop that moves packets between them. Default behaviour follows the ns-3
+ * HPCC simulator (see docs/architecture.md for the formulas and where we
+ * deliberately differ). Knows no scheme by name: congestion control and load
+ * balancing come in through cc_ops / lb_ops. */
+#ifndef ROCESIM_NET_H
+#define ROCESIM_NET_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "core/eventq.h"
+#include "core/rng.h"
+#include "core/simtime.h"
+#include "net/cc.h"
+#include "net/lb.h"
+
+#define NQ 8             /* egress queues (priorities) per port */
+#define INT_MAX_HOPS 5
+
+enum pkt_type { PKT_DATA, PKT_ACK, PKT_NACK, PKT_CNP, PKT_PFC };
+
+enum pkt_flag {
+    PF_ECN = 1,      /* CE mark set by a switch */
+    PF_CNP = 2,      /* on an ACK: the data packet it answers was marked */
+    PF_PAUSE = 4,    /* on a PFC frame: pause (else resume) */
+};
+
+/* One INT hop record, stamped at switch dequeue (HPCC). */
+struct int_hop {
+    simtime_t ts;
+    uint64_t tx_bytes;
+    uint32_t qlen;
+    uint64_t rate;
+};
+
+struct pkt {
+    struct pkt *next;    /* FIFO link (queue, wire, free list) */
+    simtime_t t_arrive;  /* when it reaches the far end of its current link */
+    uint64_t seq;        /* data: first byte; ACK/NACK: next expected byte */
+    uint32_t flow;       /* flow id (the QP number a real BTH would carry) */
+    uint32_t src, dst;   /* host node ids */
+    uint32_t size;       /* bytes on the wire */
+    uint32_t payload;
+    uint32_t in_port;    /* global port id it entered the current switch by */
+    uint16_t sport, dport;
+    uint8_t type, prio, flags, nhop;
+    simtime_t ts;        /* sender timestamp, for delay-based schemes */
+    struct int_hop hop[INT_MAX_HOPS];
+    uint8_t lb[32];      /* scratch for load-balancing schemes */
+};
+
+struct pktq {
+    struct pkt *head, *tail;
+    uint64_t bytes;
+    uint32_t n;
+};
+
+/* A port is one end of a link: it owns the egress queues toward its peer and
+ * the wire (packets in flight to the peer, in arrival order). On a switch it
+ * also holds the MMU's ingress accounting for packets that came in through it. */
+struct port {
+    uint32_t node, peer;  /* owning node; global id of the port at the far end */
+    uint64_t rate;        /* bps */
+    simtime_t delay;
+    simtime_t busy_until; /* end of the current transmission */
+    simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
+    uint8_t rr_last;
+    bool paused[NQ];      /* egress paused by PFC from the peer */
+    simtime_t paused_since[NQ];
+    struct pktq q[NQ];
+    struct pktq wire;
+    /* switch MMU, ingress side */
+    uint32_t ingress_bytes[NQ], hdrm_bytes[NQ];
+    bool pause_sent[NQ];
+    uint32_t headroom;
+    uint8_t pfc_shift;
+    /* switch ECN */
+    uint32_t kmin, kmax;
+    double pmax;
+    uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
+    uint64_t pause_frames_rx;
+    simtime_t paused_time; /* total time any queue of this port was paused */
+};
+
+struct node {
+    bool is_switch;
+    uint8_t layer;
+    uint32_t port0, nports; /* ports port0 .. port0+nports-1 */
+    /* switch */
+    uint64_t buffer, shared_used, total_hdrm, total_rsrv;
+    /* host */
+    uint32_t ip;
+};
+
+/* A flow is one queue pair: sender state at the source NIC, receiver state at
+ * the destination NIC. The packet carries the flow id, so neither side needs a
+ * lookup. */
+enum flow_state { FLOW_PENDING, FLOW_ACTIVE, FLOW_DONE };
+
+struct qp {
+    uint32_t id, src, dst;
+    uint64_t size;
+    simtime_t start, finish;
+    uint16_t sport, dport;
+    uint8_t pg, state;
+    /* sender */
+    uint64_t snd_nxt, snd_una, snd_high; /* snd_high: highest byte ever sent */
+    uint64_t rate, max_rate;  /* pacing rate and line rate, bps */
+    uint64_t win;             /* in-flight cap in bytes; 0 = none */
+    simtime_t next_avail;
+    simtime_t base_rtt;
+    uint32_t last_pkt_size;
+    simtime_t timer_at[CC_TIMERS + 1]; /* CC timers, then the RTO; -1 = none */
+    simtime_t last_progress;
+    /* receiver */
+    uint64_t rcv_nxt;
+    uint32_t rcv_since_ack;
+    simtime_t nack_timer;
+    uint64_t last_nack;
+    /* statistics */
+    simtime_t ideal_fct;
+    uint32_t timeouts, ooo;
+    uint64_t retx_bytes;
+    bool ever_paused;
+};
+
+/* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
+ * served round-robin. */
+struct nic {
+    uint32_t node, port;
+    struct pktq ackq;
+    uint32_t *qps;     /* active flow ids */
+    uint32_t nqps, cap, rr_last;
+    simtime_t wake_at; /* pending NIC_WAKE event time, or T_NEVER */
+};
+
+struct sim_params {
+    uint32_t mtu;
+    uint32_t ack_interval;
+    uint64_t chunk;
+    bool back_to_zero;
+    bool ack_high_prio;
+    bool cnp_packets;
+    bool pfc, ecn;
+    uint64_t reserve, resume_offset;
+    simtime_t nack_interval;
+    simtime_t rto;
+    bool var_win;
+    simtime_t stop;       /* 0 = none */
+};
+
+struct sim_counters {
+    uint64_t events, packet_hops;
+    uint64_t bytes_sent, bytes_delivered, bytes_retx;
+    uint64_t packets_dropped, drops_lossless;
+    uint64_t pfc_pause_frames, pfc_resume_frames;
+    uint64_t data_packets, acks, nacks, cnps, ecn_marks;
+    uint64_t timeouts;
+    uint64_t flows_completed, flows_started;
+};
+
+struct sim;
+/* Observers the stats layer attaches (may be NULL). */
+struct sim_hooks {
+    void *ctx;
+    void (*pfc)(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause);
+    void (*flow_done)(void *ctx, const struct sim *s, const struct qp *f);
+    void (*progress)(void *ctx, const struct sim *s);
+};
+
+struct pkt_pool {
+    struct pkt *free;
+    void **chunks;
+    size_t nchunks, capchunks;
+    uint64_t allocated, in_use, peak;
+};
+
+struct sim {
+    simtime_t now;
+    struct eventq evq;
+    struct pkt_pool pool;
+    struct sim_params p;
+    struct sim_counters c;
+    struct sim_hooks hooks;
+    struct rng red_rng;
+
+    uint32_t n_nodes, n_ports, n_hosts;
+    struct node *nodes;
+    struct port *ports;
+    struct nic *nics;          /* indexed by host index */
+    int32_t *host_index;       /* node id -> host index or -1 */
+    uint32_t *host_ids;        /* host index -> node id */
+    /* routing: for switch node n and destination host index h, candidate
+     * egress ports route_ports[route_off[n*H+h] .. +route_cnt[..]) */
+    uint32_t *route_off;
+    uint16_t *route_cnt;
+    uint32_t *route_ports;
+
+    struct qp *flows;
+    uint32_t n_flows;
+    uint32_t *start_order;     /* flow ids sorted by start time */
+    uint32_t next_start;       /* cursor into start_order */
+
+    const struct cc_ops *cc;
+    const void *cc_par;
+    uint8_t *cc_state;         /* n_flows * cc_stride */
+    size_t cc_stride;
+    const struct lb_ops *lb;
+    const void *lb_par;
+
+    uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
+    bool stopped;
+};
+
+/* Packets */
+struct pkt *pkt_alloc(struct sim *s);
+void pkt_free(struct sim *s, struct pkt *p);
+
+/* Life cycle: scenario/ fills nodes, ports, routes and flows, then calls
+ * sim_start; sim_run processes events until none are left or until p.stop
+ * (then it may be called again with a later p.stop to continue). */
+int sim_init(struct sim *s);
+void sim_start(struct sim *s);
+void sim_run(struct sim *s);
+void sim_free(struct sim *s);
+
+static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
+
+/* Switch MMU, exposed for unit tests: the ns-3 HPCC formulas. */
+uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in);
+uint32_t mmu_shared_used(const struct sim *s, const struct port *in, int q);
+bool mmu_admit(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size);
+void mmu_add(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size);
+void mmu_remove(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size);
+bool mmu_should_pause(const struct sim *s, const struct node *sw, const struct port *in, int q);
+bool mmu_should_resume(const struct sim *s, const struct node *sw, const struct port *in, int q);
+
+/* Invariant check after a run: no packet left anywhere, pool balanced.
+ * Returns the number of packets still queued or in flight. */
+uint64_t sim_packets_in_network(const struct sim *s);
+
+#endif

@@ -1,0 +1,792 @@
+/* The event loop and everything a packet meets on its way: NIC scheduler,
+ * link, switch MMU (ns-3 HPCC's SwitchMmu), egress scheduler, receiver and
+ * go-back-N transport. Two events per packet hop: TX_DONE at the egress port
+ * (only when more is waiting) and ARRIVE at the far end of the link, whose
+ * in-flight packets sit in a FIFO with one pending event for the head. */
+#include "net/net.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum ev_kind {
+    EV_TX_DONE,    /* port id: transmission finished, start the next */
+    EV_ARRIVE,     /* port id: head of its wire reaches the peer */
+    EV_NIC_WAKE,   /* host index: a paced QP may send now */
+    EV_FLOW_START, /* next flow(s) in start order */
+    EV_TIMER0,     /* flow id: CC timer k is EV_TIMER0 + k, RTO is EV_TIMER0 + CC_TIMERS */
+};
+#define TIMER_RTO CC_TIMERS
+
+/* ns-3 HPCC's PFC frame: PauseHeader 9 B + IPv4 20 B + PPP 2 B. */
+#define PFC_FRAME_BYTES 31
+#define POOL_CHUNK 4096
+
+/* ---------------------------------------------------------------- packets */
+
+static void pool_grow(struct sim *s)
+{
+    struct pkt_pool *pl = &s->pool;
+    if (pl->nchunks == pl->capchunks) {
+        pl->capchunks = pl->capchunks ? 2 * pl->capchunks : 16;
+        pl->chunks = realloc(pl->chunks, pl->capchunks * sizeof *pl->chunks);
+        if (!pl->chunks) {
+            perror("rocesim: packet pool");
+            exit(1);
+        }
+    }
+    struct pkt *c = calloc(POOL_CHUNK, sizeof *c);
+    if (!c) {
+        perror("rocesim: packet pool");
+        exit(1);
+    }
+    pl->chunks[pl->nchunks++] = c;
+    for (int i = POOL_CHUNK - 1; i >= 0; i--) {
+        c[i].next = pl->free;
+        pl->free = &c[i];
+    }
+    pl->allocated += POOL_CHUNK;
+}
+
+struct pkt *pkt_alloc(struct sim *s)
+{
+    if (!s->pool.free)
+        pool_grow(s);
+    struct pkt *p = s->pool.free;
+    s->pool.free = p->next;
+    if (++s->pool.in_use > s->pool.peak)
+        s->pool.peak = s->pool.in_use;
+    p->next = NULL;
+    p->flags = 0;
+    p->nhop = 0;
+    p->payload = 0;
+    p->seq = 0;
+    return p;
+}
+
+void pkt_free(struct sim *s, struct pkt *p)
+{
+    p->next = s->pool.free;
+    s->pool.free = p;
+    s->pool.in_use--;
+}
+
+static inline void q_push(struct pktq *q, struct pkt *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+    q->bytes += p->size;
+    q->n++;
+}
+
+static inline struct pkt *q_pop(struct pktq *q)
+{
+    struct pkt *p = q->head;
+    q->head = p->next;
+    if (!q->head)
+        q->tail = NULL;
+    q->bytes -= p->size;
+    q->n--;
+    return p;
+}
+
+/* ---------------------------------------------------------------- switch MMU
+ * ns-3 HPCC's SwitchMmu, per ingress (port, queue): a reserve, then the shared
+ * pool up to a dynamic threshold, then per-port headroom once PAUSE is due. */
+
+uint32_t mmu_shared_used(const struct sim *s, const struct port *in, int q)
+{
+    uint32_t used = in->ingress_bytes[q];
+    return used > s->p.reserve ? used - (uint32_t)s->p.reserve : 0;
+}
+
+uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in)
+{
+    (void)s;
+    int64_t free_b = (int64_t)sw->buffer - (int64_t)sw->total_hdrm - (int64_t)sw->total_rsrv - (int64_t)sw->shared_used;
+    return free_b > 0 ? (uint32_t)(free_b >> in->pfc_shift) : 0;
+}
+
+bool mmu_admit(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    return !(size + in->hdrm_bytes[q] > in->headroom &&
+             size + mmu_shared_used(s, in, q) > mmu_pfc_threshold(s, sw, in));
+}
+
+void mmu_add(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    uint32_t new_bytes = in->ingress_bytes[q] + size;
+    uint32_t rsv = (uint32_t)s->p.reserve;
+    if (new_bytes <= rsv) {
+        in->ingress_bytes[q] = new_bytes;
+    } else if (new_bytes - rsv > mmu_pfc_threshold(s, sw, in)) {
+        in->hdrm_bytes[q] += size;
+    } else {
+        in->ingress_bytes[q] = new_bytes;
+        sw->shared_used += size < new_bytes - rsv ? size : new_bytes - rsv;
+    }
+}
+
+void mmu_remove(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    uint32_t from_hdrm = in->hdrm_bytes[q] < size ? in->hdrm_bytes[q] : size;
+    uint32_t shared = mmu_shared_used(s, in, q);
+    uint32_t rest = size - from_hdrm;
+    uint32_t from_shared = rest < shared ? rest : shared;
+    in->hdrm_bytes[q] -= from_hdrm;
+    in->ingress_bytes[q] -= rest;
+    sw->shared_used -= from_shared;
+}
+
+/* ---------------------------------------------------------------- ports */
+
+static void port_kick(struct sim *s, uint32_t pid);
+
+static void send_pfc(struct sim *s, uint32_t pid, int q, bool pause)
+{
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_PFC;
+    p->size = PFC_FRAME_BYTES;
+    p->prio = 0;
+    p->seq = (uint64_t)q;
+    p->flags = pause ? PF_PAUSE : 0;
+    p->src = p->dst = s->ports[pid].node;
+    p->flow = UINT32_MAX;
+    q_push(&s->ports[pid].q[0], p);
+    if (pause)
+        s->c.pfc_pause_frames++;
+    else
+        s->c.pfc_resume_frames++;
+    port_kick(s, pid);
+}
+
+bool mmu_should_pause(const struct sim *s, const struct node *sw, const struct port *in, int q)
+{
+    return !in->pause_sent[q] && (in->hdrm_bytes[q] > 0 || mmu_shared_used(s, in, q) >= mmu_pfc_threshold(s, sw, in));
+}
+
+bool mmu_should_resume(const struct sim *s, const struct node *sw, const struct port *in, int q)
+{
+    if (!in->pause_sent[q] || in->hdrm_bytes[q] > 0)
+        return false;
+    uint32_t shared = mmu_shared_used(s, in, q);
+    return shared == 0 || shared + s->p.resume_offset <= mmu_pfc_threshold(s, sw, in);
+}
+
+static void check_pause(struct sim *s, struct node *sw, uint32_t in_pid, int q)
+{
+    if (mmu_should_pause(s, sw, &s->ports[in_pid], q)) {
+        s->ports[in_pid].pause_sent[q] = true;
+        send_pfc(s, in_pid, q, true);
+    }
+}
+
+static void check_resume(struct sim *s, struct node *sw, uint32_t in_pid, int q)
+{
+    if (mmu_should_resume(s, sw, &s->ports[in_pid], q)) {
+        s->ports[in_pid].pause_sent[q] = false;
+        send_pfc(s, in_pid, q, false);
+    }
+}
+
+/* RED on the egress queue after the packet left it, as ns-3's ShouldSendCN. */
+static bool red_mark(struct sim *s, const struct port *pt, int q)
+{
+    uint64_t b = pt->q[q].bytes;
+    if (b > pt->kmax)
+        return true;
+    if (b > pt->kmin) {
+        double prob = pt->pmax * (double)(b - pt->kmin) / (double)(pt->kmax - pt->kmin);
+        return rng_uniform(&s->red_rng) < prob;
+    }
+    return false;
+}
+
+static struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    int q = -1;
+    if (pt->q[0].n) {
+        q = 0;
+    } else {
+        for (int i = 1; i <= NQ; i++) {
+            int c = (i + pt->rr_last) % NQ;
+            if (pt->q[c].n && !pt->paused[c]) {
+                q = c;
+                break;
+            }
+        }
+    }
+    if (q < 0)
+        return NULL;
+    struct pkt *p = q_pop(&pt->q[q]);
+    if (q != 0) {
+        pt->rr_last = (uint8_t)q;
+        struct node *sw = &s->nodes[pt->node];
+        mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
+        if (s->p.ecn && p->type == PKT_DATA && red_mark(s, pt, q)) {
+            p->flags |= PF_ECN;
+            s->c.ecn_marks++;
+        }
+        if (s->p.pfc)
+            check_resume(s, sw, p->in_port, q);
+    }
+    /* INT as ns-3 HPCC stamps it: after the dequeue, before this packet's
+     * bytes are added to the port's transmitted count. */
+    if (s->cc->int_stamp && p->type == PKT_DATA && p->nhop < INT_MAX_HOPS) {
+        struct int_hop *h = &p->hop[p->nhop++];
+        h->ts = s->now;
+        h->tx_bytes = pt->tx_bytes;
+        uint64_t qlen = 0;
+        for (int i = 0; i < NQ; i++)
+            qlen += pt->q[i].bytes;
+        h->qlen = (uint32_t)qlen;
+        h->rate = pt->rate;
+    }
+    return p;
+}
+
+static struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
+
+static inline bool port_has_queued(const struct port *pt)
+{
+    for (int i = 0; i < NQ; i++)
+        if (pt->q[i].n)
+            return true;
+    return false;
+}
+
+/* One live TX_DONE per port: a transmission started by another event at the
+ * very instant a TX_DONE was due leaves that event stale, and it must not
+ * arm a second one (that duplicated itself on every packet). */
+static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simtime_t t)
+{
+    if (pt->tx_at == t)
+        return;
+    pt->tx_at = t;
+    evq_push(&s->evq, t, EV_TX_DONE, pid);
+}
+
+/* Start the next transmission if the port is idle and something may go. */
+static void port_kick(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    if (pt->busy_until > s->now) {
+        tx_done_at(s, pt, pid, pt->busy_until);
+        return;
+    }
+    bool sw = s->nodes[pt->node].is_switch;
+    struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
+    if (!p)
+        return;
+    pt->busy_until = s->now + tx_time(p->size, pt->rate);
+    pt->tx_bytes += p->size;
+    p->t_arrive = pt->busy_until + pt->delay;
+    bool idle_wire = pt->wire.head == NULL;
+    q_push(&pt->wire, p);
+    if (idle_wire)
+        evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+    /* A switch port with nothing waiting needs no wake-up; the next enqueue kicks it. */
+    if (!sw || port_has_queued(pt))
+        tx_done_at(s, pt, pid, pt->busy_until);
+}
+
+/* ---------------------------------------------------------------- switch */
+
+static void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p)
+{
+    struct node *sw = &s->nodes[node];
+    size_t ri = (size_t)node * s->n_hosts + (uint32_t)s->host_index[p->dst];
+    int n = s->route_cnt[ri];
+    if (n == 0) { /* unreachable: the topology is partitioned */
+        s->c.packets_dropped++;
+        pkt_free(s, p);
+        return;
+    }
+    const uint32_t *cand = s->route_ports + s->route_off[ri];
+    uint32_t out = n == 1 ? cand[0] : cand[s->lb->choose(s, node, p, cand, n, s->lb_par)];
+    int q = (p->type == PKT_CNP || (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
+    if (q != 0) {
+        struct port *in = &s->ports[in_pid];
+        if (!mmu_admit(s, sw, in, q, p->size)) {
+            s->c.packets_dropped++;
+            if (s->p.pfc)
+                s->c.drops_lossless++;
+            pkt_free(s, p);
+            return;
+        }
+        mmu_add(s, sw, in, q, p->size);
+        if (s->p.pfc)
+            check_pause(s, sw, in_pid, q);
+    }
+    p->in_port = in_pid;
+    q_push(&s->ports[out].q[q], p);
+    port_kick(s, out);
+}
+
+/* ---------------------------------------------------------------- NIC */
+
+static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics[s->host_index[node]]; }
+
+static inline uint64_t qp_window(const struct sim *s, const struct qp *f)
+{
+    if (!f->win)
+        return 0;
+    if (!s->p.var_win)
+        return f->win;
+    uint64_t w = (uint64_t)((unsigned __int128)f->win * f->rate / f->max_rate);
+    return w ? w : 1;
+}
+
+static inline bool qp_win_bound(const struct sim *s, const struct qp *f)
+{
+    uint64_t w = qp_window(s, f);
+    return w && f->snd_nxt - f->snd_una >= w;
+}
+
+static void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t)
+{
+    if (t < s->now)
+        t = s->now;
+    if (nic->wake_at > s->now && nic->wake_at <= t)
+        return; /* an earlier wake-up is already pending */
+    nic->wake_at = t;
+    evq_push(&s->evq, t, EV_NIC_WAKE, (uint32_t)s->host_index[nic->node]);
+}
+
+static struct pkt *make_data(struct sim *s, struct qp *f)
+{
+    struct pkt *p = pkt_alloc(s);
+    uint64_t left = f->size - f->snd_nxt;
+    uint32_t payload = left < s->p.mtu ? (uint32_t)left : s->p.mtu;
+    p->type = PKT_DATA;
+    p->prio = f->pg;
+    p->flow = f->id;
+    p->src = f->src;
+    p->dst = f->dst;
+    p->sport = f->sport;
+    p->dport = f->dport;
+    p->seq = f->snd_nxt;
+    p->payload = payload;
+    p->size = payload + s->data_hdr;
+    p->ts = s->now;
+    if (f->snd_nxt < f->snd_high) {
+        s->c.bytes_retx += payload;
+        f->retx_bytes += payload;
+    } else {
+        s->c.bytes_sent += payload;
+    }
+    f->snd_nxt += payload;
+    if (f->snd_nxt > f->snd_high)
+        f->snd_high = f->snd_nxt;
+    f->last_pkt_size = p->size;
+    f->next_avail = s->now + tx_time(p->size, f->rate);
+    s->c.data_packets++;
+    return p;
+}
+
+/* ns-3's RdmaEgressQueue: ACK/NACK/CNP queue first, then QPs round-robin
+ * among those with data, priority not paused, under window, pacing time reached. */
+static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    struct nic *nic = nic_of(s, pt->node);
+    if (nic->ackq.head) {
+        int cls = s->p.ack_high_prio ? 0 : nic->ackq.head->prio;
+        if (nic->ackq.head->type == PKT_CNP)
+            cls = 0;
+        if (!pt->paused[cls])
+            return q_pop(&nic->ackq);
+    }
+    uint32_t n = nic->nqps;
+    simtime_t soonest = T_NEVER;
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t idx = (i + nic->rr_last) % n;
+        struct qp *f = &s->flows[nic->qps[idx]];
+        if (f->snd_nxt >= f->size || pt->paused[f->pg] || qp_win_bound(s, f))
+            continue;
+        if (f->next_avail > s->now) {
+            if (f->next_avail < soonest)
+                soonest = f->next_avail;
+            continue;
+        }
+        nic->rr_last = idx;
+        return make_data(s, f);
+    }
+    if (soonest != T_NEVER)
+        nic_wake_at(s, nic, soonest);
+    return NULL;
+}
+
+static void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id)
+{
+    (void)s;
+    if (nic->nqps == nic->cap) {
+        nic->cap = nic->cap ? 2 * nic->cap : 8;
+        nic->qps = realloc(nic->qps, nic->cap * sizeof *nic->qps);
+        if (!nic->qps) {
+            perror("rocesim: nic");
+            exit(1);
+        }
+    }
+    nic->qps[nic->nqps++] = id;
+}
+
+static void nic_remove_qp(struct nic *nic, uint32_t id)
+{
+    for (uint32_t i = 0; i < nic->nqps; i++)
+        if (nic->qps[i] == id) {
+            memmove(nic->qps + i, nic->qps + i + 1, (nic->nqps - i - 1) * sizeof *nic->qps);
+            nic->nqps--;
+            if (nic->rr_last > i || nic->rr_last >= nic->nqps)
+                nic->rr_last = nic->rr_last ? nic->rr_last - 1 : 0;
+            return;
+        }
+}
+
+/* ---------------------------------------------------------------- transport */
+
+static void timer_set(struct sim *s, struct qp *f, int kind, simtime_t at)
+{
+    f->timer_at[kind] = at;
+    evq_push(&s->evq, at, EV_TIMER0 + (unsigned)kind, f->id);
+}
+
+static void flow_complete(struct sim *s, struct qp *f)
+{
+    f->state = FLOW_DONE;
+    f->finish = s->now;
+    s->c.flows_completed++;
+    nic_remove_qp(nic_of(s, f->src), f->id);
+    if (s->hooks.flow_done)
+        s->hooks.flow_done(s->hooks.ctx, s, f);
+}
+
+static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data)
+{
+    struct pkt *a = pkt_alloc(s);
+    a->type = (uint8_t)type;
+    a->prio = f->pg;
+    a->flow = f->id;
+    a->src = from;
+    a->dst = f->src;
+    a->sport = f->dport;
+    a->dport = f->sport;
+    a->seq = f->rcv_nxt;
+    a->flags = flags;
+    a->size = s->ack_size;
+    a->ts = data->ts;
+    a->nhop = data->nhop;
+    if (data->nhop)
+        memcpy(a->hop, data->hop, data->nhop * sizeof a->hop[0]);
+    struct nic *nic = nic_of(s, from);
+    q_push(&nic->ackq, a);
+    port_kick(s, nic->port);
+}
+
+/* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
+ * ack_interval lets a flow finish. */
+static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
+{
+    struct qp *f = &s->flows[p->flow];
+    bool ecn = p->flags & PF_ECN;
+    int reply = -1;
+    if (p->seq == f->rcv_nxt) {
+        f->rcv_nxt += p->payload;
+        s->c.bytes_delivered += p->payload;
+        f->rcv_since_ack++;
+        if (f->rcv_since_ack >= s->p.ack_interval || f->rcv_nxt >= f->size ||
+            (s->p.chunk && f->rcv_nxt % s->p.chunk == 0)) {
+            f->rcv_since_ack = 0;
+            reply = PKT_ACK;
+        }
+    } else if (p->seq > f->rcv_nxt) {
+        f->ooo++;
+        if (s->now >= f->nack_timer || f->last_nack != f->rcv_nxt) {
+            f->nack_timer = s->now + s->p.nack_interval;
+            f->last_nack = f->rcv_nxt;
+            reply = PKT_NACK;
+        }
+    }
+    if (reply >= 0) {
+        bool flag = ecn && !s->p.cnp_packets;
+        send_ctrl(s, f, node, reply, flag ? PF_CNP : 0, p);
+        if (reply == PKT_ACK)
+            s->c.acks++;
+        else
+            s->c.nacks++;
+    }
+    if (ecn && s->p.cnp_packets) {
+        send_ctrl(s, f, node, PKT_CNP, 0, p);
+        s->c.cnps++;
+    }
+}
+
+static void receive_ack(struct sim *s, struct pkt *p)
+{
+    struct qp *f = &s->flows[p->flow];
+    if (f->state != FLOW_ACTIVE)
+        return;
+    void *st = sim_cc_state(s, f->id);
+    if (p->type == PKT_CNP) {
+        if (s->cc->on_cnp)
+            s->cc->on_cnp(s, f, st, s->cc_par, p);
+        return;
+    }
+    uint64_t seq = p->seq;
+    if (s->p.back_to_zero && s->p.chunk)
+        seq = seq / s->p.chunk * s->p.chunk;
+    if (seq > f->snd_una) {
+        f->snd_una = seq;
+        f->last_progress = s->now;
+    }
+    if (f->snd_una >= f->size) {
+        flow_complete(s, f);
+        return;
+    }
+    if (p->type == PKT_NACK || f->snd_nxt < f->snd_una)
+        f->snd_nxt = f->snd_una; /* go-back-N */
+    if ((p->flags & PF_CNP) && s->cc->on_cnp)
+        s->cc->on_cnp(s, f, st, s->cc_par, p);
+    if (s->cc->on_ack)
+        s->cc->on_ack(s, f, st, s->cc_par, p);
+    port_kick(s, nic_of(s, f->src)->port);
+}
+
+static void host_receive(struct sim *s, uint32_t node, struct pkt *p)
+{
+    if (p->type == PKT_DATA)
+        receive_data(s, node, p);
+    else
+        receive_ack(s, p);
+    pkt_free(s, p);
+}
+
+static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
+{
+    struct port *pt = &s->ports[pid];
+    int q = (int)p->seq;
+    bool pause = p->flags & PF_PAUSE;
+    if (pause) {
+        if (!pt->paused[q]) {
+            pt->paused[q] = true;
+            pt->paused_since[q] = s->now;
+        }
+        pt->pause_frames_rx++;
+        if (!s->nodes[pt->node].is_switch) {
+            /* every active QP of this priority is now head-of-line blocked */
+            struct nic *nic = nic_of(s, pt->node);
+            for (uint32_t i = 0; i < nic->nqps; i++)
+                if (s->flows[nic->qps[i]].pg == q)
+                    s->flows[nic->qps[i]].ever_paused = true;
+        }
+    } else if (pt->paused[q]) {
+        pt->paused[q] = false;
+        pt->paused_time += s->now - pt->paused_since[q];
+    }
+    if (s->hooks.pfc)
+        s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);
+    if (!pause)
+        port_kick(s, pid);
+}
+
+/* ---------------------------------------------------------------- flows */
+
+static void flow_start(struct sim *s, struct qp *f)
+{
+    f->state = FLOW_ACTIVE;
+    f->rate = f->max_rate = s->ports[nic_of(s, f->src)->port].rate;
+    f->next_avail = s->now;
+    f->last_progress = s->now;
+    for (int k = 0; k <= CC_TIMERS; k++)
+        f->timer_at[k] = -1;
+    s->c.flows_started++;
+    if (s->cc->init)
+        s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
+    struct nic *nic = nic_of(s, f->src);
+    nic_add_qp(s, nic, f->id);
+    if (s->p.rto)
+        timer_set(s, f, TIMER_RTO, s->now + s->p.rto);
+    port_kick(s, nic->port);
+}
+
+static void flows_due(struct sim *s)
+{
+    while (s->next_start < s->n_flows) {
+        struct qp *f = &s->flows[s->start_order[s->next_start]];
+        if (f->start > s->now) {
+            evq_push(&s->evq, f->start, EV_FLOW_START, 0);
+            return;
+        }
+        s->next_start++;
+        flow_start(s, f);
+    }
+}
+
+/* A safety net: lossless mode never drops, so this only fires if a flow
+ * really stalls (or in lossy mode); every firing is counted. */
+static void rto_fire(struct sim *s, struct qp *f)
+{
+    if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= s->p.rto) {
+        f->timeouts++;
+        s->c.timeouts++;
+        f->snd_nxt = f->snd_una;
+        f->last_progress = s->now;
+        port_kick(s, nic_of(s, f->src)->port);
+    }
+    simtime_t next = f->last_progress + s->p.rto;
+    timer_set(s, f, TIMER_RTO, next > s->now ? next : s->now + s->p.rto);
+}
+
+/* ---------------------------------------------------------------- CC helpers */
+
+simtime_t cc_now(const struct sim *s) { return s->now; }
+
+void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at) { timer_set(s, qp, kind, at); }
+
+void cc_timer_cancel(struct sim *s, struct qp *qp, int kind)
+{
+    (void)s;
+    qp->timer_at[kind] = -1;
+}
+
+void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
+{
+    if (qp->last_pkt_size) {
+        simtime_t old_t = tx_time(qp->last_pkt_size, qp->rate), new_t = tx_time(qp->last_pkt_size, new_rate);
+        qp->next_avail += new_t - old_t;
+    }
+    qp->rate = new_rate;
+    struct nic *nic = nic_of(s, qp->src);
+    if (qp->next_avail < nic->wake_at)
+        nic_wake_at(s, nic, qp->next_avail);
+}
+
+/* ---------------------------------------------------------------- loop */
+
+int sim_init(struct sim *s)
+{
+    memset(s, 0, sizeof *s);
+    evq_init(&s->evq);
+    return 0;
+}
+
+void sim_start(struct sim *s)
+{
+    for (uint32_t h = 0; h < s->n_hosts; h++)
+        s->nics[h].wake_at = T_NEVER;
+    for (uint32_t p = 0; p < s->n_ports; p++)
+        s->ports[p].tx_at = -1;
+    if (s->n_flows)
+        evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
+}
+
+static void dispatch(struct sim *s, const struct event *ev)
+{
+    uint32_t id = ev_id(ev);
+    switch (ev_kind(ev)) {
+    case EV_TX_DONE:
+        if (s->ports[id].tx_at != s->now)
+            break; /* stale */
+        s->ports[id].tx_at = -1;
+        port_kick(s, id);
+        break;
+    case EV_ARRIVE: {
+        struct port *pt = &s->ports[id];
+        struct pkt *p = q_pop(&pt->wire);
+        if (pt->wire.head)
+            evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
+        s->c.packet_hops++;
+        uint32_t in = pt->peer, node = s->ports[in].node;
+        if (p->type == PKT_PFC) {
+            pfc_receive(s, in, p);
+            pkt_free(s, p);
+        } else if (s->nodes[node].is_switch) {
+            switch_receive(s, node, in, p);
+        } else {
+            host_receive(s, node, p);
+        }
+        break;
+    }
+    case EV_NIC_WAKE: {
+        struct nic *nic = &s->nics[id];
+        if (nic->wake_at != s->now)
+            break; /* superseded */
+        nic->wake_at = T_NEVER;
+        port_kick(s, nic->port);
+        break;
+    }
+    case EV_FLOW_START:
+        flows_due(s);
+        break;
+    default: {
+        int kind = (int)ev_kind(ev) - EV_TIMER0;
+        struct qp *f = &s->flows[id];
+        if (f->state != FLOW_ACTIVE || f->timer_at[kind] != s->now)
+            break; /* cancelled, re-armed, or the flow is done */
+        f->timer_at[kind] = -1;
+        if (kind == TIMER_RTO)
+            rto_fire(s, f);
+        else if (s->cc->on_timer)
+            s->cc->on_timer(s, f, sim_cc_state(s, id), s->cc_par, kind);
+        break;
+    }
+    }
+}
+
+void sim_run(struct sim *s)
+{
+    struct event ev;
+    s->stopped = false;
+    while (!evq_empty(&s->evq)) {
+        /* peek first, so a later sim_run with a later stop time resumes exactly */
+        if (s->p.stop && evq_top_time(&s->evq) > s->p.stop) {
+            s->now = s->p.stop;
+            s->stopped = true;
+            break;
+        }
+        evq_pop(&s->evq, &ev);
+        s->now = ev.time;
+        dispatch(s, &ev);
+        if ((++s->c.events & 0xffff) == 0 && s->hooks.progress)
+            s->hooks.progress(s->hooks.ctx, s);
+    }
+}
+
+uint64_t sim_packets_in_network(const struct sim *s)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->n_ports; i++) {
+        n += s->ports[i].wire.n;
+        for (int q = 0; q < NQ; q++)
+            n += s->ports[i].q[q].n;
+    }
+    for (uint32_t h = 0; h < s->n_hosts; h++)
+        n += s->nics[h].ackq.n;
+    return n;
+}
+
+void sim_free(struct sim *s)
+{
+    evq_free(&s->evq);
+    for (size_t i = 0; i < s->pool.nchunks; i++)
+        free(s->pool.chunks[i]);
+    free(s->pool.chunks);
+    for (uint32_t h = 0; h < s->n_hosts; h++)
+        free(s->nics[h].qps);
+    free(s->nodes);
+    free(s->ports);
+    free(s->nics);
+    free(s->host_index);
+    free(s->host_ids);
+    free(s->route_off);
+    free(s->route_cnt);
+    free(s->route_ports);
+    free(s->flows);
+    free(s->start_order);
+    free(s->cc_state);
+    memset(s, 0, sizeof *s);
+}

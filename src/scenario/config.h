@@ -1,0 +1,138 @@
+/* The whole scenario as plain data: what an INI file, an ns-3 HPCC config and
+ * --set options all fill in, and what scenario_build() turns into a network.
+ * Each section has a param table (config.c) giving every key, default and
+ * help line; `rocesim list` prints those tables. */
+#ifndef ROCESIM_CONFIG_H
+#define ROCESIM_CONFIG_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/param.h"
+#include "core/simtime.h"
+
+enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_FILE };
+#define TOPO_CHOICES "leafspine|fattree|dumbbell|file"
+enum recovery { REC_GBN, REC_IRN };
+#define RECOVERY_CHOICES "gbn|irn"
+enum cnp_mode { CNP_FLAG, CNP_PACKET };
+#define CNP_CHOICES "flag|packet"
+enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE };
+#define TRAFFIC_CHOICES "poisson|file|none"
+enum cdf_sampling { CDF_LINEAR, CDF_STEP };
+#define CDF_SAMPLING_CHOICES "linear|step"
+
+struct cfg_run {
+    int64_t seed;
+    simtime_t stop; /* 0 = until every flow is done */
+    char name[PARAM_STR_MAX];
+};
+
+struct cfg_topology {
+    int type;
+    int64_t leaves, spines, hosts_per_leaf; /* leafspine */
+    int64_t k;                              /* fattree */
+    int64_t senders, receivers;             /* dumbbell */
+    uint64_t host_link, fabric_link;        /* bps */
+    simtime_t link_delay;
+    char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
+};
+
+/* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */
+struct ecn_entry {
+    uint64_t rate;
+    uint64_t kmin, kmax; /* bytes */
+    double pmax;
+};
+#define ECN_MAP_MAX 16
+
+struct cfg_switch {
+    uint64_t buffer;
+    bool pfc;
+    bool ecn;
+    uint64_t kmin, kmax; /* bytes, at a 100 Gbps port; scaled linearly by port rate */
+    double pmax;
+    uint64_t reserve;       /* per (port, queue) */
+    uint64_t resume_offset; /* resume when shared + this <= threshold */
+    int64_t pfc_shift;      /* alpha = 2^-shift at the host-link rate */
+    uint64_t headroom;      /* 0 = auto (see switch.c) */
+    /* Per-rate table from an ns-3 config; when n_ecn_map > 0 it replaces the
+     * linear kmin/kmax/pmax rule and every port rate must have an entry. */
+    int n_ecn_map;
+    struct ecn_entry ecn_map[ECN_MAP_MAX];
+};
+
+struct cfg_transport {
+    char cc[64];
+    int64_t mtu;           /* payload bytes per packet (ns-3 PACKET_PAYLOAD_SIZE) */
+    int64_t ack_interval;  /* ACK every this many in-order data packets */
+    int recovery;
+    uint64_t window;       /* 0 off, PARAM_WIN_BDP, or bytes */
+    bool var_win;
+    bool window_global;    /* bdp of the largest pair (ns-3 GLOBAL_T=1) vs per pair */
+    bool ack_high_prio;
+    int cnp;               /* CNP as an ACK flag (ns-3) or as separate packets */
+    simtime_t nack_interval;
+    int64_t chunk;         /* L2_CHUNK_SIZE, 0 = off */
+    bool back_to_zero;
+    simtime_t rto;         /* 0 = auto */
+    int64_t pg;            /* priority group of generated flows */
+};
+
+struct cfg_lb {
+    char scheme[64];
+};
+
+struct cfg_traffic {
+    int pattern;
+    char cdf[PARAM_STR_MAX];
+    int cdf_sampling;
+    double load;
+    simtime_t start;
+    simtime_t duration;
+    char file[PARAM_STR_MAX];
+};
+
+struct cfg_output {
+    char dir[PARAM_STR_MAX];
+};
+
+/* Settings that exist only because the scenario came from an ns-3 config. */
+struct cfg_ns3 {
+    bool active;
+    char fct_file[PARAM_STR_MAX]; /* FCT_OUTPUT_FILE as written in the config */
+    char pfc_file[PARAM_STR_MAX];
+    double error_rate;
+};
+
+struct config {
+    struct cfg_run run;
+    struct cfg_topology topology;
+    struct cfg_switch sw;
+    struct cfg_transport transport;
+    struct cfg_lb lb;
+    struct cfg_traffic traffic;
+    struct cfg_output output;
+    struct cfg_ns3 ns3;
+    /* [cc.NAME] / [lb.NAME] sections: each registered scheme's parameter
+     * block, allocated by config_init, indexed like cc_registry[]/lb_registry[]. */
+    void **cc_params;
+    void **lb_params;
+    char source[PARAM_STR_MAX]; /* the scenario file, or "(built-in default)" */
+    void *origins; /* where each key was set ("file:line" / "--set ..."); owned by cli/config_load.c */
+};
+
+/* Section tables, for the loader and for `rocesim list`. */
+struct cfg_section {
+    const char *name;
+    const struct param *params;
+    size_t offset; /* of the section struct inside struct config */
+};
+extern const struct cfg_section cfg_sections[]; /* NULL-terminated */
+
+/* Defaults everywhere (the built-in default scenario). */
+int config_init(struct config *c);
+void config_free(struct config *c);
+/* Set "section.key" (section may be "cc.NAME" or "lb.NAME") to text.
+ * Returns 0 or -1 with a message (no location; the caller adds it). */
+int config_set(struct config *c, const char *section, const char *key, const char *val, const char **why);
+
+#endif

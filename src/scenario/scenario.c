@@ -1,0 +1,336 @@
+#include "scenario/scenario.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ROCESIM_SOURCE_DIR
+#define ROCESIM_SOURCE_DIR "."
+#endif
+
+const char *workloads_dir(void)
+{
+    const char *env = getenv("ROCESIM_WORKLOADS");
+    if (env && *env)
+        return env;
+    if (access("workloads", R_OK) == 0)
+        return "workloads";
+    return ROCESIM_SOURCE_DIR "/workloads";
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        perror("rocesim");
+        exit(1);
+    }
+    return p;
+}
+
+int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->cfg = cfg;
+    const struct cfg_topology *tc = &cfg->topology;
+    if (tc->type == TOPO_FILE) {
+        if (topo_read_ns3(&sc->topo, tc->file, e) < 0)
+            return -1;
+        topo_assign_layers(&sc->topo);
+    } else if (topo_generate(&sc->topo, tc, e) < 0) {
+        return -1;
+    }
+    const struct cfg_traffic *tr = &cfg->traffic;
+    if (tr->pattern == TRAFFIC_POISSON) {
+        struct cdf cdf;
+        if (cdf_load(&cdf, tr->cdf, workloads_dir(), e) < 0)
+            return -1;
+        struct rng r;
+        rng_seed(&r, (uint64_t)cfg->run.seed, 1);
+        int rc = traffic_poisson(&sc->flows, &sc->topo, &cdf, tr->cdf_sampling, tr->load, tr->start, tr->duration,
+                                 (uint16_t)cfg->transport.pg, &r, e);
+        cdf_free(&cdf);
+        if (rc < 0)
+            return -1;
+    } else if (tr->pattern == TRAFFIC_FILE) {
+        if (flowfile_read(&sc->flows, tr->file, &sc->topo, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Headroom per switch port. ns-3 HPCC sizes it 3 x rate x delay; we take the
+ * larger of that and what can physically arrive once PAUSE is decided: the
+ * frame may wait behind one packet on our side, then crosses the link; the
+ * peer may have just started a packet; plus the packet that triggered the
+ * PAUSE itself (see docs/architecture.md, "Lossless means lossless"). */
+static uint32_t auto_headroom(uint64_t rate, simtime_t delay, uint32_t max_wire)
+{
+    uint64_t delay_ns = (uint64_t)(delay / T_NS);
+    uint64_t ns3 = rate * delay_ns / 8 / 1000000000ULL * 3;
+    uint64_t bdp2 = (uint64_t)(((unsigned __int128)rate * (uint64_t)delay * 2 + 8 * T_SEC - 1) / (8 * (unsigned __int128)T_SEC));
+    uint64_t phys = bdp2 + 3ULL * max_wire + 2ULL * 31;
+    uint64_t h = ns3 > phys ? ns3 : phys;
+    return h > UINT32_MAX ? UINT32_MAX : (uint32_t)h;
+}
+
+static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
+{
+    if (c->n_ecn_map > 0) {
+        for (int i = 0; i < c->n_ecn_map; i++)
+            if (c->ecn_map[i].rate == pt->rate) {
+                pt->kmin = (uint32_t)c->ecn_map[i].kmin;
+                pt->kmax = (uint32_t)c->ecn_map[i].kmax;
+                pt->pmax = c->ecn_map[i].pmax;
+                return 0;
+            }
+        return errf(e, "KMIN_MAP/KMAX_MAP/PMAX_MAP have no entry for %llu bps, the rate of a switch port "
+                       "(ns-3 requires one for each link speed)", (unsigned long long)pt->rate);
+    }
+    pt->kmin = (uint32_t)((unsigned __int128)c->kmin * pt->rate / 100000000000ULL);
+    pt->kmax = (uint32_t)((unsigned __int128)c->kmax * pt->rate / 100000000000ULL);
+    pt->pmax = c->pmax;
+    return 0;
+}
+
+/* Source ports: 10000 + the number of earlier flows of the same host pair,
+ * as ns-3's portNumder. An open-addressing table keyed by the pair, at setup. */
+static void assign_sports(struct sim *s)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)s->n_flows)
+        cap *= 2;
+    uint64_t *keys = xcalloc(cap, sizeof *keys);
+    uint16_t *cnt = xcalloc(cap, sizeof *cnt);
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        struct qp *f = &s->flows[s->start_order[i]];
+        uint64_t key = ((uint64_t)f->src << 32 | f->dst) + 1;
+        size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+        while (keys[h] && keys[h] != key)
+            h = (h + 1) & (cap - 1);
+        keys[h] = key;
+        f->sport = (uint16_t)(10000 + cnt[h]++);
+    }
+    free(keys);
+    free(cnt);
+}
+
+static void order_by_start(struct sim *s)
+{
+    /* flows arrive sorted or nearly so; insertion into a merge sort is overkill:
+     * a stable counting-free merge sort on indices keeps it O(n log n). */
+    uint32_t n = s->n_flows, *a = s->start_order, *tmp = xcalloc(n, sizeof *tmp);
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = s->flows[a[j]].start < s->flows[a[i]].start ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, n * sizeof *a);
+    }
+    free(tmp);
+}
+
+int scenario_build(struct scenario *sc, struct err *e)
+{
+    const struct config *cfg = sc->cfg;
+    const struct topo *t = &sc->topo;
+    struct sim *s = &sc->sim;
+    if (routes_build(&sc->routes, t, e) < 0)
+        return -1;
+    sim_init(s);
+    sc->built = true;
+
+    const struct cc_ops *cc = cc_find(cfg->transport.cc);
+    const struct lb_ops *lb = lb_find(cfg->lb.scheme);
+    if (!cc)
+        return errf(e, "transport.cc: unknown congestion control '%s'", cfg->transport.cc);
+    if (!lb)
+        return errf(e, "lb.scheme: unknown load balancer '%s'", cfg->lb.scheme);
+    s->cc = cc;
+    s->cc_par = cfg->cc_params[cc_index(cc->name)];
+    s->lb = lb;
+    s->lb_par = cfg->lb_params[lb_index(lb->name)];
+    s->data_hdr = 36 + cc->int_bytes;
+    {
+        int pad = 60 - 14 - 20 - (int)(12 + cc->int_bytes);
+        s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + 20 + 2;
+    }
+
+    const struct cfg_transport *tp = &cfg->transport;
+    const struct cfg_switch *sw = &cfg->sw;
+    s->p.mtu = (uint32_t)tp->mtu;
+    s->p.ack_interval = (uint32_t)tp->ack_interval;
+    s->p.chunk = (uint64_t)tp->chunk;
+    s->p.back_to_zero = tp->back_to_zero;
+    s->p.ack_high_prio = tp->ack_high_prio;
+    s->p.cnp_packets = tp->cnp == CNP_PACKET;
+    s->p.pfc = sw->pfc;
+    s->p.ecn = sw->ecn;
+    s->p.reserve = sw->reserve;
+    s->p.resume_offset = sw->resume_offset;
+    s->p.nack_interval = tp->nack_interval;
+    s->p.rto = tp->rto ? tp->rto : (sw->pfc ? 10 * T_MS : 1 * T_MS);
+    s->p.var_win = tp->var_win;
+    s->p.stop = cfg->run.stop;
+    rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
+
+    /* nodes and ports: node n's ports are its links in file order */
+    s->n_nodes = t->n_nodes;
+    s->n_ports = 2 * t->n_links;
+    s->nodes = xcalloc(s->n_nodes, sizeof *s->nodes);
+    s->ports = xcalloc(s->n_ports, sizeof *s->ports);
+    uint32_t *link_port = xcalloc(2 * (size_t)t->n_links, sizeof *link_port);
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        struct node *nd = &s->nodes[n];
+        nd->is_switch = t->nodes[n].is_switch;
+        nd->layer = t->nodes[n].layer;
+        nd->port0 = t->adj_off[n];
+        nd->nports = t->adj_off[n + 1] - t->adj_off[n];
+        nd->ip = 0x0b000001u + ((n / 256) << 16) + ((n % 256) << 8);
+        for (uint32_t k = 0; k < nd->nports; k++) {
+            uint32_t li = t->adj_link[t->adj_off[n] + k];
+            const struct topo_link *l = &t->links[li];
+            struct port *pt = &s->ports[nd->port0 + k];
+            pt->node = n;
+            pt->rate = l->rate;
+            pt->delay = l->delay;
+            link_port[2 * li + (l->a == n ? 0 : 1)] = nd->port0 + k;
+        }
+    }
+    for (uint32_t li = 0; li < t->n_links; li++) {
+        s->ports[link_port[2 * li]].peer = link_port[2 * li + 1];
+        s->ports[link_port[2 * li + 1]].peer = link_port[2 * li];
+    }
+    free(link_port);
+
+    /* hosts */
+    s->n_hosts = t->n_hosts;
+    if (s->n_hosts == 0)
+        return errf(e, "the topology has no hosts");
+    s->host_index = xcalloc(t->n_nodes, sizeof *s->host_index);
+    memcpy(s->host_index, t->host_index, t->n_nodes * sizeof *s->host_index);
+    s->host_ids = xcalloc(t->n_hosts, sizeof *s->host_ids);
+    memcpy(s->host_ids, t->hosts, t->n_hosts * sizeof *s->host_ids);
+    s->nics = xcalloc(t->n_hosts, sizeof *s->nics);
+    for (uint32_t h = 0; h < t->n_hosts; h++) {
+        s->nics[h].node = t->hosts[h];
+        s->nics[h].port = s->nodes[t->hosts[h]].port0;
+    }
+
+    /* switch MMU and ECN, per ns-3 HPCC's third.cc */
+    uint64_t nic_rate = s->ports[s->nics[0].port].rate;
+    uint32_t max_wire = s->p.mtu + s->data_hdr;
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        struct node *nd = &s->nodes[n];
+        if (!nd->is_switch)
+            continue;
+        nd->buffer = sw->buffer;
+        for (uint32_t k = 0; k < nd->nports; k++) {
+            struct port *pt = &s->ports[nd->port0 + k];
+            if (port_ecn(sw, pt, e) < 0)
+                return -1;
+            pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pt->rate, pt->delay, max_wire);
+            int shift = (int)sw->pfc_shift;
+            for (uint64_t r = pt->rate; r > nic_rate && shift > 0; r /= 2)
+                shift--;
+            pt->pfc_shift = (uint8_t)shift;
+            nd->total_hdrm += pt->headroom;
+            nd->total_rsrv += sw->reserve;
+        }
+        if (nd->total_hdrm + nd->total_rsrv >= nd->buffer)
+            return errf(e, "switch.buffer (%llu B) is smaller than the headroom and reserve switch %u needs (%llu B)",
+                        (unsigned long long)nd->buffer, n, (unsigned long long)(nd->total_hdrm + nd->total_rsrv));
+    }
+
+    /* routing: candidate egress ports per (switch, destination host) */
+    size_t nent = (size_t)t->n_nodes * t->n_hosts;
+    s->route_off = xcalloc(nent, sizeof *s->route_off);
+    s->route_cnt = xcalloc(nent, sizeof *s->route_cnt);
+    memcpy(s->route_off, sc->routes.off, nent * sizeof *s->route_off);
+    memcpy(s->route_cnt, sc->routes.cnt, nent * sizeof *s->route_cnt);
+    size_t nnbr = 0;
+    for (size_t i = 0; i < nent; i++)
+        if (sc->routes.off[i] + sc->routes.cnt[i] > nnbr)
+            nnbr = sc->routes.off[i] + sc->routes.cnt[i];
+    s->route_ports = xcalloc(nnbr, sizeof *s->route_ports);
+    uint32_t *port_to = xcalloc(t->n_nodes, sizeof *port_to);
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        struct node *nd = &s->nodes[n];
+        for (uint32_t k = 0; k < nd->nports; k++)
+            port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
+        for (uint32_t h = 0; h < t->n_hosts; h++) {
+            size_t i = (size_t)n * t->n_hosts + h;
+            for (uint32_t j = 0; j < sc->routes.cnt[i]; j++)
+                s->route_ports[sc->routes.off[i] + j] = port_to[sc->routes.nbr[sc->routes.off[i] + j]];
+        }
+    }
+    free(port_to);
+
+    /* ns-3's maxRtt / maxBdp over every host pair */
+    for (uint32_t a = 0; a < t->n_hosts; a++)
+        for (uint32_t b = 0; b < t->n_hosts; b++) {
+            struct path_info pi;
+            if (a == b || routes_path(&sc->routes, t, t->hosts[a], t->hosts[b], s->p.mtu, &pi) < 0)
+                continue;
+            simtime_t rtt = 2 * pi.delay + pi.tx_delay;
+            uint64_t bdp = (uint64_t)((unsigned __int128)rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
+            if (rtt > sc->max_rtt)
+                sc->max_rtt = rtt;
+            if (bdp > sc->max_bdp)
+                sc->max_bdp = bdp;
+        }
+
+    /* flows */
+    s->n_flows = (uint32_t)sc->flows.n;
+    s->flows = xcalloc(s->n_flows, sizeof *s->flows);
+    s->start_order = xcalloc(s->n_flows, sizeof *s->start_order);
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        const struct flow_spec *fs = &sc->flows.v[i];
+        struct qp *f = &s->flows[i];
+        f->id = i;
+        f->src = fs->src;
+        f->dst = fs->dst;
+        f->size = fs->size;
+        f->start = fs->start;
+        f->pg = (uint8_t)fs->pg;
+        f->dport = fs->dport;
+        struct path_info pi;
+        if (routes_path(&sc->routes, t, f->src, f->dst, s->p.mtu, &pi) < 0)
+            return errf(e, "flow %u: host %u cannot reach host %u", i, f->src, f->dst);
+        simtime_t pair_rtt = 2 * pi.delay + pi.tx_delay;
+        uint64_t pair_bdp = (uint64_t)((unsigned __int128)pair_rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
+        f->base_rtt = tp->window_global ? sc->max_rtt : pair_rtt;
+        if (tp->window == PARAM_WIN_BDP)
+            f->win = tp->window_global ? sc->max_bdp : pair_bdp;
+        else
+            f->win = tp->window;
+        /* ns-3's "standalone" FCT: pair base RTT plus every byte, with 48 B of
+         * headers per packet, at the path's slowest link. */
+        uint64_t npkts = (f->size + s->p.mtu - 1) / s->p.mtu;
+        f->ideal_fct = pair_rtt + tx_time(f->size + 48 * npkts, pi.bw);
+        f->nack_timer = 0;
+    }
+    order_by_start(s);
+    assign_sports(s);
+
+    s->cc_stride = (cc->state_size + 7) & ~(size_t)7;
+    s->cc_state = xcalloc(s->n_flows ? s->n_flows : 1, s->cc_stride ? s->cc_stride : 8);
+    return 0;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    if (sc->built)
+        sim_free(&sc->sim);
+    routes_free(&sc->routes);
+    topo_free(&sc->topo);
+    flow_list_free(&sc->flows);
+    memset(sc, 0, sizeof *sc);
+}

@@ -1,0 +1,281 @@
+/* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
+ * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
+#include "stats/output.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int mkdir_p(const char *path, struct err *e)
+{
+    char buf[PATH_BUF];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return errf(e, "%s: path too long", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+                return errf(e, "%s: cannot create: %s", buf, strerror(errno));
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+        return errf(e, "%s: cannot create: %s", buf, strerror(errno));
+    return 0;
+}
+
+static FILE *open_in(struct output *o, const char *name, struct err *e)
+{
+    char path[PATH_BUF + 64];
+    if (snprintf(path, sizeof path, "%s/%s", o->dir, name) >= (int)sizeof path) {
+        errf(e, "%s: path too long", o->dir);
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        errf(e, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+static FILE *open_path(const char *path, struct err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        errf(e, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static void on_pfc(void *ctx, const struct sim *s, uint32_t pid, int prio, bool pause)
+{
+    struct output *o = ctx;
+    const struct port *pt = &s->ports[pid];
+    const struct node *nd = &s->nodes[pt->node];
+    uint32_t local = pid - nd->port0;
+    fprintf(o->pfc_csv, "%lld,%u,%u,%d,%u,%s\n", (long long)(s->now / T_NS), pt->node, local, prio,
+            s->ports[pt->peer].node, pause ? "pause" : "resume");
+    if (o->ns3_pfc) /* time node nodetype ifIndex type(1 pause, 0 resume) */
+        fprintf(o->ns3_pfc, "%lld %u %u %u %u\n", (long long)(s->now / T_NS), pt->node, nd->is_switch ? 1u : 0u,
+                local + 1, pause ? 1u : 0u);
+}
+
+static void on_flow_done(void *ctx, const struct sim *s, const struct qp *f)
+{
+    struct output *o = ctx;
+    if (o->ns3_fct) /* sip dip sport dport size start_ns fct_ns standalone_fct_ns */
+        fprintf(o->ns3_fct, "%08x %08x %u %u %llu %lld %lld %lld\n", s->nodes[f->src].ip, s->nodes[f->dst].ip,
+                f->sport, f->dport, (unsigned long long)f->size, (long long)(f->start / T_NS),
+                (long long)((f->finish - f->start) / T_NS), (long long)(f->ideal_fct / T_NS));
+}
+
+static void on_progress(void *ctx, const struct sim *s)
+{
+    struct output *o = ctx;
+    double now = wall_now();
+    if (now - o->last_print < 0.5)
+        return;
+    o->last_print = now;
+    double el = now - o->t0, evs = el > 0 ? (double)s->c.events / el : 0;
+    char eta[32] = "?";
+    if (s->c.flows_completed > 0 && s->n_flows > 0) {
+        double left = el * (double)(s->n_flows - s->c.flows_completed) / (double)s->c.flows_completed;
+        snprintf(eta, sizeof eta, "%.0fs", left);
+    }
+    char stop[32] = "end";
+    if (s->p.stop)
+        snprintf(stop, sizeof stop, "%.3f ms", (double)s->p.stop / T_MS);
+    fprintf(stderr, "\rsim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  ETA %s   ", (double)s->now / T_MS, stop,
+            (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, eta);
+    o->printed = true;
+}
+
+/* ---------------------------------------------------------------- open */
+
+int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool progress, struct err *e)
+{
+    memset(o, 0, sizeof *o);
+    o->sc = sc;
+    const struct config *cfg = sc->cfg;
+    if (out_dir && *out_dir)
+        snprintf(o->dir, sizeof o->dir, "%s", out_dir);
+    else if (cfg->output.dir[0])
+        snprintf(o->dir, sizeof o->dir, "%s", cfg->output.dir);
+    else if (cfg->ns3.active && cfg->ns3.fct_file[0]) {
+        /* native outputs beside the ns-3 ones */
+        snprintf(o->dir, sizeof o->dir, "%s", cfg->ns3.fct_file);
+        char *slash = strrchr(o->dir, '/');
+        if (slash)
+            *slash = 0;
+        else
+            strcpy(o->dir, ".");
+    } else
+        snprintf(o->dir, sizeof o->dir, "results/%s", cfg->run.name[0] ? cfg->run.name : "default");
+    if (mkdir_p(o->dir, e) < 0)
+        return -1;
+    if (!(o->pfc_csv = open_in(o, "pfc.csv", e)))
+        return -1;
+    fputs("time_ns,node,port,priority,sender,event\n", o->pfc_csv);
+    if (cfg->ns3.active) {
+        char path[PATH_BUF + PARAM_STR_MAX];
+        bool in_dir = (out_dir && *out_dir) || cfg->output.dir[0];
+        const char *fct = cfg->ns3.fct_file[0] ? cfg->ns3.fct_file : "fct.txt";
+        const char *pfc = cfg->ns3.pfc_file[0] ? cfg->ns3.pfc_file : "pfc.txt";
+        snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(fct) : fct);
+        if (!(o->ns3_fct = open_path(path, e)))
+            return -1;
+        snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(pfc) : pfc);
+        if (!(o->ns3_pfc = open_path(path, e)))
+            return -1;
+    }
+    struct sim_hooks *h = &sc->sim.hooks;
+    h->ctx = o;
+    h->pfc = on_pfc;
+    h->flow_done = on_flow_done;
+    h->progress = progress ? on_progress : NULL;
+    o->t0 = o->last_print = wall_now();
+    return 0;
+}
+
+/* ---------------------------------------------------------------- finish */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of a sorted array. */
+double percentile(const double *v, size_t n, double pct)
+{
+    if (n == 0)
+        return 0;
+    size_t rank = (size_t)(pct / 100.0 * (double)n + 0.999999999);
+    if (rank < 1)
+        rank = 1;
+    if (rank > n)
+        rank = n;
+    return v[rank - 1];
+}
+
+static int write_fct(struct output *o, struct err *e)
+{
+    FILE *f = open_in(o, "fct.csv", e);
+    if (!f)
+        return -1;
+    const struct sim *s = &o->sc->sim;
+    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n", f);
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        const struct qp *q = &s->flows[i];
+        if (q->state == FLOW_DONE) {
+            simtime_t fct = q->finish - q->start;
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f\n", i, q->src, q->dst, (unsigned long long)q->size,
+                    (long long)(q->start / T_NS), (long long)(q->finish / T_NS), (long long)(fct / T_NS),
+                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct);
+        } else { /* unfinished: listed, with the finish columns empty */
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,\n", i, q->src, q->dst, (unsigned long long)q->size,
+                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS));
+        }
+    }
+    if (fclose(f) != 0)
+        return errf(e, "%s/fct.csv: write failed", o->dir);
+    return 0;
+}
+
+int output_finish(struct output *o, struct err *e)
+{
+    const struct sim *s = &o->sc->sim;
+    const struct config *cfg = o->sc->cfg;
+    double wall = wall_now() - o->t0;
+    if (o->printed)
+        fputc('\n', stderr);
+    if (write_fct(o, e) < 0)
+        return -1;
+    fclose(o->pfc_csv);
+    o->pfc_csv = NULL;
+    if (o->ns3_fct) {
+        fclose(o->ns3_fct);
+        fclose(o->ns3_pfc);
+        o->ns3_fct = o->ns3_pfc = NULL;
+    }
+
+    double *sd = malloc((s->n_flows ? s->n_flows : 1) * sizeof *sd);
+    if (!sd)
+        return errf(e, "out of memory");
+    size_t n = 0;
+    double sum = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        if (s->flows[i].state == FLOW_DONE) {
+            sd[n] = (double)(s->flows[i].finish - s->flows[i].start) / (double)s->flows[i].ideal_fct;
+            sum += sd[n++];
+        }
+    qsort(sd, n, sizeof *sd, cmp_double);
+
+    FILE *f = open_in(o, "summary.json", e);
+    if (!f) {
+        free(sd);
+        return -1;
+    }
+    const struct sim_counters *c = &s->c;
+    fprintf(f, "{\n");
+    fprintf(f, "  \"scenario\": \"%s\",\n", cfg->run.name[0] ? cfg->run.name : "default");
+    fprintf(f, "  \"seed\": %lld,\n", (long long)cfg->run.seed);
+    fprintf(f, "  \"cc\": \"%s\",\n  \"lb\": \"%s\",\n", s->cc->name, s->lb->name);
+    fprintf(f, "  \"lossless\": %s,\n", s->p.pfc ? "true" : "false");
+    fprintf(f, "  \"hosts\": %u,\n  \"switches\": %u,\n", s->n_hosts, s->n_nodes - s->n_hosts);
+    fprintf(f, "  \"flows_total\": %u,\n  \"flows_completed\": %llu,\n  \"flows_unfinished\": %llu,\n", s->n_flows,
+            (unsigned long long)c->flows_completed, (unsigned long long)(s->n_flows - c->flows_completed));
+    fprintf(f, "  \"bytes_sent\": %llu,\n  \"bytes_delivered\": %llu,\n  \"bytes_retransmitted\": %llu,\n",
+            (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered, (unsigned long long)c->bytes_retx);
+    fprintf(f, "  \"packets_dropped\": %llu,\n  \"drops_in_lossless_mode\": %llu,\n  \"timeouts\": %llu,\n",
+            (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
+    fprintf(f, "  \"pfc_pause_frames\": %llu,\n  \"pfc_resume_frames\": %llu,\n", (unsigned long long)c->pfc_pause_frames,
+            (unsigned long long)c->pfc_resume_frames);
+    fprintf(f, "  \"ecn_marks\": %llu,\n  \"data_packets\": %llu,\n  \"acks\": %llu,\n  \"nacks\": %llu,\n  \"cnps\": %llu,\n",
+            (unsigned long long)c->ecn_marks, (unsigned long long)c->data_packets, (unsigned long long)c->acks,
+            (unsigned long long)c->nacks, (unsigned long long)c->cnps);
+    fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
+    fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
+            (unsigned long long)o->sc->max_bdp);
+    fprintf(f, "  \"events\": %llu,\n  \"packet_hops\": %llu,\n", (unsigned long long)c->events,
+            (unsigned long long)c->packet_hops);
+    fprintf(f, "  \"packets_left_in_network\": %llu,\n  \"peak_packets_in_flight\": %llu,\n",
+            (unsigned long long)sim_packets_in_network(s), (unsigned long long)s->pool.peak);
+    fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
+    fprintf(f, "  \"events_per_second\": %.0f,\n  \"packet_hops_per_second\": %.0f,\n",
+            wall > 0 ? (double)c->events / wall : 0, wall > 0 ? (double)c->packet_hops / wall : 0);
+    fprintf(f, "  \"fct_slowdown\": {\"avg\": %.4f, \"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f, \"max\": %.4f}\n",
+            n ? sum / (double)n : 0, percentile(sd, n, 50), percentile(sd, n, 95), percentile(sd, n, 99),
+            n ? sd[n - 1] : 0);
+    fprintf(f, "}\n");
+    free(sd);
+    if (fclose(f) != 0)
+        return errf(e, "%s/summary.json: write failed", o->dir);
+    o->wall = wall;
+    return 0;
+}
+
+void output_close(struct output *o)
+{
+    if (o->pfc_csv)
+        fclose(o->pfc_csv);
+    if (o->ns3_fct)
+        fclose(o->ns3_fct);
+    if (o->ns3_pfc)
+        fclose(o->ns3_pfc);
+    o->pfc_csv = o->ns3_fct = o->ns3_pfc = NULL;
+}

@@ -1,0 +1,117 @@
+/* The switch MMU against numbers worked out by hand from DESIGN.md / ns-3
+ * HPCC's SwitchMmu: one leaf with 3 ports at 100 Gbps, 1 us links, 1 MB buffer.
+ *   headroom/port = 3 * 100e9 * 1us / 8 = 37500 B  -> total 112500
+ *   reserve       = 4096 B per port                  -> total 12288
+ *   threshold     = (1000000 - 112500 - 12288 - shared) >> 3
+ * 1036-byte packets into port 0, queue 3: three fit the reserve; the 4th puts
+ * 48 B into shared; then 1036 B each. Packet 98 would take the queue past the
+ * threshold (96396 + 1036 > 97352), so it lands in headroom and PAUSE is due.
+ * Draining: the first removal empties the headroom, and after the 3rd
+ * shared + 3072 = 97396 <= threshold 97611, so RESUME is due — not after 2
+ * (98432 > 97481). */
+#include "testutil.h"
+#include <string.h>
+#include "cli/config_load.h"
+#include "scenario/scenario.h"
+
+static void test_mmu_thresholds(void **st)
+{
+    (void)st;
+    struct config c;
+    struct scenario sc;
+    struct err e;
+    assert_int_equal(config_init(&c), 0);
+    const char *ini = "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
+                      "[switch]\nbuffer = 1MB\n[traffic]\npattern = none\n";
+    if (config_load_ini(&c, ini, "mmu.ini", &e) < 0 || scenario_load(&sc, &c, &e) < 0 || scenario_build(&sc, &e) < 0)
+        fail_msg("%s", e.msg);
+    struct sim *s = &sc.sim;
+    struct node *leaf = &s->nodes[2];
+    assert_true(leaf->is_switch);
+    assert_int_equal(leaf->nports, 3);
+    struct port *in = &s->ports[leaf->port0];
+    assert_int_equal(in->headroom, 37500);
+    assert_int_equal(in->pfc_shift, 3);
+    assert_int_equal(leaf->total_hdrm, 112500);
+    assert_int_equal(leaf->total_rsrv, 12288);
+    assert_int_equal(mmu_pfc_threshold(s, leaf, in), 875212 >> 3);
+
+    for (int i = 1; i <= 97; i++) {
+        assert_true(mmu_admit(s, leaf, in, 3, 1036));
+        mmu_add(s, leaf, in, 3, 1036);
+        assert_false(mmu_should_pause(s, leaf, in, 3));
+        if (i == 3)
+            assert_int_equal(leaf->shared_used, 0);
+        if (i == 4)
+            assert_int_equal(leaf->shared_used, 48);
+    }
+    assert_int_equal(leaf->shared_used, 96396);
+    assert_int_equal(mmu_pfc_threshold(s, leaf, in), 97352);
+    mmu_add(s, leaf, in, 3, 1036);
+    assert_int_equal(in->hdrm_bytes[3], 1036);
+    assert_int_equal(leaf->shared_used, 96396);
+    assert_true(mmu_should_pause(s, leaf, in, 3));
+    in->pause_sent[3] = true;
+    assert_false(mmu_should_pause(s, leaf, in, 3)); /* once */
+    /* drop rule: the packet fits neither the headroom nor under the threshold */
+    in->hdrm_bytes[3] = 37000;
+    assert_false(mmu_admit(s, leaf, in, 3, 1036));
+    in->hdrm_bytes[3] = 36000;
+    assert_true(mmu_admit(s, leaf, in, 3, 1036));
+    in->hdrm_bytes[3] = 1036;
+
+    mmu_remove(s, leaf, in, 3, 1036);
+    assert_int_equal(in->hdrm_bytes[3], 0);
+    assert_false(mmu_should_resume(s, leaf, in, 3));
+    mmu_remove(s, leaf, in, 3, 1036);
+    assert_false(mmu_should_resume(s, leaf, in, 3));
+    mmu_remove(s, leaf, in, 3, 1036);
+    assert_int_equal(leaf->shared_used, 94324);
+    assert_int_equal(mmu_pfc_threshold(s, leaf, in), 97611);
+    assert_true(mmu_should_resume(s, leaf, in, 3));
+
+
+    /* the rest drains back to zero */
+    for (int i = 0; i < 95; i++)
+        mmu_remove(s, leaf, in, 3, 1036);
+    assert_int_equal(leaf->shared_used, 0);
+    assert_int_equal(in->ingress_bytes[3], 0);
+    scenario_free(&sc);
+    config_load_free(&c);
+    config_free(&c);
+}
+
+/* ns-3's alpha shift: 3 at the NIC rate, one less per doubling (400G -> 1). */
+static void test_pfc_shift_by_rate(void **st)
+{
+    (void)st;
+    struct config c;
+    struct scenario sc;
+    struct err e;
+    assert_int_equal(config_init(&c), 0);
+    const char *ini = "[topology]\ntype = leafspine\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\nfabric_link = 400Gbps\n"
+                      "[traffic]\npattern = none\n";
+    if (config_load_ini(&c, ini, "shift.ini", &e) < 0 || scenario_load(&sc, &c, &e) < 0 || scenario_build(&sc, &e) < 0)
+        fail_msg("%s", e.msg);
+    struct sim *s = &sc.sim;
+    for (uint32_t p = 0; p < s->n_ports; p++) {
+        const struct port *pt = &s->ports[p];
+        if (!s->nodes[pt->node].is_switch)
+            continue;
+        assert_int_equal(pt->pfc_shift, pt->rate == 400000000000ULL ? 1 : 3);
+        /* kmin/kmax scale with the port rate from their 100 Gbps values */
+        assert_int_equal(pt->kmin, pt->rate == 400000000000ULL ? 1600000 : 400000);
+    }
+    scenario_free(&sc);
+    config_load_free(&c);
+    config_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mmu_thresholds),
+        cmocka_unit_test(test_pfc_shift_by_rate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
