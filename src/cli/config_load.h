@@ -1,0 +1,29 @@
+/* Filling a struct config from the outside world: an INI scenario file, an
+ * ns-3 HPCC config.txt, and --set options, then whole-config checks.
+ * Every error is "FILE:LINE: what is wrong" (or "--set OPT: what is wrong")
+ * in e->msg with -1 returned; the CLI prints it and exits 2. Each key
+ * remembers where it was set, so later checks can point at that line. */
+#ifndef ROCESIM_CONFIG_LOAD_H
+#define ROCESIM_CONFIG_LOAD_H
+#include "core/err.h"
+#include "scenario/config.h"
+
+/* Load a scenario file into c (already config_init'ed). Tells an INI file
+ * from an ns-3 HPCC config.txt by content: the first non-blank, non-comment
+ * line is "[section]" or "key = value" for INI, "UPPER_CASE_KEY value" for ns-3. */
+int config_load_file(struct config *c, const char *path, struct err *e);
+/* text is the whole file; fname is only used in messages and for run.name. */
+int config_load_ini(struct config *c, const char *text, const char *fname, struct err *e);
+int config_load_ns3(struct config *c, const char *text, const char *fname, struct err *e);
+/* One --set option "section.key=value"; the section is everything before the
+ * last '.' of the key part (cc.dcqcn.rate_ai=50Mbps -> [cc.dcqcn] rate_ai). */
+int config_apply_set(struct config *c, const char *opt, struct err *e);
+/* Checks that need the whole config (after the file and every --set). */
+int config_validate(struct config *c, struct err *e);
+/* Where "section.key" was last set: "file:line", "--set OPT", or NULL if it
+ * still has its default. Valid until the next load/set or config_load_free. */
+const char *config_origin(const struct config *c, const char *section_key);
+/* Frees what the functions above hang off c (c->origins). Safe to call twice. */
+void config_load_free(struct config *c);
+
+#endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# CLI-level input errors: run the real binary on bad inputs and check that it
+# exits with code 2 and that stderr has a line starting "FILE:LINE: " (or
+# "--set OPT: "), naming the right file and line.
+# Usage: cli_errors.sh ROCESIM_BIN SOURCE_DIR
+set -u
+if [ $# -ne 2 ]; then
+    echo "usage: $0 ROCESIM_BIN SOURCE_DIR" >&2
+    exit 1
+fi
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
+BIN=$(abs "$1")
+SRC=$(abs "$2")
+DATA=$SRC/tests/data
+if [ ! -x "$BIN" ]; then
+    echo "cli_errors: $BIN is not an executable" >&2
+    exit 1
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rocesim_cli.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+mkdir "$TMP/cwd" # runs start here, so relative paths in fixtures point at nothing
+pass=0
+fail=0
+
+# expect NAME PREFIX ARGS...: `rocesim ARGS` must exit 2 with a stderr line starting with PREFIX.
+expect() {
+    name=$1
+    prefix=$2
+    shift 2
+    (cd "$TMP/cwd" && "$BIN" "$@") >"$TMP/out" 2>"$TMP/err"
+    code=$?
+    why=""
+    if [ "$code" -ne 2 ]; then
+        why="exit code $code, want 2"
+    elif ! awk -v p="$prefix" 'index($0, p) == 1 { found = 1 } END { exit !found }' "$TMP/err"; then
+        why="no stderr line starts with '$prefix'"
+    fi
+    if [ -z "$why" ]; then
+        pass=$((pass + 1))
+        echo "ok   $name"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: $why"
+        echo "     command: rocesim $*"
+        sed 's/^/     stderr: /' "$TMP/err" | head -n 10
+    fi
+}
+
+# Scenario files written here so they can name fixtures by absolute path.
+cat >"$TMP/topo_node.ini" <<INI
+[topology]
+type = file
+file = $DATA/topo_bad_node.txt
+[traffic]
+pattern = none
+INI
+cat >"$TMP/flow_host.ini" <<INI
+[topology]
+type = file
+file = $DATA/topo_ok.txt
+[traffic]
+pattern = file
+file = $DATA/flow_to_switch.txt
+INI
+
+expect "unknown section" "$DATA/bad_section.ini:3: " flows "$DATA/bad_section.ini"
+expect "unknown key" "$DATA/bad_key.ini:3: " flows "$DATA/bad_key.ini"
+expect "bad unit" "$DATA/bad_unit.ini:2: " flows "$DATA/bad_unit.ini"
+expect "load out of range" "$DATA/bad_load.ini:2: " flows "$DATA/bad_load.ini"
+expect "unknown congestion control" "$DATA/bad_cc.ini:2: " flows "$DATA/bad_cc.ini"
+expect "bad ns-3 config value" "$DATA/bad_ns3.txt:3: " flows "$DATA/bad_ns3.txt"
+expect "missing scenario file" "$TMP/no-such-file.ini: " flows "$TMP/no-such-file.ini"
+expect "--set without =" "--set switch.buffer: " flows --set switch.buffer
+expect "--set unknown section" "--set foo.bar=1: " flows --set foo.bar=1
+expect "--set bad unit" "--set switch.buffer=12XB: " flows --set switch.buffer=12XB
+expect "--set unknown cc" "--set transport.cc=foo: " flows --set transport.cc=foo
+expect "--set after file, run" "--set traffic.load=1.7: " run "$DATA/bad_topo_missing.ini" --set traffic.load=1.7 --quiet
+expect "missing topology file" "$DATA/bad_topo_missing.ini:3: " flows "$DATA/bad_topo_missing.ini"
+expect "topology names a missing node" "$DATA/topo_bad_node.txt:4: " flows "$TMP/topo_node.ini"
+expect "flow to a non-host" "$DATA/flow_to_switch.txt:3: " flows "$TMP/flow_host.ini"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
