@@ -63,7 +63,7 @@ static const struct param lb_params[] = {
 
 static const struct param traffic_params[] = {
     {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, or none", TRAFFIC_CHOICES, 0, 0},
-    {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from shared/workloads or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
+    {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from workloads/ (see below) or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
     {"cdf_sampling", P_ENUM, F(cfg_traffic, cdf_sampling), "linear", "sample between CDF points (ns-3 traffic_gen) or at the points", CDF_SAMPLING_CHOICES, 0, 0},
     {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "offered load as a share of each host link", NULL, 0.000001, 1},
     {"start", P_TIME, F(cfg_traffic, start), "0", "time of the first possible arrival", NULL, 0, 0},
