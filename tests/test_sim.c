@@ -27,7 +27,7 @@ static void setup(struct run *r, const char *ini)
 
 static void add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start)
 {
-    struct flow_spec f = { src, dst, size, start, 3, 100 };
+    struct flow_spec f = { .src = src, .dst = dst, .size = size, .start = start, .pg = 3, .dport = 100 };
     assert_int_equal(flow_list_push(&r->sc.flows, &f), 0);
 }
 

@@ -393,7 +393,7 @@ static const struct ns3_key ns3_keys[] = {
     {"RATE_DECREASE_INTERVAL", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "rate_decrease_interval", "4"},
     {"CLAMP_TARGET_RATE", V_U32, A_CC, C_BOOL, 0, 0, "dcqcn", "clamp_target_rate", "0"},
     {"RP_TIMER", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "rp_timer", "1500"},
-    {"EWMA_GAIN", V_DBL, A_CC, C_RAW, 0, 0, "dcqcn", "ewma_gain", "0.0625"},
+    {"EWMA_GAIN", V_DBL, A_CC, C_RAW, 0, 0, "dcqcn dctcp", "ewma_gain", "0.0625"}, /* RdmaHw::m_g serves both */
     {"FAST_RECOVERY_TIMES", V_U32, A_CC, C_RAW, 0, 0, "dcqcn", "fast_recovery_times", "5"},
     {"RATE_AI", V_STR, A_CC, C_RAW, 0, 0, "dcqcn hpcc hpcc-pint timely", "rate_ai", "5Mb/s"},
     {"RATE_HAI", V_STR, A_CC, C_RAW, 0, 0, "dcqcn timely", "rate_hai", "50Mb/s"},

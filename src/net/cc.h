@@ -43,6 +43,8 @@ int cc_index(const char *name);
 
 /* Helpers a scheme may call. */
 simtime_t cc_now(const struct sim *s);
+/* Payload bytes per full packet (transport.mtu). */
+uint32_t cc_mtu(const struct sim *s);
 void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at);
 void cc_timer_cancel(struct sim *s, struct qp *qp, int kind);
 /* Change the pacing rate the way ns-3 HPCC's ChangeRate does: the next send

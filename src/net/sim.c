@@ -645,6 +645,8 @@ static void rto_fire(struct sim *s, struct qp *f)
 
 simtime_t cc_now(const struct sim *s) { return s->now; }
 
+uint32_t cc_mtu(const struct sim *s) { return s->p.mtu; }
+
 void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at) { timer_set(s, qp, kind, at); }
 
 void cc_timer_cancel(struct sim *s, struct qp *qp, int kind)

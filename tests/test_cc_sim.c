@@ -1,0 +1,211 @@
+/* HPCC, TIMELY and DCTCP in the whole simulator: two long flows through one
+ * 100 Gbps bottleneck (a dumbbell, 2 senders -> 1 receiver) converge to a fair
+ * share; every flow completes; lossless, so nothing is dropped; every byte
+ * sent is delivered once. HPCC keeps the bottleneck queue near empty while
+ * DCQCN, on the same links, holds a standing queue. */
+#include "testutil.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/config_load.h"
+#include "scenario/scenario.h"
+
+struct run {
+    struct config cfg;
+    struct scenario sc;
+};
+
+static void setup(struct run *r, const char *ini)
+{
+    struct err e;
+    memset(r, 0, sizeof *r);
+    assert_int_equal(config_init(&r->cfg), 0);
+    if (config_load_ini(&r->cfg, ini, "test.ini", &e) < 0 || config_validate(&r->cfg, &e) < 0)
+        fail_msg("%s", e.msg);
+    if (scenario_load(&r->sc, &r->cfg, &e) < 0)
+        fail_msg("%s", e.msg);
+}
+
+static void add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start)
+{
+    struct flow_spec f = {.src = src, .dst = dst, .size = size, .start = start, .pg = 3, .dport = 100};
+    assert_int_equal(flow_list_push(&r->sc.flows, &f), 0);
+}
+
+static void build(struct run *r)
+{
+    struct err e;
+    if (scenario_build(&r->sc, &e) < 0)
+        fail_msg("%s", e.msg);
+    sim_start(&r->sc.sim);
+}
+
+static void teardown_run(struct run *r)
+{
+    scenario_free(&r->sc);
+    config_load_free(&r->cfg);
+    config_free(&r->cfg);
+}
+
+static void check_invariants(const struct run *r)
+{
+    const struct sim *s = &r->sc.sim;
+    assert_int_equal(s->c.flows_completed, s->n_flows);
+    assert_int_equal(s->c.packets_dropped, 0);
+    assert_int_equal(s->c.timeouts, 0);
+    assert_int_equal(s->c.bytes_delivered, s->c.bytes_sent);
+    assert_int_equal(s->c.bytes_retx, 0);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        total += s->flows[i].size;
+        assert_int_equal(s->flows[i].state, FLOW_DONE);
+    }
+    assert_int_equal(s->c.bytes_sent, total);
+    assert_int_equal(sim_packets_in_network(s), 0);
+    assert_int_equal(s->pool.in_use, 0);
+}
+
+/* The dumbbell's bottleneck: the first switch's port toward the second. */
+static uint32_t bottleneck_port(const struct sim *s)
+{
+    uint32_t sw0 = s->n_hosts, sw1 = s->n_hosts + 1;
+    const struct node *n = &s->nodes[sw0];
+    assert_true(n->is_switch && s->nodes[sw1].is_switch);
+    for (uint32_t k = 0; k < n->nports; k++) {
+        uint32_t pid = n->port0 + k;
+        if (s->ports[s->ports[pid].peer].node == sw1)
+            return pid;
+    }
+    fail_msg("no bottleneck port");
+    return 0;
+}
+
+struct result {
+    double gput[2];    /* Gbps over the measurement window */
+    double max_q_kb;   /* largest bottleneck queue sampled after convergence */
+    double mean_q_kb;
+    double util;       /* bottleneck utilisation over the window */
+};
+
+/* Flow 0 starts at 0, flow 1 at start2; from `warm` on, measure goodputs and
+ * sample the bottleneck queue every 5 us for `span`; then let both finish. */
+static void run_pair(const char *name, const char *extra, simtime_t start2, simtime_t warm, simtime_t span,
+                     uint64_t size, struct result *res)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n"
+             "[transport]\ncc = %s\n%s\n[traffic]\npattern = none\n",
+             name, extra);
+    struct run r;
+    setup(&r, ini);
+    add_flow(&r, 0, 2, size, 0);
+    add_flow(&r, 1, 2, size, start2);
+    build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t bp = bottleneck_port(s);
+    s->p.stop = warm;
+    sim_run(s);
+    uint64_t a0 = s->flows[0].rcv_nxt, b0 = s->flows[1].rcv_nxt, tx0 = s->ports[bp].tx_bytes;
+    uint64_t qmax = 0;
+    double qsum = 0;
+    int n = 0;
+    for (simtime_t t = warm + 5 * T_US; t <= warm + span; t += 5 * T_US) {
+        s->p.stop = t;
+        sim_run(s);
+        assert_true(s->stopped); /* the flows must outlast the window */
+        uint64_t q = s->ports[bp].q[3].bytes;
+        if (q > qmax)
+            qmax = q;
+        qsum += (double)q;
+        n++;
+    }
+    double secs = (double)span / T_SEC;
+    res->gput[0] = (double)(s->flows[0].rcv_nxt - a0) * 8 / secs / 1e9;
+    res->gput[1] = (double)(s->flows[1].rcv_nxt - b0) * 8 / secs / 1e9;
+    res->util = (double)(s->ports[bp].tx_bytes - tx0) * 8 / secs / 100e9;
+    res->max_q_kb = (double)qmax / 1e3;
+    res->mean_q_kb = qsum / n / 1e3;
+    double sum = res->gput[0] + res->gput[1];
+    double jain = sum * sum / (2 * (res->gput[0] * res->gput[0] + res->gput[1] * res->gput[1]));
+    print_message("%-6s goodput %.2f / %.2f Gbps (Jain %.4f), bottleneck util %.3f, queue mean %.1f KB max %.1f KB, "
+                  "marks %llu, pauses %llu\n",
+                  name, res->gput[0], res->gput[1], jain, res->util, res->mean_q_kb, res->max_q_kb,
+                  (unsigned long long)s->c.ecn_marks, (unsigned long long)s->c.pfc_pause_frames);
+    s->p.stop = 0;
+    sim_run(s);
+    check_invariants(&r);
+    teardown_run(&r);
+}
+
+static void assert_fair(const struct result *res, double tol)
+{
+    double half = (res->gput[0] + res->gput[1]) / 2;
+    for (int i = 0; i < 2; i++)
+        assert_true(fabs(res->gput[i] - half) / half < tol);
+}
+
+/* In every scenario the second flow joins 1 ms after the first, which by then
+ * has the whole link: the incumbent has to make room, not just keep a
+ * symmetric start symmetric. */
+#define JOIN (1 * T_MS)
+
+/* HPCC with its shipped settings (window = BDP scaled by the rate, eta 0.95,
+ * W_AI 50 Mbps, mi_thresh 0): the link runs at about eta and the bottleneck
+ * queue stays near empty. Fairness comes only from the additive term: at
+ * equilibrium R_i (1 - 1/k_i) = W_AI with k_i = U_i / eta, so the share is
+ * very sensitive to small per-flow differences in the sampled U (each flow
+ * reads the hop counters at its own packets' times): 1e-4 in U moves a flow
+ * by several Gbps. The split we see settles within 4 % of even (Jain 0.999)
+ * and stays there; we allow 8 %. */
+static void test_hpcc_pair(void **st)
+{
+    (void)st;
+    struct result hp, dq;
+    run_pair("hpcc", "window = bdp\nvar_win = on", JOIN, 5 * T_MS, 5 * T_MS, 100000000, &hp);
+    assert_true(hp.util > 0.93 && hp.util < 0.97);
+    assert_fair(&hp, 0.08);
+    assert_true(hp.max_q_kb < 100);
+    /* DCQCN (shipped settings) on the same dumbbell keeps a standing queue
+     * between RED's kmin and kmax */
+    run_pair("dcqcn", "", JOIN, 10 * T_MS, 5 * T_MS, 150000000, &dq);
+    assert_true(dq.util > 0.97);
+    assert_true(dq.mean_q_kb > 20 * hp.mean_q_kb + 10);
+    assert_true(dq.max_q_kb > 200);
+}
+
+/* TIMELY (ns-3 defaults, no window): AIMD on the RTT gradient. TIMELY has no
+ * unique fair fixed point (Zhu et al., CoNEXT'16), and its rate swings by
+ * beta-scaled cuts once per window, so we measure over 10 ms and allow 10 %. */
+static void test_timely_pair(void **st)
+{
+    (void)st;
+    struct result res;
+    run_pair("timely", "", JOIN, 10 * T_MS, 10 * T_MS, 150000000, &res);
+    assert_fair(&res, 0.10);
+    assert_true(res.util > 0.90);
+}
+
+/* DCTCP with the paper's marking, a step at K (kmin = kmax, pmax = 1, as
+ * ns-3's run.py sets it for DCTCP); K = 100 KB at 100 Gbps, well above the
+ * paper's K > C·RTT/7 (about 15 KB here). Rate-based DCTCP swings a few
+ * Gbps around the share within each millisecond; over 10 ms each flow is
+ * within 10 %. */
+static void test_dctcp_pair(void **st)
+{
+    (void)st;
+    struct result res;
+    run_pair("dctcp", "[switch]\nkmin = 100KB\nkmax = 100KB\npmax = 1", JOIN, 10 * T_MS, 10 * T_MS, 150000000, &res);
+    assert_fair(&res, 0.10);
+    assert_true(res.util > 0.90);
+}
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hpcc_pair),
+        cmocka_unit_test(test_timely_pair),
+        cmocka_unit_test(test_dctcp_pair),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
