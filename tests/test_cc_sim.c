@@ -8,62 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/config_load.h"
-#include "scenario/scenario.h"
+#include "simrun.h"
 
-struct run {
-    struct config cfg;
-    struct scenario sc;
-};
-
-static void setup(struct run *r, const char *ini)
-{
-    struct err e;
-    memset(r, 0, sizeof *r);
-    assert_int_equal(config_init(&r->cfg), 0);
-    if (config_load_ini(&r->cfg, ini, "test.ini", &e) < 0 || config_validate(&r->cfg, &e) < 0)
-        fail_msg("%s", e.msg);
-    if (scenario_load(&r->sc, &r->cfg, &e) < 0)
-        fail_msg("%s", e.msg);
-}
-
-static void add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start)
-{
-    struct flow_spec f = {.src = src, .dst = dst, .size = size, .start = start, .pg = 3, .dport = 100};
-    assert_int_equal(flow_list_push(&r->sc.flows, &f), 0);
-}
-
-static void build(struct run *r)
-{
-    struct err e;
-    if (scenario_build(&r->sc, &e) < 0)
-        fail_msg("%s", e.msg);
-    sim_start(&r->sc.sim);
-}
-
-static void teardown_run(struct run *r)
-{
-    scenario_free(&r->sc);
-    config_load_free(&r->cfg);
-    config_free(&r->cfg);
-}
-
+/* The shared invariants, plus: no timeout and no retransmission (lossless). */
 static void check_invariants(const struct run *r)
 {
-    const struct sim *s = &r->sc.sim;
-    assert_int_equal(s->c.flows_completed, s->n_flows);
-    assert_int_equal(s->c.packets_dropped, 0);
-    assert_int_equal(s->c.timeouts, 0);
-    assert_int_equal(s->c.bytes_delivered, s->c.bytes_sent);
-    assert_int_equal(s->c.bytes_retx, 0);
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < s->n_flows; i++) {
-        total += s->flows[i].size;
-        assert_int_equal(s->flows[i].state, FLOW_DONE);
-    }
-    assert_int_equal(s->c.bytes_sent, total);
-    assert_int_equal(sim_packets_in_network(s), 0);
-    assert_int_equal(s->pool.in_use, 0);
+    run_check_invariants(r);
+    assert_int_equal(r->sc.sim.c.timeouts, 0);
+    assert_int_equal(r->sc.sim.c.bytes_retx, 0);
 }
 
 /* The dumbbell's bottleneck: the first switch's port toward the second. */
@@ -99,10 +51,10 @@ static void run_pair(const char *name, const char *extra, simtime_t start2, simt
              "[transport]\ncc = %s\n%s\n[traffic]\npattern = none\n",
              name, extra);
     struct run r;
-    setup(&r, ini);
-    add_flow(&r, 0, 2, size, 0);
-    add_flow(&r, 1, 2, size, start2);
-    build(&r);
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 2, size, 0);
+    run_add_flow(&r, 1, 2, size, start2);
+    run_build(&r);
     struct sim *s = &r.sc.sim;
     uint32_t bp = bottleneck_port(s);
     s->p.stop = warm;
@@ -136,7 +88,7 @@ static void run_pair(const char *name, const char *extra, simtime_t start2, simt
     s->p.stop = 0;
     sim_run(s);
     check_invariants(&r);
-    teardown_run(&r);
+    run_free(&r);
 }
 
 static void assert_fair(const struct result *res, double tol)

@@ -6,64 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli/config_load.h"
-#include "scenario/scenario.h"
-
-struct run {
-    struct config cfg;
-    struct scenario sc;
-};
-
-static void setup(struct run *r, const char *ini)
-{
-    struct err e;
-    memset(r, 0, sizeof *r);
-    assert_int_equal(config_init(&r->cfg), 0);
-    if (config_load_ini(&r->cfg, ini, "test.ini", &e) < 0 || config_validate(&r->cfg, &e) < 0)
-        fail_msg("%s", e.msg);
-    if (scenario_load(&r->sc, &r->cfg, &e) < 0)
-        fail_msg("%s", e.msg);
-}
-
-static void add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start)
-{
-    struct flow_spec f = { .src = src, .dst = dst, .size = size, .start = start, .pg = 3, .dport = 100 };
-    assert_int_equal(flow_list_push(&r->sc.flows, &f), 0);
-}
-
-static void build(struct run *r)
-{
-    struct err e;
-    if (scenario_build(&r->sc, &e) < 0)
-        fail_msg("%s", e.msg);
-    sim_start(&r->sc.sim);
-}
-
-static void teardown_run(struct run *r)
-{
-    scenario_free(&r->sc);
-    config_load_free(&r->cfg);
-    config_free(&r->cfg);
-}
-
-/* What must hold after any run that finished every flow. */
-static void check_invariants(const struct run *r)
-{
-    const struct sim *s = &r->sc.sim;
-    assert_int_equal(s->c.flows_completed, s->n_flows);
-    if (s->p.pfc)
-        assert_int_equal(s->c.packets_dropped, 0);
-    assert_int_equal(s->c.bytes_delivered, s->c.bytes_sent);
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < s->n_flows; i++)
-        total += s->flows[i].size;
-    assert_int_equal(s->c.bytes_sent, total);
-    assert_int_equal(sim_packets_in_network(s), 0);
-    assert_int_equal(s->pool.in_use, 0);
-    for (uint32_t n = 0; n < s->n_nodes; n++)
-        if (s->nodes[n].is_switch)
-            assert_int_equal(s->nodes[n].shared_used, 0);
-}
+#include "simrun.h"
 
 static const char one_switch[] =
     "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
@@ -77,11 +20,11 @@ static void test_lone_flow_fct(void **st)
 {
     (void)st;
     struct run r;
-    setup(&r, one_switch);
-    add_flow(&r, 0, 1, 1000000, 0);
-    build(&r);
+    run_setup(&r, one_switch);
+    run_add_flow(&r, 0, 1, 1000000, 0);
+    run_build(&r);
     sim_run(&r.sc.sim);
-    check_invariants(&r);
+    run_check_invariants(&r);
     const struct qp *f = &r.sc.sim.flows[0];
     simtime_t wire = 1000 * tx_time(1036, 100000000000ULL);
     simtime_t expect = wire + tx_time(1036, 100000000000ULL) + 4 * T_US + 2 * tx_time(48, 100000000000ULL);
@@ -97,7 +40,7 @@ static void test_lone_flow_fct(void **st)
     assert_int_equal(r.sc.sim.c.pfc_pause_frames, 0);
     /* ns-3's standalone FCT: base RTT (2 x 2 us + 2 x 80 ns) + 1e6 B + 48 B per packet */
     assert_int_equal(f->ideal_fct, 4160 * T_NS + tx_time(1000000 + 48 * 1000, 100000000000ULL));
-    teardown_run(&r);
+    run_free(&r);
 }
 
 /* 64 -> 1 incast of 1 MB flows into a small buffer, no CC: PFC must hold
@@ -107,13 +50,13 @@ static void test_incast_lossless(void **st)
 {
     (void)st;
     struct run r;
-    setup(&r, "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 65\n"
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 65\n"
               "[switch]\nbuffer = 4MB\n[transport]\ncc = none\n[traffic]\npattern = none\n");
     for (uint32_t h = 1; h <= 64; h++)
-        add_flow(&r, h, 0, 1000000, 0);
-    build(&r);
+        run_add_flow(&r, h, 0, 1000000, 0);
+    run_build(&r);
     sim_run(&r.sc.sim);
-    check_invariants(&r);
+    run_check_invariants(&r);
     const struct sim *s = &r.sc.sim;
     assert_int_equal(s->c.packets_dropped, 0);
     assert_true(s->c.pfc_pause_frames > 0);
@@ -128,7 +71,7 @@ static void test_incast_lossless(void **st)
     assert_true(fabs((double)last - expect) / expect < 0.02);
     /* ns-3 HPCC: 5.316 ms for the same incast */
     assert_true(fabs((double)last / T_MS - 5.316) / 5.316 < 0.02);
-    teardown_run(&r);
+    run_free(&r);
 }
 
 /* Same incast with PFC off: drops happen, go-back-N (NACK + timeout)
@@ -137,17 +80,17 @@ static void test_incast_lossy_recovers(void **st)
 {
     (void)st;
     struct run r;
-    setup(&r, "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 17\n"
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 17\n"
               "[switch]\nbuffer = 1MB\npfc = off\n[transport]\ncc = none\n[traffic]\npattern = none\n");
     for (uint32_t h = 1; h <= 16; h++)
-        add_flow(&r, h, 0, 500000, 0);
-    build(&r);
+        run_add_flow(&r, h, 0, 500000, 0);
+    run_build(&r);
     sim_run(&r.sc.sim);
-    check_invariants(&r);
+    run_check_invariants(&r);
     assert_true(r.sc.sim.c.packets_dropped > 0);
     assert_int_equal(r.sc.sim.c.pfc_pause_frames, 0);
     assert_true(r.sc.sim.c.bytes_retx > 0);
-    teardown_run(&r);
+    run_free(&r);
 }
 
 /* Two long DCQCN flows through one 100 Gbps bottleneck: after convergence
@@ -156,10 +99,10 @@ static void test_dcqcn_fair_share(void **st)
 {
     (void)st;
     struct run r;
-    setup(&r, "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n[traffic]\npattern = none\n");
-    add_flow(&r, 0, 2, 400000000, 0);
-    add_flow(&r, 1, 2, 400000000, 0);
-    build(&r);
+    run_setup(&r, "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 2, 400000000, 0);
+    run_add_flow(&r, 1, 2, 400000000, 0);
+    run_build(&r);
     struct sim *s = &r.sc.sim;
     s->p.stop = 10 * T_MS;
     sim_run(s);
@@ -177,8 +120,8 @@ static void test_dcqcn_fair_share(void **st)
     /* finish them, and the invariants hold */
     s->p.stop = 0;
     sim_run(s);
-    check_invariants(&r);
-    teardown_run(&r);
+    run_check_invariants(&r);
+    run_free(&r);
 }
 
 /* Poisson WebSearch traffic on a small leaf-spine: every flow completes,
@@ -191,15 +134,15 @@ static void run_poisson(uint64_t seed, simtime_t *finish, uint32_t *n)
              "[switch]\nbuffer = 2MB\n[traffic]\nload = 0.6\nduration = 2ms\n",
              (unsigned long long)seed);
     struct run r;
-    setup(&r, ini);
-    build(&r);
+    run_setup(&r, ini);
+    run_build(&r);
     sim_run(&r.sc.sim);
-    check_invariants(&r);
+    run_check_invariants(&r);
     *n = r.sc.sim.n_flows;
     assert_true(*n <= 4096);
     for (uint32_t i = 0; i < *n; i++)
         finish[i] = r.sc.sim.flows[i].finish;
-    teardown_run(&r);
+    run_free(&r);
 }
 
 static void test_poisson_deterministic(void **st)
