@@ -17,6 +17,9 @@ check cmp -s "$tmp/a/pfc.csv" "$tmp/b/pfc.csv"
 check test "$(wc -l < "$tmp/a/fct.csv")" -gt 20
 check grep -q '"packets_dropped": 0,' "$tmp/a/summary.json"
 check grep -q '"packets_left_in_network": 0,' "$tmp/a/summary.json"
+# rocesim report reads the run back; two runs side by side
+check grep -q '^  AFCT (us) ' <("$bin" report "$tmp/a")
+check grep -q '^  flows  *[0-9][0-9]*  *[0-9][0-9]*$' <("$bin" report "$tmp/a" "$tmp/c")
 if cmp -s "$tmp/a/fct.csv" "$tmp/c/fct.csv"; then echo "FAIL: seed 2 gave the same flows"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -78,6 +78,13 @@ expect "--set after file, run" "--set traffic.load=1.7: " run "$DATA/bad_topo_mi
 expect "missing topology file" "$DATA/bad_topo_missing.ini:3: " flows "$DATA/bad_topo_missing.ini"
 expect "topology names a missing node" "$DATA/topo_bad_node.txt:4: " flows "$TMP/topo_node.ini"
 expect "flow to a non-host" "$DATA/flow_to_switch.txt:3: " flows "$TMP/flow_host.ini"
+printf '[traffic]\npattern = none\n[output]\nqueue_ports = 999:0\n' >"$TMP/mon.ini"
+expect "monitor port list names a missing node" "$TMP/mon.ini:4: output.queue_ports: " run "$TMP/mon.ini" --quiet --out "$TMP/mon"
+expect "--set monitor flow list" "--set output.flows=7: output.flows: " run --quiet --set traffic.pattern=none --set output.flows=7 --out "$TMP/mon"
+expect "report: malformed fct.csv line" "$DATA/report/bad_fields/fct.csv:3: " report "$DATA/report/ok" "$DATA/report/bad_fields"
+expect "report: bad number" "$DATA/report/bad_number/fct.csv:4: " report "$DATA/report/bad_number"
+expect "report: missing run folder" "$TMP/no-run/fct.csv: " report "$TMP/no-run"
+expect "report without folder" "usage: rocesim report" report
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "net/cc.h"
 #include "net/lb.h"
+#include "scenario/workload.h"
 
 #define WHERE_MAX (PARAM_STR_MAX + 64)
 
@@ -121,10 +122,34 @@ static int section_params(const char *sec, const char *where, const struct param
         scheme_names(names, sizeof names, true);
         return errf(e, "%s: unknown section [%.80s]: no load balancer '%.80s' (known: %s)", where, sec, sec + 3, names);
     }
+    const char *why;
+    int dyn = config_dynamic_section(sec, tab, &why);
+    if (dyn < 0)
+        return errf(e, "%s: bad section name [%.80s]: %s", where, sec, why);
+    if (dyn > 0)
+        return 0;
     for (const struct cfg_section *s = cfg_sections; s->name; s++)
         if (strcmp(s->name, sec) == 0)
             return *tab = s->params, 0;
     return errf(e, "%s: unknown section [%.80s]", where, sec);
+}
+
+/* [traffic.NAME] / [flow.NAME]: create it and remember where it starts (the
+ * first place it appears), as the pseudo-key "SECTION.*", so checks of a key
+ * left unset can point at the section. Other sections: nothing to do. */
+static int note_section(struct config *c, const char *sec, const char *where, struct err *e)
+{
+    const struct param *tab;
+    const char *why;
+    if (config_dynamic_section(sec, &tab, &why) <= 0)
+        return 0;
+    if (config_section_add(c, sec, &why) < 0)
+        return errf(e, "%s: [%.80s]: %s", where, sec, why);
+    char k[128];
+    snprintf(k, sizeof k, "%s.*", sec);
+    if (!config_origin(c, k) && origin_set(c, sec, "*", where) < 0)
+        return errf(e, "%s: out of memory", where);
+    return 0;
 }
 
 static const char *type_word(enum ptype t)
@@ -157,7 +182,7 @@ static int set_key(struct config *c, const char *sec, const char *key, const cha
         return errf(e, "%s: %s.%s: bad %s '%.100s': %s", where, sec, key, type_word(p->type), val, why);
     if (record && origin_set(c, sec, key, where) < 0)
         return errf(e, "%s: out of memory", where);
-    return 0;
+    return record ? note_section(c, sec, where, e) : 0;
 }
 
 /* run.name from a path: base name without extension; for ns-3's habit of
@@ -254,7 +279,7 @@ static char *ini_read(char *str, int num, void *stream)
         trim_into(sec, sizeof sec, raw);
         snprintf(where, sizeof where, "%s:%d", x->fname, x->line);
         const struct param *tab;
-        if (section_params(sec, where, &tab, x->e) < 0) {
+        if (section_params(sec, where, &tab, x->e) < 0 || note_section(x->c, sec, where, x->e) < 0) {
             x->fail_line = x->line;
             return NULL;
         }
@@ -360,7 +385,8 @@ enum vk { V_U32, V_U64, V_DBL, V_STR, V_MAP, V_LINK };
 enum act { A_SET, A_CC, A_WARN, A_SPECIAL };
 enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN };
 enum when { W_PRESENT, W_ZERO, W_NONZERO }; /* A_WARN: warn when the value is ... */
-enum special { S_NONE, S_CCMODE, S_TOPO, S_FLOW, S_FCT, S_PFC, S_ACKINT, S_ERR, S_LINK, S_KMAX, S_KMIN, S_PMAX };
+enum special { S_NONE, S_CCMODE, S_TOPO, S_FLOW, S_FCT, S_PFC, S_ACKINT, S_ERR, S_LINK, S_KMAX, S_KMIN, S_PMAX,
+               S_QFILE, S_QSTART, S_QEND };
 
 struct ns3_key {
     const char *name;
@@ -423,9 +449,10 @@ static const struct ns3_key ns3_keys[] = {
     {"TRACE_FILE", V_STR, A_WARN, 0, W_PRESENT, 0, "packet traces are not written", NULL, NULL},
     {"TRACE_OUTPUT_FILE", V_STR, A_WARN, 0, W_PRESENT, 0, "packet traces are not written", NULL, NULL},
     {"ENABLE_TRACE", V_U32, A_WARN, 0, W_NONZERO, 0, "packet traces are not written", NULL, NULL},
-    {"QLEN_MON_FILE", V_STR, A_WARN, 0, W_PRESENT, 0, "the ns-3 queue-length monitor is not implemented yet", NULL, NULL},
-    {"QLEN_MON_START", V_U64, A_WARN, 0, W_PRESENT, 0, "the ns-3 queue-length monitor is not implemented yet", NULL, NULL},
-    {"QLEN_MON_END", V_U64, A_WARN, 0, W_PRESENT, 0, "the ns-3 queue-length monitor is not implemented yet", NULL, NULL},
+    /* third.cc's monitor_buffer (stats/monitor.c); times in ns, third.cc's defaults */
+    {"QLEN_MON_FILE", V_STR, A_SPECIAL, 0, 0, S_QFILE, NULL, NULL, NULL},
+    {"QLEN_MON_START", V_U64, A_SPECIAL, 0, 0, S_QSTART, NULL, NULL, "2000000000"},
+    {"QLEN_MON_END", V_U64, A_SPECIAL, 0, 0, S_QEND, NULL, NULL, "2100000000"},
 };
 #define NS3_NKEYS (sizeof ns3_keys / sizeof ns3_keys[0])
 #define NS3_MAXV (1 + 2 * ECN_MAP_MAX)
@@ -825,6 +852,27 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
                     warnf("%s: ERROR_RATE_PER_LINK %.60s: random packet loss is not modelled (ignored)", where, tok);
                 break;
             }
+            case S_QFILE:
+                if (!present)
+                    break;
+                if (strlen(tok) >= PARAM_STR_MAX) {
+                    errf(e, "%s: %s: path too long", where, k->name);
+                    goto out;
+                }
+                strcpy(c->ns3.qlen_mon_file, tok);
+                if (origin_set(c, "ns3", "qlen_mon_file", where) < 0) {
+                    errf(e, "%s: out of memory", where);
+                    goto out;
+                }
+                break;
+            case S_QSTART:
+            case S_QEND:
+                if (u > (uint64_t)(INT64_MAX / T_NS)) {
+                    errf(e, "%s: %s %.60s: time out of range (ns)", where, k->name, tok);
+                    goto out;
+                }
+                *(k->sp == S_QSTART ? &c->ns3.qlen_mon_start : &c->ns3.qlen_mon_end) = (simtime_t)u * T_NS;
+                break;
             case S_LINK:
                 if (present && strtoull(tok, NULL, 10) != 0)
                     warnf("%s: LINK_DOWN %s %s %s: link failures are not modelled yet (ignored)", where, v->v[0], v->v[1],
@@ -970,6 +1018,23 @@ static int check_file(const struct config *c, const char *key, const char *path,
     return 0;
 }
 
+/* Traffic checks that need the topology (host ids, fan-ins), built here
+ * only when some source has host ids or counts to check. */
+static int validate_workload_hosts(const struct config *c, struct err *e)
+{
+    if (!workload_needs_topology(c))
+        return 0;
+    struct topo t;
+    struct err sub;
+    struct wl_key wk;
+    if (c->topology.type == TOPO_FILE ? topo_read_ns3(&t, c->topology.file, &sub) : topo_generate(&t, &c->topology, &sub))
+        return c->topology.type == TOPO_FILE ? errf(e, "%s", sub.msg) /* names the file and line */
+                                             : errf(e, "%s: %s", where_of(c, "topology.type"), sub.msg);
+    int rc = workload_check(c, &t, &wk, &sub);
+    topo_free(&t);
+    return rc < 0 ? errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg) : 0;
+}
+
 int config_validate(struct config *c, struct err *e)
 {
     char names[256], a[32], b[32];
@@ -983,20 +1048,10 @@ int config_validate(struct config *c, struct err *e)
     if (c->topology.type == TOPO_FATTREE && c->topology.k % 2)
         return errf(e, "%s: topology.k must be even for a fat-tree (got %lld)", where_of2(c, "topology.k", "topology.type"),
                     (long long)c->topology.k);
-    if (c->traffic.pattern == TRAFFIC_FILE) {
-        if (!c->traffic.file[0])
-            return errf(e, "%s: traffic.pattern=file needs traffic.file%s", where_of2(c, "traffic.file", "traffic.pattern"),
-                        c->ns3.active ? " (ns-3 FLOW_FILE)" : "");
-        if (check_file(c, "traffic.file", c->traffic.file, e) < 0)
-            return -1;
-    }
-    if (c->traffic.pattern == TRAFFIC_POISSON) {
-        if (c->traffic.duration <= 0)
-            return errf(e, "%s: traffic.duration must be > 0 for pattern=poisson (use pattern=none for no traffic)",
-                        where_of2(c, "traffic.duration", "traffic.pattern"));
-        if (!c->traffic.cdf[0])
-            return errf(e, "%s: traffic.cdf is empty (name a workload or a CDF file)", where_of2(c, "traffic.cdf", "traffic.pattern"));
-    }
+    struct wl_key wk;
+    struct err sub;
+    if (workload_check(c, NULL, &wk, &sub) < 0) /* [traffic], [traffic.NAME], [flow.NAME]; the topology comes last */
+        return errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg);
     if (!cc_find(c->transport.cc)) {
         scheme_names(names, sizeof names, false);
         return errf(e, "%s: transport.cc: unknown congestion control '%.80s' (known: %s)", where_of(c, "transport.cc"),
@@ -1026,5 +1081,5 @@ int config_validate(struct config *c, struct err *e)
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));
-    return 0;
+    return validate_workload_hosts(c, e);
 }

@@ -10,15 +10,18 @@
 #include "net/lb.h"
 #include "scenario/scenario.h"
 #include "stats/output.h"
+#include "stats/report.h"
 
 static const char usage[] =
     "usage: rocesim run   [SCENARIO] [--set section.key=value]... [--out DIR] [--quiet]\n"
     "       rocesim flows [SCENARIO] [--set section.key=value]...\n"
     "       rocesim list\n"
+    "       rocesim report DIR [DIR2 ...]\n"
     "\n"
     "SCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
     "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50%% load,\n"
-    "DCQCN, ECMP). `rocesim list` prints every key with its default.\n";
+    "DCQCN, ECMP). `rocesim list` prints every key with its default. `rocesim report`\n"
+    "prints FCT/slowdown statistics and PFC totals of run folders, one column per run.\n";
 
 struct args {
     const char *cmd, *scenario, *out;
@@ -74,6 +77,21 @@ static int fail(const struct err *e)
     return EXIT_BADINPUT;
 }
 
+/* An error about an [output] key found once the network exists: "output.KEY: ..."
+ * gets the place the key was set in front, like every other input error. */
+static void locate_output_error(const struct config *c, struct err *e)
+{
+    size_t n = strspn(e->msg, "abcdefghijklmnopqrstuvwxyz_.");
+    char key[80];
+    if (strncmp(e->msg, "output.", 7) != 0 || e->msg[n] != ':' || n >= sizeof key)
+        return;
+    snprintf(key, sizeof key, "%.*s", (int)n, e->msg);
+    const char *w = config_origin(c, key);
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%.300s: %.700s", w ? w : c->source, e->msg);
+    memcpy(e->msg, msg, sizeof msg);
+}
+
 static int load_config(struct config *c, const struct args *a, struct err *e)
 {
     if (config_init(c) < 0)
@@ -123,6 +141,7 @@ static int cmd_run(const struct args *a)
     memset(&o, 0, sizeof o);
     if (load_config(&c, a, &e) < 0 || scenario_load(&sc, &c, &e) < 0 || scenario_build(&sc, &e) < 0 ||
         output_open(&o, &sc, a->out, !a->quiet && isatty(STDERR_FILENO), &e) < 0) {
+        locate_output_error(&c, &e);
         release(&c, &sc, &o);
         return fail(&e);
     }
@@ -189,6 +208,10 @@ static int cmd_list(void)
         printf("\n[%s]\n", s->name);
         param_print(stdout, s->params, s->name);
     }
+    printf("\n[traffic.NAME]  (repeatable) one more generator with every key of [traffic] and the same defaults;\n"
+           "    each has its own random stream; all flows, with [flow.NAME]s, are sorted stably by start time\n");
+    printf("\n[flow.NAME]  (repeatable) one explicit flow, named in the outputs\n");
+    param_print(stdout, cfg_flow_params, "flow.NAME");
     printf("\ntopologies (topology.type)\n"
            "    leafspine   leaves x hosts_per_leaf hosts, every leaf linked to every spine\n"
            "    fattree     k-ary three-tier fat-tree: k^3/4 hosts, k^2/4 core switches\n"
@@ -212,9 +235,23 @@ static int cmd_list(void)
     return 0;
 }
 
+static int cmd_report(int argc, char **argv)
+{
+    if (argc < 3 || argv[2][0] == '-') {
+        fprintf(stderr, "usage: rocesim report DIR [DIR2 ...]\n");
+        return EXIT_BADINPUT;
+    }
+    struct err e;
+    if (report_print(stdout, (const char *const *)argv + 2, argc - 2, &e) < 0)
+        return fail(&e);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct args a;
+    if (argc >= 2 && strcmp(argv[1], "report") == 0)
+        return cmd_report(argc, argv);
     int rc = parse_args(argc, argv, &a);
     if (rc == -2)
         return EXIT_BADINPUT;

@@ -121,7 +121,7 @@ struct qp {
     simtime_t ideal_fct;
     uint32_t timeouts, ooo;
     uint64_t retx_bytes;
-    bool ever_paused;
+    bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
@@ -154,6 +154,7 @@ struct sim_counters {
     uint64_t bytes_sent, bytes_delivered, bytes_retx;
     uint64_t packets_dropped, drops_lossless;
     uint64_t pfc_pause_frames, pfc_resume_frames;
+    uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
     uint64_t data_packets, acks, nacks, cnps, ecn_marks;
     uint64_t timeouts;
     uint64_t flows_completed, flows_started;
@@ -166,6 +167,11 @@ struct sim_hooks {
     void (*pfc)(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause);
     void (*flow_done)(void *ctx, const struct sim *s, const struct qp *f);
     void (*progress)(void *ctx, const struct sim *s);
+    /* Periodic monitors (stats/monitor.c). Runs at the time given to
+     * sim_monitor_start, then at each time it returns (T_NEVER: stop), as one
+     * EV_MONITOR event that is not rescheduled once every flow is done or
+     * nothing else is pending. NULL = no monitor: no event, no cost. */
+    simtime_t (*sample)(void *ctx, const struct sim *s);
 };
 
 struct pkt_pool {
@@ -223,6 +229,8 @@ int sim_init(struct sim *s);
 void sim_start(struct sim *s);
 void sim_run(struct sim *s);
 void sim_free(struct sim *s);
+/* Schedule the first hooks.sample call (after the hooks are set). */
+void sim_monitor_start(struct sim *s, simtime_t first);
 
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
 

@@ -1,5 +1,6 @@
 /* Every scenario key, its default and its one-line help. */
 #include "scenario/config.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "net/cc.h"
@@ -61,18 +62,43 @@ static const struct param lb_params[] = {
     {"scheme", P_STR, F(cfg_lb, scheme), "ecmp", "load balancing at switches (see the lb list)", NULL, 0, 0},
     PARAM_END};
 
-static const struct param traffic_params[] = {
-    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, or none", TRAFFIC_CHOICES, 0, 0},
+const struct param cfg_traffic_params[] = {
+    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation or burst", TRAFFIC_CHOICES, 0, 0},
     {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from workloads/ (see below) or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
     {"cdf_sampling", P_ENUM, F(cfg_traffic, cdf_sampling), "linear", "sample between CDF points (ns-3 traffic_gen) or at the points", CDF_SAMPLING_CHOICES, 0, 0},
-    {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "offered load as a share of each host link", NULL, 0.000001, 1},
-    {"start", P_TIME, F(cfg_traffic, start), "0", "time of the first possible arrival", NULL, 0, 0},
-    {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "arrivals are generated during [start, start+duration)", NULL, 0, 0},
+    {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "poisson: offered load as a share of each host link; incast with repeat=poisson: share of the total host capacity", NULL, 0.000001, 1},
+    {"start", P_TIME, F(cfg_traffic, start), "0", "poisson, repeated incast: time of the first possible arrival; else when the flows start", NULL, 0, 0},
+    {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
     {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file", NULL, 0, 0},
+    {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
+    {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
+    {"size", P_SIZE, F(cfg_traffic, size), "64KB", "incast, permutation, burst: bytes of every flow", NULL, 1, 1e15},
+    {"repeat", P_ENUM, F(cfg_traffic, repeat), "off", "incast: once at start, or a Poisson process offering `load` of the total host capacity until start+duration", REPEAT_CHOICES, 0, 0},
+    {"senders", P_STR, F(cfg_traffic, senders), "", "burst: sender host ids, e.g. 2-15 or 2,3,4 or 0-3,8; empty = fan_in random hosts", NULL, 0, 0},
+    {"receiver", P_INT, F(cfg_traffic, receiver), "-1", "incast, burst: receiver host id; -1 = random (incast: a new one per incast)", NULL, -1, 4294967294.0},
+    {"count", P_INT, F(cfg_traffic, count), "1", "burst: flows each sender starts per burst", NULL, 1, 1e7},
+    {"interval", P_TIME, F(cfg_traffic, interval), "0", "burst: repeat every interval while before start+duration; 0 = once", NULL, 0, 0},
+    {"pg", P_INT, F(cfg_traffic, pg), "0", "priority group of this generator's flows; 0 = transport.pg", NULL, 0, 7},
+    PARAM_END};
+
+const struct param cfg_flow_params[] = {
+    {"src", P_INT, F(cfg_flow, src), "-1", "sender host node id (required)", NULL, -1, 4294967294.0},
+    {"dst", P_INT, F(cfg_flow, dst), "-1", "receiver host node id (required)", NULL, -1, 4294967294.0},
+    {"size", P_SIZE, F(cfg_flow, size), "0", "bytes (required)", NULL, 0, 1e15},
+    {"start", P_TIME, F(cfg_flow, start), "0", "start time", NULL, 0, 0},
+    {"pg", P_INT, F(cfg_flow, pg), "0", "priority group; 0 = transport.pg", NULL, 0, 7},
     PARAM_END};
 
 static const struct param output_params[] = {
     {"dir", P_STR, F(cfg_output, dir), "", "output folder; default results/<scenario name>", NULL, 0, 0},
+    {"queue_ports", P_STR, F(cfg_output, queue_ports), "", "queue.csv: egress queue bytes of these ports (node:port,... | node:* | layer:edge|agg|core|host | all); empty = off", NULL, 0, 0},
+    {"queue_interval", P_TIME, F(cfg_output, queue_interval), "1us", "queue.csv sampling interval", NULL, 0, 0},
+    {"queue_by_priority", P_BOOL, F(cfg_output, queue_by_priority), "off", "queue.csv: also one column per priority (q0..q7)", NULL, 0, 0},
+    {"util_ports", P_STR, F(cfg_output, util_ports), "", "util.csv: link utilisation of these ports (same syntax as queue_ports); empty = off", NULL, 0, 0},
+    {"util_interval", P_TIME, F(cfg_output, util_interval), "10us", "util.csv interval", NULL, 0, 0},
+    {"flows", P_STR, F(cfg_output, flows), "", "flow_rate.csv: receive throughput of these flows: ids, ranges FIRST-LAST, [flow.NAME] names; empty = off", NULL, 0, 0},
+    {"flow_interval", P_TIME, F(cfg_output, flow_interval), "10us", "flow_rate.csv interval", NULL, 0, 0},
+    {"paused_interval", P_TIME, F(cfg_output, paused_interval), "0", "paused.csv: paused ports and paused paths every this often; 0 = off", NULL, 0, 0},
     PARAM_END};
 
 const struct cfg_section cfg_sections[] = {
@@ -81,7 +107,7 @@ const struct cfg_section cfg_sections[] = {
     {"switch", switch_params, offsetof(struct config, sw)},
     {"transport", transport_params, offsetof(struct config, transport)},
     {"lb", lb_params, offsetof(struct config, lb)},
-    {"traffic", traffic_params, offsetof(struct config, traffic)},
+    {"traffic", cfg_traffic_params, offsetof(struct config, traffic)},
     {"output", output_params, offsetof(struct config, output)},
     {NULL, NULL, 0},
 };
@@ -124,6 +150,86 @@ void config_free(struct config *c)
     free(c->cc_params);
     free(c->lb_params);
     c->cc_params = c->lb_params = NULL;
+    free(c->traffic_x);
+    free(c->flows);
+    c->traffic_x = NULL;
+    c->flows = NULL;
+    c->n_traffic_x = c->n_flows = 0;
+}
+
+int config_dynamic_section(const char *section, const struct param **tab, const char **why)
+{
+    const char *name;
+    if (strncmp(section, "traffic.", 8) == 0) {
+        name = section + 8;
+        *tab = cfg_traffic_params;
+    } else if (strncmp(section, "flow.", 5) == 0) {
+        name = section + 5;
+        *tab = cfg_flow_params;
+    } else {
+        return 0;
+    }
+    size_t n = strlen(name);
+    if (n == 0 || n >= CFG_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n) {
+        *why = "a section name is 1 to 31 letters, digits, '_' or '-'";
+        return -1;
+    }
+    return 1;
+}
+
+int config_section_add(struct config *c, const char *section, const char **why)
+{
+    const struct param *tab;
+    int k = config_dynamic_section(section, &tab, why);
+    if (k <= 0) {
+        if (k == 0)
+            *why = "not a [traffic.NAME] or [flow.NAME] section";
+        return -1;
+    }
+    bool traffic = section[0] == 't';
+    const char *name = section + (traffic ? 8 : 5);
+    int n = traffic ? c->n_traffic_x : c->n_flows;
+    for (int i = 0; i < n; i++)
+        if (strcmp(traffic ? c->traffic_x[i].name : c->flows[i].name, name) == 0)
+            return i;
+    if (n >= (traffic ? CFG_MAX_TRAFFIC_SECTIONS : CFG_MAX_FLOW_SECTIONS)) {
+        *why = traffic ? "too many [traffic.NAME] sections (at most 256)" : "too many [flow.NAME] sections (at most 65536)";
+        return -1;
+    }
+    /* Grow by doubling; n is the count, a power of two or 0 marks a full array. */
+    if ((n & (n - 1)) == 0) {
+        size_t cap = n ? 2 * (size_t)n : 1, sz = traffic ? sizeof *c->traffic_x : sizeof *c->flows;
+        void *v = realloc(traffic ? (void *)c->traffic_x : (void *)c->flows, cap * sz);
+        if (!v) {
+            *why = "out of memory";
+            return -1;
+        }
+        if (traffic)
+            c->traffic_x = v;
+        else
+            c->flows = v;
+    }
+    char *sec;
+    if (traffic) {
+        struct cfg_traffic_sec *t = &c->traffic_x[n];
+        memset(t, 0, sizeof *t);
+        strcpy(t->name, name);
+        sec = (char *)&t->t;
+    } else {
+        struct cfg_flow *f = &c->flows[n];
+        memset(f, 0, sizeof *f);
+        strcpy(f->name, name);
+        sec = (char *)f;
+    }
+    if (param_defaults(tab, sec) < 0) {
+        *why = "internal: bad defaults";
+        return -1;
+    }
+    if (traffic)
+        c->n_traffic_x++;
+    else
+        c->n_flows++;
+    return n;
 }
 
 int config_set(struct config *c, const char *section, const char *key, const char *val, const char **why)
@@ -143,6 +249,21 @@ int config_set(struct config *c, const char *section, const char *key, const cha
             return -1;
         }
         return param_set(lb_registry[i]->params, c->lb_params[i], key, val, why);
+    }
+    const struct param *tab;
+    int dyn = config_dynamic_section(section, &tab, why);
+    if (dyn < 0)
+        return -1;
+    if (dyn > 0) { /* [traffic.NAME] / [flow.NAME]: created by its first valid key */
+        if (!param_find(tab, key)) {
+            *why = PARAM_UNKNOWN;
+            return -1;
+        }
+        int i = config_section_add(c, section, why);
+        if (i < 0)
+            return -1;
+        void *base = section[0] == 't' ? (void *)&c->traffic_x[i].t : (void *)&c->flows[i];
+        return param_set(tab, base, key, val, why);
     }
     for (const struct cfg_section *s = cfg_sections; s->name; s++)
         if (strcmp(s->name, section) == 0)

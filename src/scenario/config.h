@@ -15,8 +15,10 @@ enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
 #define CNP_CHOICES "flag|packet"
-enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE };
-#define TRAFFIC_CHOICES "poisson|file|none"
+enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST };
+#define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst"
+enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
+#define REPEAT_CHOICES "off|poisson"
 enum cdf_sampling { CDF_LINEAR, CDF_STEP };
 #define CDF_SAMPLING_CHOICES "linear|step"
 
@@ -89,10 +91,47 @@ struct cfg_traffic {
     simtime_t start;
     simtime_t duration;
     char file[PARAM_STR_MAX];
+    double intra_rack;           /* poisson: share of destinations in the sender's rack; < 0 = uniform */
+    int64_t fan_in;              /* incast senders; burst: random senders when `senders` is empty */
+    uint64_t size;               /* bytes per flow: incast, permutation, burst */
+    int repeat;                  /* incast: once at start, or a Poisson process at `load` */
+    char senders[PARAM_STR_MAX]; /* burst: host ids "2-15,18"; empty = fan_in random hosts */
+    int64_t receiver;            /* incast, burst: host node id; -1 = random */
+    int64_t count;               /* burst: flows per sender per burst */
+    simtime_t interval;          /* burst: repeat every interval until start+duration; 0 = once */
+    int64_t pg;                  /* priority group of this generator's flows; 0 = transport.pg */
 };
+
+/* [traffic.NAME]: one more generator, with the keys of [traffic]. */
+#define CFG_NAME_MAX 32
+struct cfg_traffic_sec {
+    char name[CFG_NAME_MAX];
+    struct cfg_traffic t;
+};
+
+/* [flow.NAME]: one explicit flow. */
+struct cfg_flow {
+    char name[CFG_NAME_MAX];
+    int64_t src, dst; /* host node ids; -1 = not given */
+    uint64_t size;    /* 0 = not given */
+    simtime_t start;
+    int64_t pg;       /* 0 = transport.pg */
+};
+#define CFG_MAX_TRAFFIC_SECTIONS 256
+#define CFG_MAX_FLOW_SECTIONS 65536
 
 struct cfg_output {
     char dir[PARAM_STR_MAX];
+    /* monitors (stats/monitor.c), all off by default: port lists "node:port,...",
+     * "node:*", "layer:edge|agg|core|host" or "all"; flows: flow ids */
+    char queue_ports[PARAM_STR_MAX];
+    simtime_t queue_interval;
+    bool queue_by_priority;
+    char util_ports[PARAM_STR_MAX];
+    simtime_t util_interval;
+    char flows[PARAM_STR_MAX];
+    simtime_t flow_interval;
+    simtime_t paused_interval; /* 0 = off */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */
@@ -101,6 +140,9 @@ struct cfg_ns3 {
     char fct_file[PARAM_STR_MAX]; /* FCT_OUTPUT_FILE as written in the config */
     char pfc_file[PARAM_STR_MAX];
     double error_rate;
+    /* QLEN_MON_FILE / _START / _END: third.cc's monitor_buffer histograms */
+    char qlen_mon_file[PARAM_STR_MAX]; /* empty = off */
+    simtime_t qlen_mon_start, qlen_mon_end;
 };
 
 struct config {
@@ -116,6 +158,12 @@ struct config {
      * block, allocated by config_init, indexed like cc_registry[]/lb_registry[]. */
     void **cc_params;
     void **lb_params;
+    /* [traffic.NAME] and [flow.NAME] sections, in the order they first appear
+     * (file order, then --set); created by config_set / config_section_add. */
+    struct cfg_traffic_sec *traffic_x;
+    int n_traffic_x;
+    struct cfg_flow *flows;
+    int n_flows;
     char source[PARAM_STR_MAX]; /* the scenario file, or "(built-in default)" */
     void *origins; /* where each key was set ("file:line" / "--set ..."); owned by cli/config_load.c */
 };
@@ -127,6 +175,8 @@ struct cfg_section {
     size_t offset; /* of the section struct inside struct config */
 };
 extern const struct cfg_section cfg_sections[]; /* NULL-terminated */
+extern const struct param cfg_traffic_params[]; /* [traffic] and every [traffic.NAME] */
+extern const struct param cfg_flow_params[];    /* [flow.NAME] */
 
 /* Defaults everywhere (the built-in default scenario). */
 int config_init(struct config *c);
@@ -134,5 +184,12 @@ void config_free(struct config *c);
 /* Set "section.key" (section may be "cc.NAME" or "lb.NAME") to text.
  * Returns 0 or -1 with a message (no location; the caller adds it). */
 int config_set(struct config *c, const char *section, const char *key, const char *val, const char **why);
+/* Sections with a name: "traffic.NAME" / "flow.NAME" (NAME: 1..31 of
+ * [A-Za-z0-9_-]). config_dynamic_section returns 0 if `section` is not of
+ * that kind, else 1 with its key table, or -1 with *why for a bad name.
+ * config_section_add finds or creates the section (defaults filled) and
+ * returns its index in traffic_x / flows, or -1 with *why. */
+int config_dynamic_section(const char *section, const struct param **tab, const char **why);
+int config_section_add(struct config *c, const char *section, const char **why);
 
 #endif

@@ -1,4 +1,5 @@
 #include "scenario/scenario.h"
+#include "scenario/workload.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,23 +40,8 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
     } else if (topo_generate(&sc->topo, tc, e) < 0) {
         return -1;
     }
-    const struct cfg_traffic *tr = &cfg->traffic;
-    if (tr->pattern == TRAFFIC_POISSON) {
-        struct cdf cdf;
-        if (cdf_load(&cdf, tr->cdf, workloads_dir(), e) < 0)
-            return -1;
-        struct rng r;
-        rng_seed(&r, (uint64_t)cfg->run.seed, 1);
-        int rc = traffic_poisson(&sc->flows, &sc->topo, &cdf, tr->cdf_sampling, tr->load, tr->start, tr->duration,
-                                 (uint16_t)cfg->transport.pg, &r, e);
-        cdf_free(&cdf);
-        if (rc < 0)
-            return -1;
-    } else if (tr->pattern == TRAFFIC_FILE) {
-        if (flowfile_read(&sc->flows, tr->file, &sc->topo, e) < 0)
-            return -1;
-    }
-    return 0;
+    /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
+    return workload_build(&sc->flows, cfg, &sc->topo, e);
 }
 
 /* Headroom per switch port. ns-3 HPCC sizes it 3 x rate x delay; we take the

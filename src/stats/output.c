@@ -1,6 +1,7 @@
 /* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
+#include "stats/monitor.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,11 @@ static void on_flow_done(void *ctx, const struct sim *s, const struct qp *f)
                 (long long)((f->finish - f->start) / T_NS), (long long)(f->ideal_fct / T_NS));
 }
 
+static simtime_t on_sample(void *ctx, const struct sim *s)
+{
+    return monitors_sample(((struct output *)ctx)->mon, s);
+}
+
 static void on_progress(void *ctx, const struct sim *s)
 {
     struct output *o = ctx;
@@ -147,6 +153,18 @@ int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool
     h->pfc = on_pfc;
     h->flow_done = on_flow_done;
     h->progress = progress ? on_progress : NULL;
+    char qlen[PATH_BUF + PARAM_STR_MAX] = "";
+    if (cfg->ns3.active && cfg->ns3.qlen_mon_file[0]) { /* QLEN_MON_FILE: placed like FCT_OUTPUT_FILE */
+        bool in_dir = (out_dir && *out_dir) || cfg->output.dir[0];
+        snprintf(qlen, sizeof qlen, in_dir ? "%s/%s" : "%.0s%s", o->dir,
+                 in_dir ? base_name(cfg->ns3.qlen_mon_file) : cfg->ns3.qlen_mon_file);
+    }
+    simtime_t first;
+    if (monitors_open(&o->mon, sc, o->dir, qlen, &first, e) < 0)
+        return -1;
+    h->sample = o->mon ? on_sample : NULL;
+    if (o->mon)
+        sim_monitor_start(&sc->sim, first);
     o->t0 = o->last_print = wall_now();
     return 0;
 }
@@ -178,17 +196,17 @@ static int write_fct(struct output *o, struct err *e)
     if (!f)
         return -1;
     const struct sim *s = &o->sc->sim;
-    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n", f);
+    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->finish / T_NS), (long long)(fct / T_NS),
-                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct);
+                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,\n", i, q->src, q->dst, (unsigned long long)q->size,
-                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS));
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo);
         }
     }
     if (fclose(f) != 0)
@@ -203,7 +221,7 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0)
+    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->dir, e) < 0)
         return -1;
     fclose(o->pfc_csv);
     o->pfc_csv = NULL;
@@ -245,6 +263,16 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
     fprintf(f, "  \"pfc_pause_frames\": %llu,\n  \"pfc_resume_frames\": %llu,\n", (unsigned long long)c->pfc_pause_frames,
             (unsigned long long)c->pfc_resume_frames);
+    /* by the layer of the switch that sent them; per second of simulated time */
+    fprintf(f, "  \"pfc_pause_frames_by_layer\": {\"edge\": %llu, \"agg\": %llu, \"core\": %llu, \"host\": %llu},\n",
+            (unsigned long long)c->pfc_pause_by_layer[LAYER_EDGE], (unsigned long long)c->pfc_pause_by_layer[LAYER_AGG],
+            (unsigned long long)c->pfc_pause_by_layer[LAYER_CORE], (unsigned long long)c->pfc_pause_by_layer[LAYER_HOST]);
+    double sim_s = s->now > 0 ? (double)s->now / (double)T_SEC : 0;
+    fprintf(f, "  \"pfc_pause_rate_by_layer\": {\"edge\": %.1f, \"agg\": %.1f, \"core\": %.1f, \"host\": %.1f},\n",
+            sim_s > 0 ? (double)c->pfc_pause_by_layer[LAYER_EDGE] / sim_s : 0,
+            sim_s > 0 ? (double)c->pfc_pause_by_layer[LAYER_AGG] / sim_s : 0,
+            sim_s > 0 ? (double)c->pfc_pause_by_layer[LAYER_CORE] / sim_s : 0,
+            sim_s > 0 ? (double)c->pfc_pause_by_layer[LAYER_HOST] / sim_s : 0);
     fprintf(f, "  \"ecn_marks\": %llu,\n  \"data_packets\": %llu,\n  \"acks\": %llu,\n  \"nacks\": %llu,\n  \"cnps\": %llu,\n",
             (unsigned long long)c->ecn_marks, (unsigned long long)c->data_packets, (unsigned long long)c->acks,
             (unsigned long long)c->nacks, (unsigned long long)c->cnps);
@@ -278,4 +306,6 @@ void output_close(struct output *o)
     if (o->ns3_pfc)
         fclose(o->ns3_pfc);
     o->pfc_csv = o->ns3_fct = o->ns3_pfc = NULL;
+    monitors_free(o->mon);
+    o->mon = NULL;
 }

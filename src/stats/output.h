@@ -12,6 +12,7 @@ struct output {
     struct scenario *sc;
     char dir[PATH_BUF];
     FILE *pfc_csv, *ns3_fct, *ns3_pfc;
+    struct monitors *mon; /* stats/monitor.h; NULL when every monitor is off */
     double t0, last_print, wall;
     bool printed;
 };

@@ -16,6 +16,7 @@
 #include "traffic/traffic.h"
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "topo/topo.h"
 
@@ -59,10 +60,94 @@ static simtime_t arrival_time(simtime_t base, double off, simtime_t end)
     return t < end ? t : -1;
 }
 
+/* Hosts grouped by rack (edge switch), for traffic.intra_rack. */
+struct racks {
+    uint32_t *grp; /* host index -> group */
+    uint32_t *off; /* group -> first entry in mem; n_groups + 1 entries */
+    uint32_t *mem; /* host indices, grouped, ascending inside a group */
+    uint32_t *pos; /* host index -> its entry in mem */
+};
+
+static void racks_free(struct racks *k)
+{
+    free(k->grp);
+    free(k->off);
+    free(k->mem);
+    free(k->pos);
+}
+
+static int racks_build(struct racks *k, const struct topo *t)
+{
+    uint32_t nh = t->n_hosts, *rack = malloc(nh * sizeof *rack), *gid = malloc((t->n_nodes + 1) * sizeof *gid);
+    k->grp = malloc(nh * sizeof *k->grp);
+    k->off = calloc((size_t)nh + 2, sizeof *k->off);
+    k->mem = malloc(nh * sizeof *k->mem);
+    k->pos = malloc(nh * sizeof *k->pos);
+    int rc = -1;
+    if (!rack || !gid || !k->grp || !k->off || !k->mem || !k->pos)
+        goto out;
+    traffic_racks(t, rack);
+    for (uint32_t n = 0; n <= t->n_nodes; n++)
+        gid[n] = UINT32_MAX;
+    uint32_t ng = 0;
+    for (uint32_t i = 0; i < nh; i++) {
+        uint32_t node = rack[i] < t->n_nodes ? rack[i] : t->n_nodes; /* no link: one group of its own kind */
+        if (gid[node] == UINT32_MAX)
+            gid[node] = ng++;
+        k->grp[i] = gid[node];
+        k->off[k->grp[i] + 1]++;
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        k->off[g + 1] += k->off[g];
+    for (uint32_t i = 0; i < nh; i++) { /* off[g] runs ahead while filling, then is put back */
+        k->pos[i] = k->off[k->grp[i]]++;
+        k->mem[k->pos[i]] = i;
+    }
+    for (uint32_t g = ng; g > 0; g--)
+        k->off[g] = k->off[g - 1];
+    k->off[0] = 0;
+    rc = 0;
+out:
+    free(rack);
+    free(gid);
+    return rc;
+}
+
+/* A destination for sender hi: inside its rack with probability intra. */
+static uint32_t rack_dest(const struct racks *k, uint32_t nh, uint32_t hi, double intra, struct rng *r)
+{
+    uint32_t g = k->grp[hi], first = k->off[g], sz = k->off[g + 1] - first;
+    bool in = rng_uniform(r) < intra;
+    if (sz == 1)
+        in = false;
+    else if (sz == nh)
+        in = true;
+    if (in) {
+        uint32_t j = (uint32_t)rng_below(r, sz - 1);
+        if (j >= k->pos[hi] - first)
+            j++;
+        return k->mem[first + j];
+    }
+    uint32_t d;
+    do
+        d = (uint32_t)rng_below(r, nh);
+    while (k->grp[d] == g);
+    return d;
+}
+
 int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
                     double load, simtime_t start, simtime_t duration, uint16_t pg, struct rng *r,
                     struct err *e)
 {
+    return traffic_poisson_rack(out, t, c, sampling, load, -1, start, duration, pg, r, e);
+}
+
+int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
+                         double load, double intra_rack, simtime_t start, simtime_t duration, uint16_t pg,
+                         struct rng *r, struct err *e)
+{
+    if (isnan(intra_rack) || intra_rack > 1)
+        return errf(e, "traffic.intra_rack: %g is not in [0, 1] (or negative: uniform over all hosts)", intra_rack);
     if (sampling != 0 && sampling != 1)
         return errf(e, "traffic: unknown CDF sampling %d (0 linear, 1 step)", sampling);
     if (!(load > 0 && load <= 1))
@@ -80,8 +165,9 @@ int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cd
     uint64_t *rate = calloc(nh, sizeof *rate);
     double *gap = malloc(nh * sizeof *gap), *off = malloc(nh * sizeof *off);
     struct arrival *h = malloc(nh * sizeof *h);
+    struct racks rk = {0};
     int rc = -1;
-    if (!rate || !gap || !off || !h) {
+    if (!rate || !gap || !off || !h || (intra_rack >= 0 && racks_build(&rk, t) < 0)) {
         errf(e, "traffic: out of memory");
         goto out;
     }
@@ -119,11 +205,16 @@ int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cd
     for (size_t i = n / 2; i-- > 0;)
         sift_down(h, n, i);
     while (n > 0) {
-        uint32_t hi = h[0].hi;
-        uint32_t d = (uint32_t)rng_below(r, nh - 1);
+        uint32_t hi = h[0].hi, d;
+        if (intra_rack < 0) {
+            d = (uint32_t)rng_below(r, nh - 1);
+            d = d >= hi ? d + 1 : d;
+        } else {
+            d = rack_dest(&rk, nh, hi, intra_rack, r);
+        }
         struct flow_spec f = {
             .src = t->hosts[hi],
-            .dst = t->hosts[d >= hi ? d + 1 : d],
+            .dst = t->hosts[d],
             .start = h[0].t,
             .pg = pg,
             .dport = 100,
@@ -144,6 +235,7 @@ int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cd
     }
     rc = 0;
 out:
+    racks_free(&rk);
     free(rate);
     free(gap);
     free(off);

@@ -18,11 +18,24 @@ struct flow_spec {
     uint16_t dport;    /* ns-3 flow files carry it; generators use 100 like traffic_gen.py */
 };
 
+#define FLOW_NAME_MAX 32 /* bytes, with the NUL */
+
+/* Flows, and the names of named flows ([flow.NAME]) kept beside them: use
+ * the functions below (and only flow_list_sort to reorder v) so they stay
+ * in step; truncating n is fine. */
 struct flow_list {
     struct flow_spec *v;
     size_t n, cap;
+    uint32_t *name_of;            /* NULL until a named flow; else per flow 1 + index into names, 0 = unnamed */
+    char (*names)[FLOW_NAME_MAX];
+    size_t n_names, cap_names;
 };
+/* Appends a copy of *f, unnamed. */
 int flow_list_push(struct flow_list *l, const struct flow_spec *f);
+/* Appends a copy of *f named `name` (at most FLOW_NAME_MAX - 1 bytes kept). */
+int flow_list_push_named(struct flow_list *l, const struct flow_spec *f, const char *name);
+/* The name of flow i, or NULL if it has none. Names survive flow_list_sort. */
+const char *flow_list_name(const struct flow_list *l, size_t i);
 void flow_list_free(struct flow_list *l);
 /* Stable sort by start time (ties keep their order). */
 void flow_list_sort(struct flow_list *l);
@@ -52,6 +65,76 @@ double cdf_mean(const struct cdf *c, int sampling);
 int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
                     double load, simtime_t start, simtime_t duration, uint16_t pg, struct rng *r,
                     struct err *e);
+
+/* Same, with a share of destinations inside the sender's rack: intra_rack < 0
+ * is the uniform choice above (same random draws); 0 <= intra_rack <= 1 picks
+ * a host of the sender's rack (its edge switch, traffic_racks) with that
+ * probability, else a host of another rack, each uniformly. A sender alone
+ * in its rack always goes to another rack, and in a single-rack topology
+ * every destination is in the rack. Draws per flow: one uniform (intra or
+ * not), the destination (inter: rejection until outside the rack), size, gap. */
+int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
+                         double load, double intra_rack, simtime_t start, simtime_t duration, uint16_t pg,
+                         struct rng *r, struct err *e);
+
+/* ---- patterns (patterns.c). Generated flows use dport 100, as traffic_gen.py. */
+
+/* A host's rack: the node at the other end of its (first) link, its ToR.
+ * rack[i] for hosts[i]; UINT32_MAX for a host without a link. */
+void traffic_racks(const struct topo *t, uint32_t *rack);
+/* Sum of the hosts' link rates (bps): the "total host capacity" loads refer to. */
+double traffic_host_capacity(const struct topo *t);
+
+/* Host id lists: "2-15", "2,3,4", "0-3, 8, 10-12". Ids are decimal, ranges
+ * inclusive and ascending, no id twice, at most HOST_LIST_MAX ids. Returns 0
+ * with *ids (malloc'ed, in the order written; NULL if n = 0) and *n, or -1
+ * with *why (a static or thread-local message). An empty or blank string is
+ * the empty list. */
+#define HOST_LIST_MAX (1u << 20)
+int host_list_parse(const char *s, uint32_t **ids, size_t *n, const char **why);
+
+/* fan_in distinct random senders, never the receiver, each send `size`
+ * bytes to one receiver (a random host, or `receiver` if >= 0). With
+ * load <= 0: one incast at `start`. With load > 0: incasts are a Poisson
+ * process in [start, start+duration) whose offered bytes are `load` of the
+ * total host capacity: mean gap = fan_in*size*8 / (load*capacity); times
+ * rounded to whole ns like traffic_poisson. Each incast's flows are listed
+ * by ascending sender. Draws per incast: receiver (if random), fan_in
+ * sender picks (partial Fisher-Yates), next gap. */
+struct incast_opts {
+    uint32_t fan_in;
+    uint64_t size;
+    int64_t receiver; /* host node id, or -1 = random per incast */
+    simtime_t start, duration;
+    double load;      /* <= 0: once */
+    uint16_t pg;
+};
+int traffic_incast(struct flow_list *out, const struct topo *t, const struct incast_opts *o, struct rng *r,
+                   struct err *e);
+
+/* Every host sends `size` bytes to another, each host receiving exactly one
+ * flow: a uniformly random derangement (shuffles until no fixed point), all
+ * at `start`, listed by source host. */
+int traffic_permutation(struct flow_list *out, const struct topo *t, uint64_t size, simtime_t start,
+                        uint16_t pg, struct rng *r, struct err *e);
+
+/* Each sender sends `count` flows of `size` to one receiver at `start`,
+ * and again every `interval` while before start+duration (interval 0: once).
+ * Senders: the given host ids, or (n_senders = 0) fan_in distinct random
+ * hosts other than the receiver, drawn once. Receiver: `receiver` if >= 0,
+ * else a random host outside the senders, drawn once (before the senders).
+ * Flows of one burst are listed sender by sender, in the senders' order. */
+struct burst_opts {
+    const uint32_t *senders; /* host node ids */
+    size_t n_senders;
+    uint32_t fan_in;         /* used when n_senders = 0 */
+    int64_t receiver;
+    uint64_t count, size;
+    simtime_t start, interval, duration;
+    uint16_t pg;
+};
+int traffic_burst(struct flow_list *out, const struct topo *t, const struct burst_opts *o, struct rng *r,
+                  struct err *e);
 
 /* ns-3 flow file: first line the count, then "src dst pg dport size start_s".
  * Errors name fname:line (a non-host endpoint, src == dst, bad numbers, fewer

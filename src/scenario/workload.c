@@ -1,0 +1,325 @@
+/* Config -> flow list: every generator section and every named flow.
+ *
+ * Sources, in this order: [traffic] (pattern=none turns it off), then each
+ * [traffic.NAME] in the order the sections first appear (file order, then
+ * --set), then each [flow.NAME] in the same order. The final list is their
+ * union sorted stably by start time, so flows starting together keep that
+ * source order; flow ids are the places in this list. One exception keeps
+ * ns-3's numbering: when the only source is a flow file, its flows keep
+ * file order (flow id = its line), sorted or not.
+ *
+ * Random streams: every generator has its own, seeded from run.seed and its
+ * section: stream 1 for [traffic] (the stream it had before sections with
+ * names existed), a 64-bit FNV-1a hash of "traffic.NAME" for the others, so
+ * adding, removing or reordering a section never changes another's flows. */
+#include "scenario/workload.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "scenario/scenario.h"
+
+uint64_t workload_stream(const char *section)
+{
+    if (strcmp(section, "traffic") == 0)
+        return 1;
+    uint64_t h = 14695981039346656037ULL;
+    for (const unsigned char *p = (const unsigned char *)section; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int fail(struct wl_key *k, const char *sec, const char *key, const char *alt, struct err *e, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Sets k to "sec.key" / "sec.alt" and e to "sec.<fmt>". */
+static int fail(struct wl_key *k, const char *sec, const char *key, const char *alt, struct err *e, const char *fmt, ...)
+{
+    snprintf(k->key, sizeof k->key, "%s.%s", sec, key);
+    if (alt)
+        snprintf(k->alt, sizeof k->alt, "%s.%s", sec, alt);
+    else
+        k->alt[0] = 0;
+    char msg[sizeof e->msg - 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return errf(e, "%s.%s", sec, msg);
+}
+
+/* "" if node id is a host of t, else why not. */
+static const char *not_host(const struct topo *t, int64_t id, char *buf, size_t n)
+{
+    if (id < 0 || id >= (int64_t)t->n_nodes)
+        snprintf(buf, n, "node %" PRId64 " does not exist (the topology has nodes 0..%" PRIu32 ")", id,
+                 t->n_nodes ? t->n_nodes - 1 : 0);
+    else if (t->host_index[id] < 0)
+        snprintf(buf, n, "node %" PRId64 " is a switch, not a host", id);
+    else
+        return "";
+    return buf;
+}
+
+static bool uses_topology(const struct cfg_traffic *g)
+{
+    return g->pattern == TRAFFIC_INCAST || g->pattern == TRAFFIC_PERMUTATION || g->pattern == TRAFFIC_BURST;
+}
+
+bool workload_needs_topology(const struct config *c)
+{
+    if (c->n_flows > 0 || uses_topology(&c->traffic))
+        return true;
+    for (int i = 0; i < c->n_traffic_x; i++)
+        if (uses_topology(&c->traffic_x[i].t))
+            return true;
+    return false;
+}
+
+static int check_gen(const struct config *c, const char *s, const struct cfg_traffic *g, const struct topo *t,
+                     struct wl_key *k, struct err *e)
+{
+    char buf[160];
+    uint32_t nh = t ? t->n_hosts : 0;
+    if (g->intra_rack < 0 && g->intra_rack != -1)
+        return fail(k, s, "intra_rack", NULL, e, "intra_rack: %g: use -1 (uniform over all other hosts) or a share "
+                    "between 0 and 1", g->intra_rack);
+    switch (g->pattern) {
+    case TRAFFIC_NONE:
+        return 0;
+    case TRAFFIC_FILE: {
+        if (!g->file[0])
+            return fail(k, s, "file", "pattern", e, "pattern=file needs %s.file%s", s,
+                        c->ns3.active ? " (ns-3 FLOW_FILE)" : "");
+        FILE *f = fopen(g->file, "r");
+        if (!f)
+            return fail(k, s, "file", NULL, e, "file '%.300s': cannot open: %s", g->file, strerror(errno));
+        fclose(f);
+        return 0;
+    }
+    case TRAFFIC_POISSON:
+        if (g->duration <= 0)
+            return fail(k, s, "duration", "pattern", e,
+                        "duration must be > 0 for pattern=poisson (use pattern=none for no traffic)");
+        if (!g->cdf[0])
+            return fail(k, s, "cdf", "pattern", e, "cdf is empty (name a workload or a CDF file)");
+        if (t && nh < 2)
+            return fail(k, s, "pattern", NULL, e, "pattern=poisson needs at least 2 hosts, the topology has %" PRIu32, nh);
+        return 0;
+    case TRAFFIC_PERMUTATION:
+        if (t && nh < 2)
+            return fail(k, s, "pattern", NULL, e, "pattern=permutation needs at least 2 hosts, the topology has %" PRIu32,
+                        nh);
+        return 0;
+    case TRAFFIC_INCAST:
+        if (g->repeat == REPEAT_POISSON && g->duration <= 0)
+            return fail(k, s, "duration", "repeat", e, "duration must be > 0 for repeat=poisson (incasts are generated "
+                        "during [start, start+duration))");
+        if (!t)
+            return 0;
+        if (g->fan_in >= (int64_t)nh)
+            return fail(k, s, "fan_in", "pattern", e, "fan_in: %" PRId64 " senders and a receiver need %" PRId64
+                        " hosts, the topology has %" PRIu32, g->fan_in, g->fan_in + 1, nh);
+        if (g->receiver >= 0 && *not_host(t, g->receiver, buf, sizeof buf))
+            return fail(k, s, "receiver", NULL, e, "receiver: %s", buf);
+        return 0;
+    case TRAFFIC_BURST: {
+        uint32_t *ids;
+        size_t n;
+        const char *why;
+        if (host_list_parse(g->senders, &ids, &n, &why) < 0)
+            return fail(k, s, "senders", NULL, e, "senders: bad host list '%.100s': %s", g->senders, why);
+        int rc = 0;
+        if (!t)
+            goto done;
+        for (size_t i = 0; i < n && !rc; i++)
+            if (*not_host(t, ids[i], buf, sizeof buf))
+                rc = fail(k, s, "senders", NULL, e, "senders: %s", buf);
+        if (rc)
+            goto done;
+        if (g->receiver >= 0) {
+            if (*not_host(t, g->receiver, buf, sizeof buf)) {
+                rc = fail(k, s, "receiver", NULL, e, "receiver: %s", buf);
+                goto done;
+            }
+            for (size_t i = 0; i < n; i++)
+                if (ids[i] == g->receiver) {
+                    rc = fail(k, s, "receiver", "senders", e, "receiver: host %" PRId64 " is also one of the senders",
+                              g->receiver);
+                    goto done;
+                }
+        }
+        if (n == 0 && g->fan_in >= (int64_t)nh)
+            rc = fail(k, s, "fan_in", "pattern", e, "fan_in: %" PRId64 " random senders and a receiver need %" PRId64
+                      " hosts, the topology has %" PRIu32 " (or list the senders in %s.senders)", g->fan_in,
+                      g->fan_in + 1, nh, s);
+        else if (n >= nh)
+            rc = fail(k, s, "senders", NULL, e, "senders: every host sends, so no host is left to receive");
+    done:
+        free(ids);
+        return rc;
+    }
+    }
+    return fail(k, s, "pattern", NULL, e, "pattern: unknown pattern %d", g->pattern);
+}
+
+static int check_flow(const struct cfg_flow *f, const struct topo *t, struct wl_key *k, struct err *e)
+{
+    char s[64], buf[160];
+    snprintf(s, sizeof s, "flow.%s", f->name);
+    static const char *const req = "every [flow.NAME] needs src, dst and size";
+    if (f->src < 0)
+        return fail(k, s, "src", "*", e, "src is missing (%s)", req);
+    if (f->dst < 0)
+        return fail(k, s, "dst", "*", e, "dst is missing (%s)", req);
+    if (f->size == 0)
+        return fail(k, s, "size", "*", e, "size is missing or 0 (%s)", req);
+    if (f->src == f->dst)
+        return fail(k, s, "dst", NULL, e, "dst: a flow from host %" PRId64 " to itself", f->dst);
+    if (t && *not_host(t, f->src, buf, sizeof buf))
+        return fail(k, s, "src", NULL, e, "src: %s", buf);
+    if (t && *not_host(t, f->dst, buf, sizeof buf))
+        return fail(k, s, "dst", NULL, e, "dst: %s", buf);
+    return 0;
+}
+
+int workload_check(const struct config *c, const struct topo *t, struct wl_key *k, struct err *e)
+{
+    char s[64];
+    if (check_gen(c, "traffic", &c->traffic, t, k, e) < 0)
+        return -1;
+    for (int i = 0; i < c->n_traffic_x; i++) {
+        snprintf(s, sizeof s, "traffic.%s", c->traffic_x[i].name);
+        if (check_gen(c, s, &c->traffic_x[i].t, t, k, e) < 0)
+            return -1;
+    }
+    for (int i = 0; i < c->n_flows; i++)
+        if (check_flow(&c->flows[i], t, k, e) < 0)
+            return -1;
+    return 0;
+}
+
+/* One generator's flows, appended to out. Errors other than a flow file's
+ * (which name the file and line) are prefixed with the section if not [traffic]. */
+static int generate(struct flow_list *out, const struct config *c, const char *s, const struct cfg_traffic *g,
+                    const struct topo *t, struct err *e)
+{
+    struct rng r;
+    struct err sub;
+    rng_seed(&r, (uint64_t)c->run.seed, workload_stream(s));
+    uint16_t pg = (uint16_t)(g->pg ? g->pg : c->transport.pg);
+    int rc = 0;
+    switch (g->pattern) {
+    case TRAFFIC_NONE:
+        return 0;
+    case TRAFFIC_FILE:
+        return flowfile_read(out, g->file, t, e);
+    case TRAFFIC_POISSON: {
+        struct cdf cdf;
+        if (cdf_load(&cdf, g->cdf, workloads_dir(), &sub) < 0) {
+            rc = -1;
+            break;
+        }
+        rc = traffic_poisson_rack(out, t, &cdf, g->cdf_sampling, g->load, g->intra_rack, g->start, g->duration, pg, &r,
+                                  &sub);
+        cdf_free(&cdf);
+        break;
+    }
+    case TRAFFIC_INCAST: {
+        struct incast_opts o = {
+            .fan_in = (uint32_t)g->fan_in,
+            .size = g->size,
+            .receiver = g->receiver,
+            .start = g->start,
+            .duration = g->duration,
+            .load = g->repeat == REPEAT_POISSON ? g->load : 0,
+            .pg = pg,
+        };
+        rc = traffic_incast(out, t, &o, &r, &sub);
+        break;
+    }
+    case TRAFFIC_PERMUTATION:
+        rc = traffic_permutation(out, t, g->size, g->start, pg, &r, &sub);
+        break;
+    case TRAFFIC_BURST: {
+        uint32_t *ids;
+        size_t n;
+        const char *why;
+        if (host_list_parse(g->senders, &ids, &n, &why) < 0) {
+            rc = errf(&sub, "traffic.senders: bad host list '%.100s': %s", g->senders, why);
+            break;
+        }
+        struct burst_opts o = {
+            .senders = ids,
+            .n_senders = n,
+            .fan_in = (uint32_t)g->fan_in,
+            .receiver = g->receiver,
+            .count = (uint64_t)g->count,
+            .size = g->size,
+            .start = g->start,
+            .interval = g->interval,
+            .duration = g->duration,
+            .pg = pg,
+        };
+        rc = traffic_burst(out, t, &o, &r, &sub);
+        free(ids);
+        break;
+    }
+    default:
+        rc = errf(&sub, "traffic.pattern: unknown pattern %d", g->pattern);
+    }
+    if (rc < 0)
+        return strcmp(s, "traffic") == 0 ? errf(e, "%s", sub.msg) : errf(e, "[%s] %s", s, sub.msg);
+    return 0;
+}
+
+int workload_build(struct flow_list *out, const struct config *c, const struct topo *t, struct err *e)
+{
+    struct wl_key k;
+    char s[64];
+    if (workload_check(c, t, &k, e) < 0)
+        return -1;
+    size_t n0 = out->n;
+    int sources = 0;
+    bool file = false;
+    if (c->traffic.pattern != TRAFFIC_NONE) {
+        sources++;
+        file = c->traffic.pattern == TRAFFIC_FILE;
+        if (generate(out, c, "traffic", &c->traffic, t, e) < 0)
+            return -1;
+    }
+    for (int i = 0; i < c->n_traffic_x; i++) {
+        const struct cfg_traffic *g = &c->traffic_x[i].t;
+        if (g->pattern == TRAFFIC_NONE)
+            continue;
+        sources++;
+        file = g->pattern == TRAFFIC_FILE;
+        snprintf(s, sizeof s, "traffic.%s", c->traffic_x[i].name);
+        if (generate(out, c, s, g, t, e) < 0)
+            return -1;
+    }
+    for (int i = 0; i < c->n_flows; i++) {
+        const struct cfg_flow *f = &c->flows[i];
+        struct flow_spec fs = {
+            .src = (uint32_t)f->src,
+            .dst = (uint32_t)f->dst,
+            .size = f->size,
+            .start = f->start,
+            .pg = (uint16_t)(f->pg ? f->pg : c->transport.pg),
+            .dport = 100,
+        };
+        sources += i == 0;
+        file = false;
+        if (flow_list_push_named(out, &fs, f->name) < 0) {
+            out->n = n0;
+            return errf(e, "flow.%s: out of memory", f->name);
+        }
+    }
+    if (!(sources == 1 && file))
+        flow_list_sort(out);
+    return 0;
+}

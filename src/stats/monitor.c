@@ -1,0 +1,681 @@
+/* Monitors over time (queue.csv, util.csv, flow_rate.csv, paused.csv, ns-3's
+ * QLEN_MON_FILE) and pfc_ports.csv. One EV_MONITOR event at a time drives them
+ * all: each sample returns the earliest time any monitor is due next. */
+#include "stats/monitor.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "topo/topo.h"
+
+enum { M_QUEUE, M_UTIL, M_FLOW, M_PAUSED, M_QLEN, M_N };
+
+struct mon {
+    bool on;
+    FILE *f;
+    simtime_t iv;   /* sampling interval */
+    simtime_t next; /* next sample time, T_NEVER when done */
+    simtime_t last; /* last sample time, -1 before the first */
+    uint32_t n;
+    uint32_t *id;   /* ports or flows */
+    uint64_t *prev; /* util / flow: tx_bytes / rcv_nxt at the last sample */
+};
+
+struct hist {
+    uint32_t *cnt; /* cnt[k]: samples with k KB (1000 B) queued */
+    uint32_t n;
+};
+
+struct monitors {
+    struct mon m[M_N];
+    bool by_prio;
+    /* paused paths: for every destination edge switch, the switches that
+     * reach it through the fabric, nearest first */
+    uint32_t n_edge;
+    uint32_t *edge, *edge_host; /* node id, and the host index of one host under it */
+    uint32_t *order_off, *order;
+    uint64_t *P, *U; /* per node scratch: all paths / paths with no paused hop */
+    /* ns-3 monitor_buffer */
+    simtime_t qlen_end;
+    struct hist *hist; /* per global port id */
+    uint32_t n_hist;
+    bool *is_edge;     /* per node */
+};
+
+#define QLEN_INTERVAL (100 * T_NS)         /* third.cc qlen_mon_interval */
+#define QLEN_DUMP (100000000LL * T_NS)     /* third.cc qlen_dump_interval */
+
+const char *layer_name(unsigned layer)
+{
+    static const char *const names[] = {"host", "edge", "agg", "core"};
+    return layer < 4 ? names[layer] : "?";
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        perror("rocesim: monitors");
+        exit(1);
+    }
+    return p;
+}
+
+/* ---------------------------------------------------------------- lists */
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/* Next token of a comma/space separated list into tok[64]; false at the end. */
+static bool next_item(const char **p, char *tok, size_t n, bool *too_long)
+{
+    const char *s = *p;
+    while (*s == ',' || *s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return false;
+    size_t l = strcspn(s, ", \t");
+    *too_long = l >= n;
+    snprintf(tok, n, "%.*s", (int)(l < n ? l : n - 1), s);
+    *p = s + l;
+    return true;
+}
+
+static int layer_of_name(const char *s)
+{
+    static const struct {
+        const char *name;
+        int layer;
+    } t[] = {{"host", LAYER_HOST}, {"edge", LAYER_EDGE}, {"tor", LAYER_EDGE}, {"leaf", LAYER_EDGE},
+             {"agg", LAYER_AGG},   {"spine", LAYER_AGG}, {"core", LAYER_CORE}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(s, t[i].name) == 0)
+            return t[i].layer;
+    return -1;
+}
+
+int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, uint32_t **pids, struct err *e)
+{
+    bool *sel = xcalloc(s->n_ports, sizeof *sel);
+    const char *p = spec;
+    char tok[64];
+    bool too_long;
+    int rc = -1;
+    while (next_item(&p, tok, sizeof tok, &too_long)) {
+        if (too_long) {
+            errf(e, "%s: '%s...': item too long", key, tok);
+            goto out;
+        }
+        if (strcmp(tok, "all") == 0) {
+            for (uint32_t i = 0; i < s->n_ports; i++)
+                sel[i] = true;
+            continue;
+        }
+        if (strncmp(tok, "layer:", 6) == 0) {
+            int layer = layer_of_name(tok + 6);
+            if (layer < 0) {
+                errf(e, "%s: '%s': unknown layer (edge, agg, core or host)", key, tok);
+                goto out;
+            }
+            uint32_t found = 0;
+            for (uint32_t n = 0; n < s->n_nodes; n++)
+                if ((layer == LAYER_HOST) ? !s->nodes[n].is_switch : (s->nodes[n].is_switch && s->nodes[n].layer == layer)) {
+                    found++;
+                    for (uint32_t k = 0; k < s->nodes[n].nports; k++)
+                        sel[s->nodes[n].port0 + k] = true;
+                }
+            if (!found) {
+                errf(e, "%s: '%s': the topology has no node in that layer", key, tok);
+                goto out;
+            }
+            continue;
+        }
+        /* [sw|h|host]NODE:PORT or NODE:* */
+        const char *t = tok;
+        int want = -1; /* 1 switch, 0 host */
+        if (strncmp(t, "sw", 2) == 0)
+            t += 2, want = 1;
+        else if (strncmp(t, "host", 4) == 0)
+            t += 4, want = 0;
+        else if (*t == 'h')
+            t += 1, want = 0;
+        const char *colon = strchr(t, ':');
+        char node_s[32];
+        if (!colon || colon == t || (size_t)(colon - t) >= sizeof node_s) {
+            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, or all",
+                 key, tok);
+            goto out;
+        }
+        snprintf(node_s, sizeof node_s, "%.*s", (int)(colon - t), t);
+        const char *port_s = colon + 1;
+        if (!all_digits(node_s) || (strcmp(port_s, "*") != 0 && !all_digits(port_s))) {
+            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, or all",
+                 key, tok);
+            goto out;
+        }
+        unsigned long long node = strtoull(node_s, NULL, 10);
+        if (node >= s->n_nodes) {
+            errf(e, "%s: '%s': node %llu does not exist (nodes 0..%u)", key, tok, node, s->n_nodes - 1);
+            goto out;
+        }
+        const struct node *nd = &s->nodes[node];
+        if (want >= 0 && (int)nd->is_switch != want) {
+            errf(e, "%s: '%s': node %llu is a %s", key, tok, node, nd->is_switch ? "switch" : "host");
+            goto out;
+        }
+        if (strcmp(port_s, "*") == 0) {
+            for (uint32_t k = 0; k < nd->nports; k++)
+                sel[nd->port0 + k] = true;
+            continue;
+        }
+        unsigned long long port = strtoull(port_s, NULL, 10);
+        if (port >= nd->nports) {
+            errf(e, "%s: '%s': node %llu has %u port%s (0..%u, in link order)", key, tok, node, nd->nports,
+                 nd->nports == 1 ? "" : "s", nd->nports - 1);
+            goto out;
+        }
+        sel[nd->port0 + port] = true;
+    }
+    uint32_t cnt = 0;
+    for (uint32_t i = 0; i < s->n_ports; i++)
+        cnt += sel[i];
+    *pids = xcalloc(cnt, sizeof **pids);
+    cnt = 0;
+    for (uint32_t i = 0; i < s->n_ports; i++) /* ports are numbered node by node, in link order */
+        if (sel[i])
+            (*pids)[cnt++] = i;
+    rc = (int)cnt;
+out:
+    free(sel);
+    return rc;
+}
+
+int monitor_parse_flows(const struct scenario *sc, const char *key, const char *spec, uint32_t **ids, struct err *e)
+{
+    const struct sim *s = &sc->sim;
+    bool *sel = xcalloc(s->n_flows, sizeof *sel);
+    const char *p = spec;
+    char tok[64];
+    bool too_long;
+    int rc = -1;
+    while (next_item(&p, tok, sizeof tok, &too_long)) {
+        if (too_long) {
+            errf(e, "%s: '%s...': item too long", key, tok);
+            goto out;
+        }
+        /* a flow's name ([flow.NAME]) first, then ID or FIRST-LAST */
+        bool named = false;
+        for (uint32_t i = 0; i < s->n_flows && i < sc->flows.n; i++) {
+            const char *name = flow_list_name(&sc->flows, i);
+            if (name && strcmp(name, tok) == 0) {
+                sel[i] = named = true;
+                break;
+            }
+        }
+        if (named)
+            continue;
+        char *dash = strchr(tok, '-');
+        if (dash)
+            *dash = 0;
+        const char *a = tok, *b = dash ? dash + 1 : tok;
+        if (!all_digits(a) || !all_digits(b) || strlen(a) > 10 || strlen(b) > 10) {
+            if (dash)
+                *dash = '-';
+            errf(e, "%s: '%s': expected a flow id, a range FIRST-LAST, or the name of a [flow.NAME]", key, tok);
+            goto out;
+        }
+        unsigned long long lo = strtoull(a, NULL, 10), hi = strtoull(b, NULL, 10);
+        if (dash)
+            *dash = '-'; /* for the messages */
+        if (lo > hi) {
+            errf(e, "%s: '%s': empty range", key, tok);
+            goto out;
+        }
+        if (hi >= s->n_flows) {
+            if (s->n_flows)
+                errf(e, "%s: '%s': flow %llu does not exist (flows 0..%u)", key, tok, hi, s->n_flows - 1);
+            else
+                errf(e, "%s: '%s': the scenario has no flows", key, tok);
+            goto out;
+        }
+        for (unsigned long long i = lo; i <= hi; i++)
+            sel[i] = true;
+    }
+    uint32_t cnt = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        cnt += sel[i];
+    *ids = xcalloc(cnt, sizeof **ids);
+    cnt = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        if (sel[i])
+            (*ids)[cnt++] = i;
+    rc = (int)cnt;
+out:
+    free(sel);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- paths */
+
+static inline bool port_paused(const struct port *pt)
+{
+    for (int q = 0; q < NQ; q++)
+        if (pt->paused[q])
+            return true;
+    return false;
+}
+
+static inline uint32_t peer_node(const struct sim *s, uint32_t pid) { return s->ports[s->ports[pid].peer].node; }
+
+/* For every edge switch B: the switches from which B is reachable through
+ * switches, in BFS order from B (so each one's next hops toward B come
+ * earlier). Routes only ever expand through switches, so BFS distance here is
+ * the routing distance. */
+static void paths_init(struct monitors *m, const struct sim *s)
+{
+    m->edge = xcalloc(s->n_nodes, sizeof *m->edge);
+    m->edge_host = xcalloc(s->n_nodes, sizeof *m->edge_host);
+    m->is_edge = xcalloc(s->n_nodes, sizeof *m->is_edge);
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        const struct node *nd = &s->nodes[n];
+        if (!nd->is_switch)
+            continue;
+        for (uint32_t k = 0; k < nd->nports; k++) {
+            uint32_t v = peer_node(s, nd->port0 + k);
+            if (!s->nodes[v].is_switch) {
+                m->is_edge[n] = true;
+                m->edge[m->n_edge] = n;
+                m->edge_host[m->n_edge++] = (uint32_t)s->host_index[v];
+                break;
+            }
+        }
+    }
+    m->order_off = xcalloc(m->n_edge + 1, sizeof *m->order_off);
+    m->order = xcalloc((size_t)m->n_edge * (s->n_nodes - s->n_hosts) + 1, sizeof *m->order);
+    int32_t *dist = xcalloc(s->n_nodes, sizeof *dist);
+    uint32_t *bfs = xcalloc(s->n_nodes, sizeof *bfs);
+    uint32_t at = 0;
+    for (uint32_t b = 0; b < m->n_edge; b++) {
+        m->order_off[b] = at;
+        for (uint32_t n = 0; n < s->n_nodes; n++)
+            dist[n] = -1;
+        uint32_t head = 0, tail = 0;
+        bfs[tail++] = m->edge[b];
+        dist[m->edge[b]] = 0;
+        while (head < tail) {
+            uint32_t u = bfs[head++];
+            const struct node *nd = &s->nodes[u];
+            for (uint32_t k = 0; k < nd->nports; k++) {
+                uint32_t v = peer_node(s, nd->port0 + k);
+                if (s->nodes[v].is_switch && dist[v] < 0) {
+                    dist[v] = dist[u] + 1;
+                    bfs[tail++] = v;
+                    if (s->route_cnt[(size_t)v * s->n_hosts + m->edge_host[b]])
+                        m->order[at++] = v;
+                }
+            }
+        }
+    }
+    m->order_off[m->n_edge] = at;
+    free(dist);
+    free(bfs);
+    m->P = xcalloc(s->n_nodes, sizeof *m->P);
+    m->U = xcalloc(s->n_nodes, sizeof *m->U);
+}
+
+/* Paths between ordered pairs of distinct edge switches along the routing
+ * tables (every ECMP choice), counted with at least one switch-to-switch hop
+ * whose egress port has a paused priority. */
+static uint64_t paused_paths(struct monitors *m, const struct sim *s)
+{
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < m->n_edge; b++) {
+        uint32_t hb = m->edge_host[b];
+        m->P[m->edge[b]] = m->U[m->edge[b]] = 1;
+        for (uint32_t i = m->order_off[b]; i < m->order_off[b + 1]; i++) {
+            uint32_t n = m->order[i];
+            size_t ri = (size_t)n * s->n_hosts + hb;
+            const uint32_t *cand = s->route_ports + s->route_off[ri];
+            uint64_t p = 0, u = 0;
+            for (int c = 0; c < s->route_cnt[ri]; c++) {
+                uint32_t v = peer_node(s, cand[c]);
+                p += m->P[v];
+                if (!port_paused(&s->ports[cand[c]]))
+                    u += m->U[v];
+            }
+            m->P[n] = p;
+            m->U[n] = u;
+        }
+        for (uint32_t i = m->order_off[b]; i < m->order_off[b + 1]; i++) {
+            uint32_t n = m->order[i];
+            if (m->is_edge[n])
+                total += m->P[n] - m->U[n];
+        }
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static long long t_ns(simtime_t t) { return (long long)(t / T_NS); }
+
+static void sample_queue(struct monitors *m, struct mon *mo, const struct sim *s)
+{
+    for (uint32_t i = 0; i < mo->n; i++) {
+        const struct port *pt = &s->ports[mo->id[i]];
+        const struct node *nd = &s->nodes[pt->node];
+        uint64_t b[NQ] = {0}, total = 0;
+        if (nd->is_switch) {
+            for (int q = 0; q < NQ; q++)
+                total += b[q] = pt->q[q].bytes;
+        } else { /* a NIC queues only ACK/NACK/CNP; data waits in the QPs */
+            total = b[0] = s->nics[s->host_index[pt->node]].ackq.bytes;
+        }
+        fprintf(mo->f, "%lld,%u,%u,%llu", t_ns(s->now), pt->node, mo->id[i] - nd->port0, (unsigned long long)total);
+        if (m->by_prio)
+            for (int q = 0; q < NQ; q++)
+                fprintf(mo->f, ",%llu", (unsigned long long)b[q]);
+        fputc('\n', mo->f);
+    }
+}
+
+static void sample_util(struct mon *mo, const struct sim *s)
+{
+    simtime_t dt = s->now - mo->last;
+    for (uint32_t i = 0; i < mo->n; i++) {
+        const struct port *pt = &s->ports[mo->id[i]];
+        uint64_t d = pt->tx_bytes - mo->prev[i];
+        mo->prev[i] = pt->tx_bytes;
+        if (mo->last < 0 || dt <= 0)
+            continue;
+        double u = (double)d * 8.0 * (double)T_SEC / ((double)pt->rate * (double)dt);
+        fprintf(mo->f, "%lld,%u,%u,%.6f\n", t_ns(s->now), pt->node, mo->id[i] - s->nodes[pt->node].port0, u);
+    }
+}
+
+static void sample_flow(struct mon *mo, const struct sim *s)
+{
+    simtime_t dt = s->now - mo->last;
+    for (uint32_t i = 0; i < mo->n; i++) {
+        const struct qp *f = &s->flows[mo->id[i]];
+        uint64_t d = f->rcv_nxt - mo->prev[i];
+        mo->prev[i] = f->rcv_nxt;
+        if (mo->last < 0 || dt <= 0)
+            continue;
+        fprintf(mo->f, "%lld,%u,%.6f\n", t_ns(s->now), mo->id[i], (double)d * 8.0 * 1000.0 / (double)dt);
+    }
+}
+
+static void sample_paused(struct monitors *m, struct mon *mo, const struct sim *s)
+{
+    uint32_t ports = 0, fabric = 0;
+    for (uint32_t i = 0; i < s->n_ports; i++)
+        if (port_paused(&s->ports[i])) {
+            ports++;
+            if (s->nodes[s->ports[i].node].is_switch && s->nodes[peer_node(s, i)].is_switch)
+                fabric++;
+        }
+    fprintf(mo->f, "%lld,%u,%llu\n", t_ns(s->now), ports, (unsigned long long)(fabric ? paused_paths(m, s) : 0));
+}
+
+/* third.cc's monitor_buffer: per switch port, a histogram of the bytes in its
+ * egress queues 1..7 (what ns-3's MMU counts in egress_bytes), by whole KB;
+ * all histograms dumped whenever the time is a multiple of 100 ms. */
+static void sample_qlen(struct monitors *m, struct mon *mo, const struct sim *s)
+{
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        const struct node *nd = &s->nodes[n];
+        if (!nd->is_switch)
+            continue;
+        for (uint32_t k = 0; k < nd->nports; k++) {
+            const struct port *pt = &s->ports[nd->port0 + k];
+            uint64_t size = 0;
+            for (int q = 1; q < NQ; q++)
+                size += pt->q[q].bytes;
+            uint32_t kb = (uint32_t)(size / 1000);
+            struct hist *h = &m->hist[nd->port0 + k];
+            if (kb >= h->n) {
+                uint32_t nn = kb + 1 > 2 * h->n ? kb + 1 : 2 * h->n;
+                uint32_t *c = realloc(h->cnt, nn * sizeof *c);
+                if (!c) {
+                    perror("rocesim: monitors");
+                    exit(1);
+                }
+                memset(c + h->n, 0, (nn - h->n) * sizeof *c);
+                h->cnt = c;
+                h->n = nn;
+            }
+            h->cnt[kb]++;
+        }
+    }
+    if (s->now % QLEN_DUMP != 0)
+        return;
+    fprintf(mo->f, "time: %lld\n", t_ns(s->now));
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        const struct node *nd = &s->nodes[n];
+        if (!nd->is_switch)
+            continue;
+        for (uint32_t k = 0; k < nd->nports; k++) {
+            const struct hist *h = &m->hist[nd->port0 + k];
+            uint32_t len = h->n; /* ns-3's vector ends at the largest KB seen */
+            while (len && !h->cnt[len - 1])
+                len--;
+            fprintf(mo->f, "%u %u", n, k + 1);
+            for (uint32_t i = 0; i < len; i++)
+                fprintf(mo->f, " %u", h->cnt[i]);
+            fputc('\n', mo->f);
+        }
+    }
+    fflush(mo->f);
+}
+
+static void take(struct monitors *m, int k, const struct sim *s)
+{
+    struct mon *mo = &m->m[k];
+    switch (k) {
+    case M_QUEUE: sample_queue(m, mo, s); break;
+    case M_UTIL: sample_util(mo, s); break;
+    case M_FLOW: sample_flow(mo, s); break;
+    case M_PAUSED: sample_paused(m, mo, s); break;
+    case M_QLEN: sample_qlen(m, mo, s); break;
+    }
+    mo->last = s->now;
+}
+
+simtime_t monitors_sample(struct monitors *m, const struct sim *s)
+{
+    simtime_t next = T_NEVER;
+    for (int k = 0; k < M_N; k++) {
+        struct mon *mo = &m->m[k];
+        if (!mo->on)
+            continue;
+        if (mo->next <= s->now) {
+            take(m, k, s);
+            if (k == M_QLEN) /* as third.cc: reschedule while now < end */
+                mo->next = s->now < m->qlen_end ? s->now + QLEN_INTERVAL : T_NEVER;
+            else
+                mo->next += mo->iv;
+        }
+        if (mo->next < next)
+            next = mo->next;
+    }
+    return next;
+}
+
+/* ---------------------------------------------------------------- open */
+
+static FILE *open_csv(const char *dir, const char *name, const char *header, struct err *e)
+{
+    char path[2048];
+    if (name[0] == '/' || !dir)
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        errf(e, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (header)
+        fputs(header, f);
+    return f;
+}
+
+static int need_interval(const char *key, simtime_t iv, const char *list_key, struct err *e)
+{
+    if (iv <= 0)
+        return errf(e, "%s: must be > 0 when %s is set", key, list_key);
+    return 0;
+}
+
+int monitors_open(struct monitors **out, const struct scenario *sc, const char *dir, const char *qlen_path,
+                  simtime_t *first, struct err *e)
+{
+    const struct config *cfg = sc->cfg;
+    const struct cfg_output *oc = &cfg->output;
+    const struct sim *s = &sc->sim;
+    *out = NULL;
+    bool any = oc->queue_ports[0] || oc->util_ports[0] || oc->flows[0] || oc->paused_interval > 0 ||
+               (qlen_path && *qlen_path);
+    if (!any)
+        return 0;
+    struct monitors *m = xcalloc(1, sizeof *m);
+    m->by_prio = oc->queue_by_priority;
+    for (int k = 0; k < M_N; k++)
+        m->m[k].last = -1;
+    int n;
+    if (oc->queue_ports[0]) {
+        if (need_interval("output.queue_interval", oc->queue_interval, "output.queue_ports", e) < 0 ||
+            (n = monitor_parse_ports(s, "output.queue_ports", oc->queue_ports, &m->m[M_QUEUE].id, e)) < 0)
+            goto fail;
+        m->m[M_QUEUE].n = (uint32_t)n;
+        m->m[M_QUEUE].iv = oc->queue_interval;
+    }
+    if (oc->util_ports[0]) {
+        if (need_interval("output.util_interval", oc->util_interval, "output.util_ports", e) < 0 ||
+            (n = monitor_parse_ports(s, "output.util_ports", oc->util_ports, &m->m[M_UTIL].id, e)) < 0)
+            goto fail;
+        m->m[M_UTIL].n = (uint32_t)n;
+        m->m[M_UTIL].iv = oc->util_interval;
+    }
+    if (oc->flows[0]) {
+        if (need_interval("output.flow_interval", oc->flow_interval, "output.flows", e) < 0 ||
+            (n = monitor_parse_flows(sc, "output.flows", oc->flows, &m->m[M_FLOW].id, e)) < 0)
+            goto fail;
+        m->m[M_FLOW].n = (uint32_t)n;
+        m->m[M_FLOW].iv = oc->flow_interval;
+    }
+    if (oc->paused_interval > 0) {
+        m->m[M_PAUSED].iv = oc->paused_interval;
+        paths_init(m, s);
+    }
+    simtime_t start = s->n_flows && s->start_order ? s->flows[s->start_order[0]].start : 0;
+    *first = T_NEVER;
+    static const char *const names[M_N] = {"queue.csv", "util.csv", "flow_rate.csv", "paused.csv", NULL};
+    char qhdr[160] = "time_ns,node,port,bytes\n";
+    if (m->by_prio)
+        snprintf(qhdr, sizeof qhdr, "time_ns,node,port,bytes,q0,q1,q2,q3,q4,q5,q6,q7\n");
+    const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation\n", "time_ns,flow_id,gbps\n",
+                                "time_ns,paused_ports,paused_paths\n", NULL};
+    for (int k = 0; k < M_QLEN; k++) {
+        struct mon *mo = &m->m[k];
+        if (mo->iv <= 0)
+            continue;
+        mo->on = true;
+        mo->next = start / mo->iv * mo->iv; /* on the interval grid, from the first flow's start */
+        if (!(mo->f = open_csv(dir, names[k], headers[k], e)))
+            goto fail;
+        mo->prev = xcalloc(mo->n, sizeof *mo->prev);
+        if (mo->next < *first)
+            *first = mo->next;
+    }
+    if (qlen_path && *qlen_path) {
+        struct mon *mo = &m->m[M_QLEN];
+        mo->on = true;
+        mo->iv = QLEN_INTERVAL;
+        mo->next = cfg->ns3.qlen_mon_start;
+        m->qlen_end = cfg->ns3.qlen_mon_end;
+        m->hist = xcalloc(s->n_ports, sizeof *m->hist);
+        m->n_hist = s->n_ports;
+        if (!(mo->f = open_csv(NULL, qlen_path, NULL, e)))
+            goto fail;
+        if (mo->next < *first)
+            *first = mo->next;
+    }
+    *out = m;
+    return 0;
+fail:
+    monitors_free(m);
+    return -1;
+}
+
+int monitors_finish(struct monitors *m, const struct sim *s, struct err *e)
+{
+    if (!m)
+        return 0;
+    int rc = 0;
+    for (int k = 0; k < M_N; k++) {
+        struct mon *mo = &m->m[k];
+        if (!mo->on)
+            continue;
+        /* closing sample at the end of the run (not in ns-3's format, which dumps on its grid only) */
+        if (k != M_QLEN && (mo->last < s->now || k == M_QUEUE || k == M_PAUSED))
+            take(m, k, s);
+        if (fclose(mo->f) != 0 && rc == 0)
+            rc = errf(e, "monitor output: write failed: %s", strerror(errno));
+        mo->f = NULL;
+    }
+    return rc;
+}
+
+void monitors_free(struct monitors *m)
+{
+    if (!m)
+        return;
+    for (int k = 0; k < M_N; k++) {
+        if (m->m[k].f)
+            fclose(m->m[k].f);
+        free(m->m[k].id);
+        free(m->m[k].prev);
+    }
+    free(m->edge);
+    free(m->edge_host);
+    free(m->order_off);
+    free(m->order);
+    free(m->P);
+    free(m->U);
+    for (uint32_t i = 0; m->hist && i < m->n_hist; i++)
+        free(m->hist[i].cnt);
+    free(m->hist);
+    free(m->is_edge);
+    free(m);
+}
+
+/* ---------------------------------------------------------------- pfc_ports */
+
+int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
+{
+    FILE *f = open_csv(dir, "pfc_ports.csv", "node,port,layer,pause_frames_received,paused_us\n", e);
+    if (!f)
+        return -1;
+    for (uint32_t pid = 0; pid < s->n_ports; pid++) {
+        const struct port *pt = &s->ports[pid];
+        const struct node *nd = &s->nodes[pt->node];
+        simtime_t t = pt->paused_time;
+        for (int q = 0; q < NQ; q++)
+            if (pt->paused[q]) /* still paused when the run ended */
+                t += s->now - pt->paused_since[q];
+        fprintf(f, "%u,%u,%s,%llu,%.3f\n", pt->node, pid - nd->port0, layer_name(nd->is_switch ? nd->layer : LAYER_HOST),
+                (unsigned long long)pt->pause_frames_rx, (double)t / (double)T_US);
+    }
+    if (fclose(f) != 0)
+        return errf(e, "%s/pfc_ports.csv: write failed", dir);
+    return 0;
+}

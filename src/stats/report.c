@@ -1,0 +1,706 @@
+/* `rocesim report`: reads run folders back and prints FCT / slowdown
+ * statistics per size bucket, unfinished flows, and PFC pause totals, one
+ * column per run. */
+#include "stats/report.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats/output.h"
+
+/* ---------------------------------------------------------------- CSV */
+
+#define CSV_MAXF 32
+
+struct csv {
+    FILE *f;
+    const char *path;
+    int line;
+    char *buf;
+    size_t cap;
+    char *hdr[CSV_MAXF];
+    char *hdrbuf;
+    int nh;
+    char *fld[CSV_MAXF];
+    int nf;
+};
+
+static void csv_close(struct csv *c)
+{
+    if (c->f)
+        fclose(c->f);
+    free(c->buf);
+    free(c->hdrbuf);
+    memset(c, 0, sizeof *c);
+}
+
+/* Reads one line into c->buf without its end of line; 0 at EOF. */
+static int csv_getline(struct csv *c)
+{
+    ssize_t n = getline(&c->buf, &c->cap, c->f);
+    if (n < 0)
+        return 0;
+    c->line++;
+    while (n > 0 && (c->buf[n - 1] == '\n' || c->buf[n - 1] == '\r'))
+        c->buf[--n] = 0;
+    return 1;
+}
+
+static int split(struct csv *c, char *s, char **out, struct err *e)
+{
+    int n = 0;
+    for (;;) {
+        if (n == CSV_MAXF)
+            return errf(e, "%s:%d: more than %d fields", c->path, c->line, CSV_MAXF);
+        out[n++] = s;
+        char *comma = strchr(s, ',');
+        if (!comma)
+            break;
+        *comma = 0;
+        s = comma + 1;
+    }
+    return n;
+}
+
+static int csv_open(struct csv *c, const char *path, struct err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    if (!(c->f = fopen(path, "r")))
+        return errf(e, "%s: cannot open: %s", path, strerror(errno));
+    if (!csv_getline(c) || !c->buf[0]) {
+        errf(e, "%s:1: empty file (expected a header line)", path);
+        csv_close(c);
+        return -1;
+    }
+    if (!(c->hdrbuf = strdup(c->buf))) {
+        csv_close(c);
+        return errf(e, "out of memory");
+    }
+    if ((c->nh = split(c, c->hdrbuf, c->hdr, e)) < 0) {
+        csv_close(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1: a row in c->fld, 0: end of file, -1: error. */
+static int csv_next(struct csv *c, struct err *e)
+{
+    if (!csv_getline(c))
+        return 0;
+    if (!c->buf[0])
+        return errf(e, "%s:%d: empty line", c->path, c->line);
+    if ((c->nf = split(c, c->buf, c->fld, e)) < 0)
+        return -1;
+    if (c->nf != c->nh)
+        return errf(e, "%s:%d: %d field%s, the header has %d", c->path, c->line, c->nf, c->nf == 1 ? "" : "s", c->nh);
+    return 1;
+}
+
+static int csv_col(const struct csv *c, const char *name, struct err *e)
+{
+    for (int i = 0; i < c->nh; i++)
+        if (strcmp(c->hdr[i], name) == 0)
+            return i;
+    return errf(e, "%s:1: the header has no column '%s'", c->path, name);
+}
+
+static int get_u64(const struct csv *c, int col, uint64_t *v, struct err *e)
+{
+    const char *s = c->fld[col];
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9' || (*v = strtoull(s, &end, 10), *end) || errno)
+        return errf(e, "%s:%d: %s: '%.40s' is not a whole number", c->path, c->line, c->hdr[col], s);
+    return 0;
+}
+
+static int get_dbl(const struct csv *c, int col, double *v, struct err *e)
+{
+    const char *s = c->fld[col];
+    char *end;
+    *v = strtod(s, &end);
+    if (!*s || *end || !isfinite(*v) || *v < 0)
+        return errf(e, "%s:%d: %s: '%.40s' is not a number >= 0", c->path, c->line, c->hdr[col], s);
+    return 0;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return p;
+    size_t nc = *cap ? 2 * *cap : 256;
+    void *q = realloc(p, nc * sz);
+    if (!q) {
+        perror("rocesim: report");
+        exit(1);
+    }
+    *cap = nc;
+    return q;
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+int report_read_fct(struct report_run *r, const char *path, struct err *e)
+{
+    struct csv c;
+    if (csv_open(&c, path, e) < 0)
+        return -1;
+    int cid, csize, cfinish, cfct, csd, rc;
+    size_t cap = 0;
+    if ((cid = csv_col(&c, "flow_id", e)) < 0 || (csize = csv_col(&c, "size_bytes", e)) < 0 ||
+        (cfinish = csv_col(&c, "finish_ns", e)) < 0 || (cfct = csv_col(&c, "fct_ns", e)) < 0 ||
+        (csd = csv_col(&c, "slowdown", e)) < 0)
+        goto fail;
+    while ((rc = csv_next(&c, e)) > 0) {
+        r->flows = grow(r->flows, &cap, r->n_flows, sizeof *r->flows);
+        struct report_flow *f = &r->flows[r->n_flows];
+        memset(f, 0, sizeof *f);
+        uint64_t id;
+        if (get_u64(&c, cid, &id, e) < 0 || get_u64(&c, csize, &f->size, e) < 0)
+            goto fail;
+        if (id > UINT32_MAX) {
+            errf(e, "%s:%d: flow_id: %llu is too large", path, c.line, (unsigned long long)id);
+            goto fail;
+        }
+        f->id = (uint32_t)id;
+        bool has_finish = c.fld[cfinish][0], has_fct = c.fld[cfct][0], has_sd = c.fld[csd][0];
+        if (has_finish != has_fct || has_fct != has_sd) {
+            errf(e, "%s:%d: finish_ns, fct_ns and slowdown must be all empty (unfinished flow) or all set", path,
+                 c.line);
+            goto fail;
+        }
+        if (has_fct) {
+            uint64_t fct;
+            if (get_u64(&c, cfct, &fct, e) < 0 || get_dbl(&c, csd, &f->slowdown, e) < 0)
+                goto fail;
+            f->fct_ns = (double)fct;
+            f->done = true;
+        }
+        r->n_flows++;
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(&c);
+    return 0;
+fail:
+    csv_close(&c);
+    return -1;
+}
+
+int report_read_ports(struct report_run *r, const char *path, struct err *e)
+{
+    static const char *const layers[] = {"host", "edge", "agg", "core"};
+    struct csv c;
+    if (csv_open(&c, path, e) < 0)
+        return -1;
+    int cn, cp, cl, cf, cu, rc;
+    size_t cap = 0;
+    if ((cn = csv_col(&c, "node", e)) < 0 || (cp = csv_col(&c, "port", e)) < 0 || (cl = csv_col(&c, "layer", e)) < 0 ||
+        (cf = csv_col(&c, "pause_frames_received", e)) < 0 || (cu = csv_col(&c, "paused_us", e)) < 0)
+        goto fail;
+    while ((rc = csv_next(&c, e)) > 0) {
+        r->ports = grow(r->ports, &cap, r->n_ports, sizeof *r->ports);
+        struct report_port *p = &r->ports[r->n_ports];
+        uint64_t node, port;
+        if (get_u64(&c, cn, &node, e) < 0 || get_u64(&c, cp, &port, e) < 0 || get_u64(&c, cf, &p->frames, e) < 0 ||
+            get_dbl(&c, cu, &p->paused_us, e) < 0)
+            goto fail;
+        if (node > UINT32_MAX || port > UINT32_MAX) {
+            errf(e, "%s:%d: node or port out of range", path, c.line);
+            goto fail;
+        }
+        p->node = (uint32_t)node;
+        p->port = (uint32_t)port;
+        p->layer = -1;
+        for (int l = 0; l < 4; l++)
+            if (strcmp(c.fld[cl], layers[l]) == 0)
+                p->layer = l;
+        if (p->layer < 0) {
+            errf(e, "%s:%d: layer: '%.40s' is not host, edge, agg or core", path, c.line, c.fld[cl]);
+            goto fail;
+        }
+        r->n_ports++;
+    }
+    if (rc < 0)
+        goto fail;
+    r->has_ports = true;
+    csv_close(&c);
+    return 0;
+fail:
+    csv_close(&c);
+    return -1;
+}
+
+static int line_of(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+/* Only what the report needs: pfc_pause_frames_by_layer, if there. */
+int report_read_summary(struct report_run *r, const char *path, struct err *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errf(e, "%s: cannot open: %s", path, strerror(errno));
+    char *text = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        text = grow(text, &cap, n + 4096, 1);
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    text[n] = 0;
+    int rc = 0;
+    const char *p = skip_ws(text);
+    if (*p != '{') {
+        rc = errf(e, "%s:%d: not a JSON object (expected '{')", path, line_of(text, p));
+        goto out;
+    }
+    const char *key = "\"pfc_pause_frames_by_layer\"";
+    const char *k = strstr(text, key);
+    if (!k)
+        goto out; /* an older run: no figures by layer */
+    p = skip_ws(k + strlen(key));
+    if (*p++ != ':' || *(p = skip_ws(p)) != '{') {
+        rc = errf(e, "%s:%d: pfc_pause_frames_by_layer: expected {\"edge\": N, ...}", path, line_of(text, p));
+        goto out;
+    }
+    p++;
+    static const char *const names[] = {"host", "edge", "agg", "core"};
+    for (;;) {
+        p = skip_ws(p);
+        if (*p == '}')
+            break;
+        char name[16];
+        const char *q = p + 1;
+        size_t l = *p == '"' ? strcspn(q, "\"") : 0;
+        if (*p != '"' || !l || l >= sizeof name || q[l] != '"') {
+            rc = errf(e, "%s:%d: pfc_pause_frames_by_layer: expected a quoted layer name", path, line_of(text, p));
+            goto out;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)l, q);
+        p = skip_ws(q + l + 1);
+        char *end;
+        if (*p++ != ':' || (p = skip_ws(p), *p < '0' || *p > '9')) {
+            rc = errf(e, "%s:%d: pfc_pause_frames_by_layer: %s: expected a whole number", path, line_of(text, p), name);
+            goto out;
+        }
+        unsigned long long v = strtoull(p, &end, 10);
+        p = end;
+        for (int i = 0; i < 4; i++)
+            if (strcmp(name, names[i]) == 0)
+                r->pause_sent[i] = v;
+        p = skip_ws(p);
+        if (*p == ',')
+            p++;
+        else if (*p != '}') {
+            rc = errf(e, "%s:%d: pfc_pause_frames_by_layer: expected ',' or '}'", path, line_of(text, p));
+            goto out;
+        }
+    }
+    r->has_layers = true;
+out:
+    free(text);
+    return rc;
+}
+
+static bool exists(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+int report_load(struct report_run *r, const char *dir, struct err *e)
+{
+    memset(r, 0, sizeof *r);
+    char path[1200];
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/fct.csv", dir);
+    if (report_read_fct(r, path, e) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    if (exists(path) && report_read_summary(r, path, e) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/pfc_ports.csv", dir);
+    if (exists(path) && report_read_ports(r, path, e) < 0)
+        return -1;
+    return 0;
+}
+
+void report_free(struct report_run *r)
+{
+    free(r->flows);
+    free(r->ports);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* v sorted ascending; ns3: fct_analysis.py's get_pctl, a[int(n*p)] */
+static void stats_of(struct report_stats *st, double *v, size_t n, bool ns3)
+{
+    st->n = n;
+    if (n == 0) {
+        st->avg = st->p50 = st->p95 = st->p99 = st->p999 = NAN;
+        return;
+    }
+    qsort(v, n, sizeof *v, cmp_dbl);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    st->avg = sum / (double)n;
+    if (ns3) {
+        st->p50 = v[(size_t)((double)n * 0.5)];
+        st->p95 = v[(size_t)((double)n * 0.95)];
+        st->p99 = v[(size_t)((double)n * 0.99)];
+        st->p999 = v[(size_t)((double)n * 0.999)];
+    } else {
+        st->p50 = percentile(v, n, 50);
+        st->p95 = percentile(v, n, 95);
+        st->p99 = percentile(v, n, 99);
+        st->p999 = percentile(v, n, 99.9);
+    }
+}
+
+static int bucket_of(uint64_t size)
+{
+    return size <= 100000 ? 1 : size <= 1000000 ? 2 : 3;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    const struct report_flow *x = *(const struct report_flow *const *)a, *y = *(const struct report_flow *const *)b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return (x->slowdown > y->slowdown) - (x->slowdown < y->slowdown);
+}
+
+void report_compute(const struct report_run *r, struct report_summary *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t n = r->n_flows;
+    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    const struct report_flow **done = malloc((n ? n : 1) * sizeof *done);
+    if (!a || !b || !done) {
+        perror("rocesim: report");
+        exit(1);
+    }
+    o->flows = n;
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r->flows[i].done)
+            done[nd++] = &r->flows[i];
+    o->finished = nd;
+    o->unfinished = n - nd;
+    /* fixed buckets: 0 = all */
+    for (int k = 0; k < REPORT_FIXED; k++) {
+        size_t m = 0, unf = 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct report_flow *f = &r->flows[i];
+            if (k && bucket_of(f->size) != k)
+                continue;
+            if (!f->done) {
+                unf++;
+                continue;
+            }
+            a[m] = f->fct_ns / 1000.0;
+            b[m++] = f->slowdown;
+        }
+        stats_of(&o->fct[k], a, m, false);
+        stats_of(&o->sd[k], b, m, false);
+        o->fct[k].unfinished = o->sd[k].unfinished = unf;
+    }
+    o->afct_us = o->fct[0].avg;
+    /* equal-count buckets of the finished flows sorted by size, as fct_analysis.py */
+    qsort(done, nd, sizeof *done, cmp_size);
+    for (int k = 0; k < REPORT_EQUAL; k++) {
+        size_t lo = (size_t)k * 5 * nd / 100, hi = ((size_t)k * 5 + 5) * nd / 100, m = 0;
+        for (size_t i = lo; i < hi; i++) {
+            a[m] = done[i]->fct_ns / 1000.0;
+            b[m++] = done[i]->slowdown < 1 ? 1 : done[i]->slowdown;
+        }
+        stats_of(&o->efct[k], a, m, true);
+        stats_of(&o->esd[k], b, m, true);
+        o->efct[k].max_size = o->esd[k].max_size = hi > lo ? done[hi - 1]->size : 0;
+    }
+    free(a);
+    free(b);
+    free(done);
+}
+
+/* ---------------------------------------------------------------- printing */
+
+enum { K_INT, K_DEC };
+
+struct stat_col {
+    const char *name;
+    int kind;
+};
+
+/* v[run][row][stat]. One run: rows x stats. Several: (row, stat) x runs. */
+static void table(FILE *out, const char *title, int nruns, int nrows, const char *const *rows, int nstat,
+                  const struct stat_col *stats, const double *v)
+{
+    fprintf(out, "\n%s\n", title);
+    char cell[64];
+#define CELL(x, kind) (isnan(x) ? "-" : (snprintf(cell, sizeof cell, (kind) == K_INT ? "%.0f" : "%.3f", (x)), cell))
+    if (nruns == 1) {
+        fprintf(out, "  %-16s", "");
+        for (int s = 0; s < nstat; s++)
+            fprintf(out, " %12s", stats[s].name);
+        fputc('\n', out);
+        for (int r = 0; r < nrows; r++) {
+            fprintf(out, "  %-16s", rows[r]);
+            for (int s = 0; s < nstat; s++)
+                fprintf(out, " %12s", CELL(v[r * nstat + s], stats[s].kind));
+            fputc('\n', out);
+        }
+        return;
+    }
+    fprintf(out, "  %-16s %-12s", "", "");
+    for (int k = 0; k < nruns; k++) {
+        char h[16];
+        snprintf(h, sizeof h, "run %d", k + 1);
+        fprintf(out, " %12s", h);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < nrows; r++)
+        for (int s = 0; s < nstat; s++) {
+            fprintf(out, "  %-16s %-12s", s == 0 ? rows[r] : "", stats[s].name);
+            for (int k = 0; k < nruns; k++)
+                fprintf(out, " %12s", CELL(v[((size_t)k * nrows + r) * nstat + s], stats[s].kind));
+            fputc('\n', out);
+        }
+#undef CELL
+}
+
+static void fill_stats(double *v, const struct report_stats *st, bool equal)
+{
+    int i = 0;
+    if (equal)
+        v[i++] = st->n ? (double)st->max_size : NAN;
+    v[i++] = (double)st->n;
+    if (!equal)
+        v[i++] = (double)st->unfinished;
+    v[i++] = st->avg;
+    v[i++] = st->p50;
+    v[i++] = st->p95;
+    v[i++] = st->p99;
+    v[i++] = st->p999;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+    const struct report_port *x = a, *y = b;
+    if (x->paused_us != y->paused_us)
+        return x->paused_us > y->paused_us ? -1 : 1;
+    if (x->frames != y->frames)
+        return x->frames > y->frames ? -1 : 1;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return (x->port > y->port) - (x->port < y->port);
+}
+
+int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
+{
+    struct report_run *runs = calloc((size_t)n, sizeof *runs);
+    struct report_summary *sum = calloc((size_t)n, sizeof *sum);
+    /* the largest table: 20 rows x 7 stats per run */
+    double *v = calloc((size_t)n * REPORT_EQUAL * 8, sizeof *v);
+    if (!runs || !sum || !v) {
+        perror("rocesim: report");
+        exit(1);
+    }
+    int rc = 0;
+    for (int k = 0; k < n; k++) {
+        if (report_load(&runs[k], dirs[k], e) < 0) {
+            rc = -1;
+            goto out;
+        }
+        report_compute(&runs[k], &sum[k]);
+    }
+    if (n == 1)
+        fprintf(out, "rocesim report: %s\n", dirs[0]);
+    else
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%s run %d: %s\n", k ? "              " : "rocesim report:", k + 1, dirs[k]);
+
+    /* overview */
+    {
+        static const char *const rows[] = {"flows", "finished", "unfinished", "AFCT (us)"};
+        fprintf(out, "\nFlows\n");
+        for (int r = 0; r < 4; r++) {
+            fprintf(out, "  %-16s", rows[r]);
+            for (int k = 0; k < n; k++) {
+                const struct report_summary *m = &sum[k];
+                if (r == 3 && isnan(m->afct_us))
+                    fprintf(out, " %12s", "-");
+                else if (r == 3)
+                    fprintf(out, " %12.3f", m->afct_us);
+                else
+                    fprintf(out, " %12zu", r == 0 ? m->flows : r == 1 ? m->finished : m->unfinished);
+            }
+            fputc('\n', out);
+        }
+        for (int k = 0; k < n; k++) { /* never silently dropped: every unfinished flow by id */
+            if (!sum[k].unfinished)
+                continue;
+            char who[32] = "";
+            if (n > 1)
+                snprintf(who, sizeof who, " of run %d", k + 1);
+            fprintf(out, "  unfinished flows%s (%zu), by id (FIRST-LAST: every id between):", who, sum[k].unfinished);
+            int col = 100;
+            const struct report_flow *fl = runs[k].flows;
+            for (size_t i = 0; i < runs[k].n_flows; i++) {
+                if (fl[i].done)
+                    continue;
+                size_t j = i; /* a run of consecutive unfinished ids */
+                while (j + 1 < runs[k].n_flows && !fl[j + 1].done && fl[j + 1].id == fl[j].id + 1)
+                    j++;
+                if (col > 90) {
+                    fprintf(out, "\n   ");
+                    col = 3;
+                }
+                if (j > i)
+                    col += fprintf(out, " %u-%u", fl[i].id, fl[j].id);
+                else
+                    col += fprintf(out, " %u", fl[i].id);
+                i = j;
+            }
+            fputc('\n', out);
+        }
+    }
+
+    static const char *const fixed_rows[REPORT_FIXED] = {"all", "(0,100KB]", "(100KB,1MB]", "(1MB,inf)"};
+    static const struct stat_col fixed_st[] = {{"n", K_INT},   {"unfinished", K_INT}, {"avg", K_DEC}, {"p50", K_DEC},
+                                               {"p95", K_DEC}, {"p99", K_DEC},        {"p99.9", K_DEC}};
+    for (int which = 0; which < 2; which++) {
+        for (int k = 0; k < n; k++)
+            for (int r = 0; r < REPORT_FIXED; r++)
+                fill_stats(v + ((size_t)k * REPORT_FIXED + r) * 7, which ? &sum[k].sd[r] : &sum[k].fct[r], false);
+        table(out,
+              which ? "Slowdown (FCT / ideal FCT), fixed size buckets (percentiles: nearest rank)"
+                    : "FCT (us), fixed size buckets (percentiles: nearest rank)",
+              n, REPORT_FIXED, fixed_rows, 7, fixed_st, v);
+    }
+
+    static const char *const eq_rows[REPORT_EQUAL] = {"0-5%",   "5-10%",  "10-15%", "15-20%", "20-25%",
+                                                      "25-30%", "30-35%", "35-40%", "40-45%", "45-50%",
+                                                      "50-55%", "55-60%", "60-65%", "65-70%", "70-75%",
+                                                      "75-80%", "80-85%", "85-90%", "90-95%", "95-100%"};
+    static const struct stat_col eq_st[] = {{"max_size", K_INT}, {"n", K_INT},   {"avg", K_DEC},  {"p50", K_DEC},
+                                            {"p95", K_DEC},      {"p99", K_DEC}, {"p99.9", K_DEC}};
+    for (int which = 0; which < 2; which++) {
+        for (int k = 0; k < n; k++)
+            for (int r = 0; r < REPORT_EQUAL; r++)
+                fill_stats(v + ((size_t)k * REPORT_EQUAL + r) * 7, which ? &sum[k].esd[r] : &sum[k].efct[r], true);
+        table(out,
+              which ? "Slowdown, equal-count size buckets of finished flows (as ns-3 fct_analysis.py: slowdown < 1 "
+                      "counted as 1, percentile = sorted[int(n*p)])"
+                    : "FCT (us), equal-count size buckets of finished flows (as ns-3 fct_analysis.py: "
+                      "percentile = sorted[int(n*p)])",
+              n, REPORT_EQUAL, eq_rows, 7, eq_st, v);
+    }
+
+    /* PFC by layer */
+    {
+        static const char *const rows[] = {"edge", "agg", "core", "host", "total"};
+        static const int lay[] = {1, 2, 3, 0};
+        static const struct stat_col st[] = {{"pause_sent", K_INT}, {"paused_ports", K_INT}, {"paused_us", K_DEC}};
+        for (int k = 0; k < n; k++)
+            for (int r = 0; r < 5; r++) {
+                double *w = v + ((size_t)k * 5 + r) * 3;
+                w[0] = w[1] = w[2] = 0;
+                for (int l = 0; l < 4; l++) {
+                    if (r < 4 && l != r)
+                        continue;
+                    w[0] += (double)runs[k].pause_sent[lay[l]];
+                    for (size_t i = 0; i < runs[k].n_ports; i++) {
+                        const struct report_port *p = &runs[k].ports[i];
+                        if (p->layer != lay[l])
+                            continue;
+                        w[1] += p->paused_us > 0 || p->frames > 0;
+                        w[2] += p->paused_us;
+                    }
+                }
+                if (!runs[k].has_layers)
+                    w[0] = NAN;
+                if (!runs[k].has_ports)
+                    w[1] = w[2] = NAN;
+            }
+        table(out,
+              "PFC by layer (pause_sent: PAUSE frames sent by switches of the layer, summary.json; paused_ports, "
+              "paused_us: ports of the layer that were paused, and for how long, pfc_ports.csv)",
+              n, 5, rows, 3, st, v);
+    }
+
+    /* top 10 paused ports */
+    fprintf(out, "\nTop 10 paused ports (pfc_ports.csv: node:port layer, PAUSE frames received, time paused)\n");
+    for (int k = 0; k < n; k++)
+        if (runs[k].has_ports)
+            qsort(runs[k].ports, runs[k].n_ports, sizeof *runs[k].ports, cmp_port);
+    static const char *const lname[] = {"host", "edge", "agg", "core"};
+    bool some_ports = false;
+    for (int k = 0; k < n; k++)
+        some_ports |= runs[k].has_ports;
+    if (!some_ports)
+        fprintf(out, "  (no pfc_ports.csv)\n");
+    for (int r = 0; r < 10 && some_ports; r++) {
+        bool any = false;
+        char line[4096];
+        int len = snprintf(line, sizeof line, "  %2d.", r + 1);
+        for (int k = 0; k < n; k++) {
+            char c[96] = "-";
+            if (!runs[k].has_ports)
+                snprintf(c, sizeof c, "(no pfc_ports.csv)");
+            else if ((size_t)r < runs[k].n_ports && (runs[k].ports[r].paused_us > 0 || runs[k].ports[r].frames > 0)) {
+                const struct report_port *p = &runs[k].ports[r];
+                snprintf(c, sizeof c, "%u:%u %s %llu %.3fus", p->node, p->port, lname[p->layer],
+                         (unsigned long long)p->frames, p->paused_us);
+                any = true;
+            }
+            if (len < (int)sizeof line)
+                len += snprintf(line + len, sizeof line - (size_t)len, " %-34s", c);
+        }
+        if (!any) {
+            if (r == 0)
+                fprintf(out, "  (no port was paused)\n");
+            break;
+        }
+        if (len >= (int)sizeof line)
+            len = (int)sizeof line - 1;
+        while (len > 0 && line[len - 1] == ' ')
+            line[--len] = 0;
+        fprintf(out, "%s\n", line);
+    }
+out:
+    for (int k = 0; k < n; k++)
+        report_free(&runs[k]);
+    free(runs);
+    free(sum);
+    free(v);
+    return rc;
+}
