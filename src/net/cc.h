@@ -22,6 +22,7 @@ struct cc_ops {
     const struct param *params;  /* keys of [cc.NAME] */
     size_t params_size;          /* sizeof the scheme's parameter struct */
     size_t state_size;           /* per-flow private state, zeroed before init */
+    bool companion;              /* runs beside the CC (transport.NAME = on), not as transport.cc */
     uint32_t int_bytes;          /* extra header on data and ACKs (HPCC 42, TIMELY 8) */
     bool int_stamp;              /* switches push an INT hop record at dequeue (HPCC) */
 
@@ -33,6 +34,22 @@ struct cc_ops {
     void (*on_cnp)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* A timer set with cc_timer_set() fired (kind 0..CC_TIMERS-1). */
     void (*on_timer)(struct sim *s, struct qp *qp, void *st, const void *par, int kind);
+
+    /* Optional hooks beyond the sender's ACK clock (NULL = not used). */
+    /* Sender: a data packet is about to leave the NIC; may set p->flags (PF_MARK). */
+    void (*on_send)(struct sim *s, struct qp *qp, void *st, const void *par, struct pkt *p);
+    /* Receiver: a data packet of the flow arrived (after the transport took it). */
+    void (*on_rx_data)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
+    /* Sender: a PKT_FEEDBACK a switch sent with cc_switch_send (QCN, PB-FS). */
+    void (*on_feedback)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
+    /* Switch side. Each egress port has port_state_size zeroed bytes for the
+     * scheme (`pst`). sw_enqueue: packet p was queued at egress port `port`,
+     * queue q. sw_mark: the ECN decision at dequeue (replaces RED when set).
+     * sw_resume: the port's queue q was resumed by a PFC RESUME. */
+    size_t port_state_size;
+    void (*sw_enqueue)(struct sim *s, uint32_t port, void *pst, const void *par, struct pkt *p, int q);
+    bool (*sw_mark)(struct sim *s, uint32_t port, void *pst, const void *par, const struct pkt *p, int q);
+    void (*sw_resume)(struct sim *s, uint32_t port, void *pst, const void *par, int q);
 };
 
 #define CC_TIMERS 3 /* timer kinds available to a scheme; one more is the transport's RTO */
@@ -50,5 +67,20 @@ void cc_timer_cancel(struct sim *s, struct qp *qp, int kind);
 /* Change the pacing rate the way ns-3 HPCC's ChangeRate does: the next send
  * time is moved by the difference in the last packet's serialisation time. */
 void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate);
+/* Receiver side: send a CNP for this flow back to its sender (queue 0), with
+ * `flags` and a scheme-defined value in p->aux (PCN's receiving rate). */
+void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux);
+/* Switch side: a control packet from switch `sw` to the sender of flow
+ * `flow`. Fill p->aux / p->fb[], then cc_switch_send routes it at high
+ * priority (queue 0); the sender's scheme gets it in on_feedback. */
+struct pkt *cc_switch_packet(struct sim *s, uint32_t sw, uint32_t flow, uint8_t flags, uint32_t size);
+void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p);
+/* Facts a switch-side hook may read about egress port `port`. */
+uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q);
+uint64_t cc_port_rate(const struct sim *s, uint32_t port);
+uint32_t cc_port_node(const struct sim *s, uint32_t port);
+bool cc_port_paused(const struct sim *s, uint32_t port, int q);
+/* The flow with this id (for switch-side hooks that answer a flow). */
+struct qp *cc_flow(struct sim *s, uint32_t flow);
 
 #endif

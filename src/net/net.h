@@ -17,12 +17,20 @@
 #define NQ 8             /* egress queues (priorities) per port */
 #define INT_MAX_HOPS 5
 
-enum pkt_type { PKT_DATA, PKT_ACK, PKT_NACK, PKT_CNP, PKT_PFC };
+enum pkt_type {
+    PKT_DATA, PKT_ACK, PKT_NACK,
+    PKT_CNP,      /* receiver -> sender congestion notification (queue 0) */
+    PKT_PFC,
+    PKT_FEEDBACK, /* switch -> sender control packet (QCN feedback, PB-FS postcard; queue 0) */
+};
 
 enum pkt_flag {
     PF_ECN = 1,      /* CE mark set by a switch */
     PF_CNP = 2,      /* on an ACK: the data packet it answers was marked */
     PF_PAUSE = 4,    /* on a PFC frame: pause (else resume) */
+    PF_MARK = 8,     /* set by a sender-side scheme (PB-FS marks packets for postcards) */
+    PF_CC1 = 16,     /* scheme-defined flags on CNP / feedback packets */
+    PF_CC2 = 32,
 };
 
 /* One INT hop record, stamped at switch dequeue (HPCC). */
@@ -45,7 +53,11 @@ struct pkt {
     uint16_t sport, dport;
     uint8_t type, prio, flags, nhop;
     simtime_t ts;        /* sender timestamp, for delay-based schemes */
-    struct int_hop hop[INT_MAX_HOPS];
+    uint64_t aux;        /* scheme-defined value on CNP / feedback packets */
+    union {
+        struct int_hop hop[INT_MAX_HOPS]; /* data and ACKs: INT records */
+        uint64_t fb[8];                   /* feedback packets: scheme-defined fields */
+    };
     uint8_t lb[32];      /* scratch for load-balancing schemes */
 };
 
@@ -109,6 +121,7 @@ struct qp {
     uint64_t win;             /* in-flight cap in bytes; 0 = none */
     simtime_t next_avail;
     simtime_t base_rtt;
+    uint8_t hops;             /* links on the path (Swift scales its target by it) */
     uint32_t last_pkt_size;
     simtime_t timer_at[CC_TIMERS + 1]; /* CC timers, then the RTO; -1 = none */
     simtime_t last_progress;
@@ -155,7 +168,7 @@ struct sim_counters {
     uint64_t packets_dropped, drops_lossless;
     uint64_t pfc_pause_frames, pfc_resume_frames;
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
-    uint64_t data_packets, acks, nacks, cnps, ecn_marks;
+    uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
     uint64_t timeouts;
     uint64_t flows_completed, flows_started;
 };
@@ -211,6 +224,14 @@ struct sim {
     const void *cc_par;
     uint8_t *cc_state;         /* n_flows * cc_stride */
     size_t cc_stride;
+    uint8_t *cc_pstate;        /* n_ports * cc_pstride, switch-side state */
+    size_t cc_pstride;
+    /* An auxiliary scheme running beside the CC with the same hooks
+     * (transport.pbfs = on): NULL when off. */
+    const struct cc_ops *aux;
+    const void *aux_par;
+    uint8_t *aux_state, *aux_pstate;
+    size_t aux_stride, aux_pstride;
     const struct lb_ops *lb;
     const void *lb_par;
 
@@ -233,6 +254,9 @@ void sim_free(struct sim *s);
 void sim_monitor_start(struct sim *s, simtime_t first);
 
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
+static inline void *sim_aux_state(const struct sim *s, uint32_t flow) { return s->aux_state + (size_t)flow * s->aux_stride; }
+static inline void *sim_cc_pstate(const struct sim *s, uint32_t port) { return s->cc_pstate + (size_t)port * s->cc_pstride; }
+static inline void *sim_aux_pstate(const struct sim *s, uint32_t port) { return s->aux_pstate + (size_t)port * s->aux_pstride; }
 
 /* Switch MMU, exposed for unit tests: the ns-3 HPCC formulas. */
 uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in);

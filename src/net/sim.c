@@ -229,7 +229,8 @@ static struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
         mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
-        if (s->p.ecn && p->type == PKT_DATA && red_mark(s, pt, q)) {
+        if (s->p.ecn && p->type == PKT_DATA &&
+            (s->cc->sw_mark ? s->cc->sw_mark(s, pid, sim_cc_pstate(s, pid), s->cc_par, p, q) : red_mark(s, pt, q))) {
             p->flags |= PF_ECN;
             s->c.ecn_marks++;
         }
@@ -310,7 +311,8 @@ static void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct
     }
     const uint32_t *cand = s->route_ports + s->route_off[ri];
     uint32_t out = n == 1 ? cand[0] : cand[s->lb->choose(s, node, p, cand, n, s->lb_par)];
-    int q = (p->type == PKT_CNP || (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
+    int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK ||
+             (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
     if (q != 0) {
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {
@@ -326,6 +328,10 @@ static void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct
     }
     p->in_port = in_pid;
     q_push(&s->ports[out].q[q], p);
+    if (s->cc->sw_enqueue)
+        s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
+    if (s->aux && s->aux->sw_enqueue)
+        s->aux->sw_enqueue(s, out, sim_aux_pstate(s, out), s->aux_par, p, q);
     port_kick(s, out);
 }
 
@@ -387,6 +393,10 @@ static struct pkt *make_data(struct sim *s, struct qp *f)
     f->last_pkt_size = p->size;
     f->next_avail = s->now + tx_time(p->size, f->rate);
     s->c.data_packets++;
+    if (s->cc->on_send)
+        s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
+    if (s->aux && s->aux->on_send)
+        s->aux->on_send(s, f, sim_aux_state(s, f->id), s->aux_par, p);
     return p;
 }
 
@@ -525,6 +535,10 @@ static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
         send_ctrl(s, f, node, PKT_CNP, 0, p);
         s->c.cnps++;
     }
+    if (s->cc->on_rx_data)
+        s->cc->on_rx_data(s, f, sim_cc_state(s, f->id), s->cc_par, p);
+    if (s->aux && s->aux->on_rx_data)
+        s->aux->on_rx_data(s, f, sim_aux_state(s, f->id), s->aux_par, p);
 }
 
 static void receive_ack(struct sim *s, struct pkt *p)
@@ -536,6 +550,13 @@ static void receive_ack(struct sim *s, struct pkt *p)
     if (p->type == PKT_CNP) {
         if (s->cc->on_cnp)
             s->cc->on_cnp(s, f, st, s->cc_par, p);
+        return;
+    }
+    if (p->type == PKT_FEEDBACK) {
+        if (s->cc->on_feedback)
+            s->cc->on_feedback(s, f, st, s->cc_par, p);
+        if (s->aux && s->aux->on_feedback)
+            s->aux->on_feedback(s, f, sim_aux_state(s, f->id), s->aux_par, p);
         return;
     }
     uint64_t seq = p->seq;
@@ -555,6 +576,8 @@ static void receive_ack(struct sim *s, struct pkt *p)
         s->cc->on_cnp(s, f, st, s->cc_par, p);
     if (s->cc->on_ack)
         s->cc->on_ack(s, f, st, s->cc_par, p);
+    if (s->aux && s->aux->on_ack)
+        s->aux->on_ack(s, f, sim_aux_state(s, f->id), s->aux_par, p);
     port_kick(s, nic_of(s, f->src)->port);
 }
 
@@ -597,6 +620,12 @@ static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
     }
     if (s->hooks.pfc)
         s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);
+    if (!pause && s->nodes[pt->node].is_switch) {
+        if (s->cc->sw_resume)
+            s->cc->sw_resume(s, pid, sim_cc_pstate(s, pid), s->cc_par, q);
+        if (s->aux && s->aux->sw_resume)
+            s->aux->sw_resume(s, pid, sim_aux_pstate(s, pid), s->aux_par, q);
+    }
     if (!pause)
         port_kick(s, pid);
 }
@@ -614,6 +643,8 @@ static void flow_start(struct sim *s, struct qp *f)
     s->c.flows_started++;
     if (s->cc->init)
         s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
+    if (s->aux && s->aux->init)
+        s->aux->init(s, f, sim_aux_state(s, f->id), s->aux_par);
     struct nic *nic = nic_of(s, f->src);
     if (s->ports[nic->port].paused[f->pg])
         f->ever_paused = true; /* starts behind a PAUSE */
@@ -676,6 +707,56 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
     if (qp->next_avail < nic->wake_at)
         nic_wake_at(s, nic, qp->next_avail);
 }
+
+void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux)
+{
+    struct pkt *a = pkt_alloc(s);
+    a->type = PKT_CNP;
+    a->prio = qp->pg;
+    a->flow = qp->id;
+    a->src = qp->dst;
+    a->dst = qp->src;
+    a->sport = qp->dport;
+    a->dport = qp->sport;
+    a->flags = flags;
+    a->aux = aux;
+    a->size = s->ack_size;
+    a->ts = s->now;
+    struct nic *nic = nic_of(s, qp->dst);
+    q_push(&nic->ackq, a);
+    s->c.cnps++;
+    port_kick(s, nic->port);
+}
+
+struct pkt *cc_switch_packet(struct sim *s, uint32_t sw, uint32_t flow, uint8_t flags, uint32_t size)
+{
+    (void)sw;
+    const struct qp *f = &s->flows[flow];
+    struct pkt *a = pkt_alloc(s);
+    a->type = PKT_FEEDBACK;
+    a->prio = f->pg;
+    a->flow = flow;
+    a->src = f->dst; /* hashes like the flow's ACKs */
+    a->dst = f->src;
+    a->sport = f->dport;
+    a->dport = f->sport;
+    a->flags = flags;
+    a->size = size;
+    a->ts = s->now;
+    return a;
+}
+
+void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p)
+{
+    s->c.feedback_packets++;
+    switch_receive(s, sw, UINT32_MAX, p); /* queue 0: no ingress accounting */
+}
+
+uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].bytes; }
+uint64_t cc_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
+uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
+bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return s->ports[port].paused[q]; }
+struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
 
 /* ---------------------------------------------------------------- loop */
 
@@ -827,5 +908,8 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->start_order);
     free(s->cc_state);
+    free(s->cc_pstate);
+    free(s->aux_state);
+    free(s->aux_pstate);
     memset(s, 0, sizeof *s);
 }

@@ -56,6 +56,7 @@ static const struct param transport_params[] = {
     {"back_to_zero", P_BOOL, F(cfg_transport, back_to_zero), "off", "go back to the chunk start on loss (ns-3 L2_BACK_TO_ZERO)", NULL, 0, 0},
     {"rto", P_TIME, F(cfg_transport, rto), "0", "retransmission timeout; 0 = auto: 10ms lossless (safety net), 1ms lossy", NULL, 0, 0},
     {"pg", P_INT, F(cfg_transport, pg), "3", "priority group (egress queue) of generated flows", NULL, 1, 7},
+    {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
     PARAM_END};
 
 static const struct param lb_params[] = {

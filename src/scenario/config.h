@@ -77,6 +77,7 @@ struct cfg_transport {
     bool back_to_zero;
     simtime_t rto;         /* 0 = auto */
     int64_t pg;            /* priority group of generated flows */
+    bool pbfs;             /* PB-FS beside the CC */
 };
 
 struct cfg_lb {

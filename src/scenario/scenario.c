@@ -137,6 +137,9 @@ int scenario_build(struct scenario *sc, struct err *e)
     const struct lb_ops *lb = lb_find(cfg->lb.scheme);
     if (!cc)
         return errf(e, "transport.cc: unknown congestion control '%s'", cfg->transport.cc);
+    if (cc->companion)
+        return errf(e, "transport.cc: '%s' runs beside a congestion control, not as one (use transport.%s = on)",
+                    cc->name, cc->name);
     if (!lb)
         return errf(e, "lb.scheme: unknown load balancer '%s'", cfg->lb.scheme);
     s->cc = cc;
@@ -293,6 +296,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         simtime_t pair_rtt = 2 * pi.delay + pi.tx_delay;
         uint64_t pair_bdp = (uint64_t)((unsigned __int128)pair_rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
         f->base_rtt = tp->window_global ? sc->max_rtt : pair_rtt;
+        f->hops = (uint8_t)(pi.hops > 255 ? 255 : pi.hops);
         if (tp->window == PARAM_WIN_BDP)
             f->win = tp->window_global ? sc->max_bdp : pair_bdp;
         else
@@ -308,6 +312,19 @@ int scenario_build(struct scenario *sc, struct err *e)
 
     s->cc_stride = (cc->state_size + 7) & ~(size_t)7;
     s->cc_state = xcalloc(s->n_flows ? s->n_flows : 1, s->cc_stride ? s->cc_stride : 8);
+    s->cc_pstride = (cc->port_state_size + 7) & ~(size_t)7;
+    s->cc_pstate = s->cc_pstride ? xcalloc(s->n_ports, s->cc_pstride) : NULL;
+    if (tp->pbfs) { /* PB-FS runs beside whichever CC is chosen */
+        const struct cc_ops *aux = cc_find("pbfs");
+        if (!aux)
+            return errf(e, "transport.pbfs: PB-FS is not available in this build");
+        s->aux = aux;
+        s->aux_par = cfg->cc_params[cc_index(aux->name)];
+        s->aux_stride = (aux->state_size + 7) & ~(size_t)7;
+        s->aux_state = xcalloc(s->n_flows ? s->n_flows : 1, s->aux_stride ? s->aux_stride : 8);
+        s->aux_pstride = (aux->port_state_size + 7) & ~(size_t)7;
+        s->aux_pstate = s->aux_pstride ? xcalloc(s->n_ports, s->aux_pstride) : NULL;
+    }
     return 0;
 }
 
