@@ -661,8 +661,14 @@ static void test_validate(void **state)
     validate_err("[switch]\nkmin = 2MB\n", NULL, "t.ini:2: ", "switch.kmin (2MB) > switch.kmax (1600KB)");
     validate_err("", "switch.kmax=100KB", "--set switch.kmax=100KB: ", "switch.kmin (400KB) > switch.kmax (100KB)");
     validate_err("[transport]\nrecovery = irn\n", NULL, "t.ini:2: ", "transport.recovery=irn needs switch.pfc=off");
-    validate_err("[switch]\npfc = off\n[transport]\nrecovery = irn\n", NULL, "t.ini:4: ",
-                 "transport.recovery=irn is not implemented yet");
+    {   /* IRN on a lossy fabric is valid */
+        struct config c;
+        struct err e = {{0}};
+        fresh(&c);
+        assert_int_equal(config_load_ini(&c, "[switch]\npfc = off\n[transport]\nrecovery = irn\n", "t.ini", &e), 0);
+        assert_int_equal(config_validate(&c, &e), 0);
+        done(&c);
+    }
     validate_err("[transport]\n\nback_to_zero = on\n", NULL, "t.ini:3: ", "transport.back_to_zero needs transport.chunk > 0");
     validate_err("[topology]\ntype = fattree\nk = 5\n", NULL, "t.ini:3: ", "topology.k must be even");
     validate_err("[traffic]\nduration = 0\n", NULL, "t.ini:2: ", "traffic.duration must be > 0");

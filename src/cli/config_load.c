@@ -1072,12 +1072,9 @@ int config_validate(struct config *c, struct err *e)
             return errf(e, "%s: ECN map at rate %llu: need kmin <= kmax and 0 <= pmax <= 1", where_of(c, "switch.ecn_map"),
                         (unsigned long long)m->rate);
     }
-    if (c->transport.recovery == REC_IRN) {
-        if (c->sw.pfc)
-            return errf(e, "%s: transport.recovery=irn needs switch.pfc=off (IRN is for lossy fabrics)",
-                        where_of2(c, "transport.recovery", "switch.pfc"));
-        return errf(e, "%s: transport.recovery=irn is not implemented yet", where_of(c, "transport.recovery"));
-    }
+    if (c->transport.recovery == REC_IRN && c->sw.pfc)
+        return errf(e, "%s: transport.recovery=irn needs switch.pfc=off (IRN is for lossy fabrics)",
+                    where_of2(c, "transport.recovery", "switch.pfc"));
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));

@@ -130,6 +130,14 @@ struct qp {
     uint32_t rcv_since_ack;
     simtime_t nack_timer;
     uint64_t last_nack;
+    /* IRN selective repeat (recovery = irn): ring bitmaps over packet numbers,
+     * allocated at flow start, freed when the flow completes. */
+    uint64_t *irn_rx;         /* receiver: packets held beyond rcv_nxt */
+    uint64_t *irn_tx;         /* sender: packets SACKed beyond snd_una */
+    uint64_t retx_next;       /* next byte to consider for retransmission */
+    uint64_t sack_high;       /* end of the highest SACKed packet: holes below it are lost */
+    uint64_t recovery_end;    /* snd_nxt when recovery began; it ends when snd_una passes it */
+    bool in_recovery;
     /* statistics */
     simtime_t ideal_fct;
     uint32_t timeouts, ooo;
@@ -158,6 +166,10 @@ struct sim_params {
     uint64_t reserve, resume_offset;
     simtime_t nack_interval;
     simtime_t rto;
+    bool irn;                 /* selective repeat instead of go-back-N */
+    simtime_t rto_low, rto_high;
+    uint32_t irn_n;           /* RTO_low while at most this many packets are in flight */
+    uint32_t irn_bits;        /* ring bitmap size in packets (power of two) */
     bool var_win;
     simtime_t stop;       /* 0 = none */
 };

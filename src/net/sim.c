@@ -365,10 +365,12 @@ static void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t)
     evq_push(&s->evq, t, EV_NIC_WAKE, (uint32_t)s->host_index[nic->node]);
 }
 
-static struct pkt *make_data(struct sim *s, struct qp *f)
+/* The data packet starting at byte `seq`: new data at snd_nxt, or an IRN
+ * retransmission of a hole below it. */
+static struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
 {
     struct pkt *p = pkt_alloc(s);
-    uint64_t left = f->size - f->snd_nxt;
+    uint64_t left = f->size - seq;
     uint32_t payload = left < s->p.mtu ? (uint32_t)left : s->p.mtu;
     p->type = PKT_DATA;
     p->prio = f->pg;
@@ -377,17 +379,20 @@ static struct pkt *make_data(struct sim *s, struct qp *f)
     p->dst = f->dst;
     p->sport = f->sport;
     p->dport = f->dport;
-    p->seq = f->snd_nxt;
+    p->seq = seq;
     p->payload = payload;
     p->size = payload + s->data_hdr;
     p->ts = s->now;
-    if (f->snd_nxt < f->snd_high) {
+    if (seq < f->snd_high) {
         s->c.bytes_retx += payload;
         f->retx_bytes += payload;
     } else {
         s->c.bytes_sent += payload;
     }
-    f->snd_nxt += payload;
+    if (seq == f->snd_nxt)
+        f->snd_nxt += payload;
+    else
+        f->retx_next = seq + payload;
     if (f->snd_nxt > f->snd_high)
         f->snd_high = f->snd_nxt;
     f->last_pkt_size = p->size;
@@ -398,6 +403,57 @@ static struct pkt *make_data(struct sim *s, struct qp *f)
     if (s->aux && s->aux->on_send)
         s->aux->on_send(s, f, sim_aux_state(s, f->id), s->aux_par, p);
     return p;
+}
+
+/* ---------------------------------------------------------------- IRN
+ * Mittal et al., "Revisiting Network Support for RDMA", SIGCOMM'18, §3:
+ * the receiver keeps out-of-order packets and NACKs each one with the
+ * cumulative ACK plus the packet it got (a SACK); the sender retransmits only
+ * the holes below the highest SACKed packet, before new data; RTO_low while
+ * at most N packets are in flight, RTO_high otherwise; in flight <= one BDP. */
+
+static inline uint64_t irn_idx(const struct sim *s, uint64_t seq) { return seq / s->p.mtu; }
+static inline bool bit_get(const uint64_t *b, const struct sim *s, uint64_t i)
+{
+    i &= s->p.irn_bits - 1;
+    return b[i >> 6] >> (i & 63) & 1;
+}
+static inline void bit_put(uint64_t *b, const struct sim *s, uint64_t i, bool v)
+{
+    i &= s->p.irn_bits - 1;
+    if (v)
+        b[i >> 6] |= 1ULL << (i & 63);
+    else
+        b[i >> 6] &= ~(1ULL << (i & 63));
+}
+
+/* The next hole to retransmit, or UINT64_MAX. Holes are unSACKed packets in
+ * [snd_una, sack_high). */
+static uint64_t irn_next_retx(const struct sim *s, struct qp *f)
+{
+    if (!f->in_recovery)
+        return UINT64_MAX;
+    uint64_t seq = f->retx_next > f->snd_una ? f->retx_next : f->snd_una;
+    seq = seq / s->p.mtu * s->p.mtu;
+    while (seq < f->sack_high && seq < f->snd_nxt) {
+        if (!bit_get(f->irn_tx, s, irn_idx(s, seq)))
+            return seq;
+        seq += s->p.mtu;
+    }
+    f->retx_next = seq;
+    return UINT64_MAX;
+}
+
+/* Enter (or extend) recovery: every unSACKed packet below `high` is lost. */
+static void irn_recover(struct qp *f, uint64_t high)
+{
+    if (!f->in_recovery) {
+        f->in_recovery = true;
+        f->retx_next = f->snd_una;
+        f->recovery_end = f->snd_nxt;
+    }
+    if (high > f->sack_high)
+        f->sack_high = high;
 }
 
 /* ns-3's RdmaEgressQueue: ACK/NACK/CNP queue first, then QPs round-robin
@@ -418,7 +474,14 @@ static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
     for (uint32_t i = 1; i <= n; i++) {
         uint32_t idx = (i + nic->rr_last) % n;
         struct qp *f = &s->flows[nic->qps[idx]];
-        if (f->snd_nxt >= f->size || pt->paused[f->pg] || qp_win_bound(s, f))
+        /* IRN retransmits holes first, whatever the window (they are already in flight) */
+        uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
+        if (seq == UINT64_MAX) {
+            if (f->snd_nxt >= f->size || qp_win_bound(s, f))
+                continue;
+            seq = f->snd_nxt;
+        }
+        if (pt->paused[f->pg])
             continue;
         if (f->next_avail > s->now) {
             if (f->next_avail < soonest)
@@ -426,7 +489,7 @@ static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
             continue;
         }
         nic->rr_last = idx;
-        return make_data(s, f);
+        return make_data(s, f, seq);
     }
     if (soonest != T_NEVER)
         nic_wake_at(s, nic, soonest);
@@ -471,15 +534,19 @@ static void flow_complete(struct sim *s, struct qp *f)
 {
     f->state = FLOW_DONE;
     f->finish = s->now;
+    free(f->irn_rx); /* both IRN bitmaps live in one block */
+    f->irn_rx = f->irn_tx = NULL;
     s->c.flows_completed++;
     nic_remove_qp(nic_of(s, f->src), f->id);
     if (s->hooks.flow_done)
         s->hooks.flow_done(s->hooks.ctx, s, f);
 }
 
-static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data)
+static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data,
+                      uint64_t aux)
 {
     struct pkt *a = pkt_alloc(s);
+    a->aux = aux;
     a->type = (uint8_t)type;
     a->prio = f->pg;
     a->flow = f->id;
@@ -499,6 +566,36 @@ static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint
     port_kick(s, nic->port);
 }
 
+/* IRN receiver: ACK in-order packets (pulling in any held ones), NACK an
+ * out-of-order one with the cumulative ACK plus its own sequence (*sack),
+ * re-ACK duplicates. */
+static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_t *sack)
+{
+    if (p->seq == f->rcv_nxt) {
+        f->rcv_nxt += p->payload;
+        s->c.bytes_delivered += p->payload;
+        while (f->rcv_nxt < f->size && bit_get(f->irn_rx, s, irn_idx(s, f->rcv_nxt))) {
+            bit_put(f->irn_rx, s, irn_idx(s, f->rcv_nxt), false);
+            uint64_t len = f->size - f->rcv_nxt < s->p.mtu ? f->size - f->rcv_nxt : s->p.mtu;
+            f->rcv_nxt += len;
+            s->c.bytes_delivered += len;
+        }
+        return PKT_ACK;
+    }
+    if (p->seq > f->rcv_nxt) {
+        uint64_t i = irn_idx(s, p->seq);
+        if (i - irn_idx(s, f->rcv_nxt) >= s->p.irn_bits)
+            return -1; /* beyond the ring: cannot happen under the BDP cap */
+        if (!bit_get(f->irn_rx, s, i)) {
+            bit_put(f->irn_rx, s, i, true);
+            f->ooo++;
+        }
+        *sack = p->seq;
+        return PKT_NACK;
+    }
+    return PKT_ACK;
+}
+
 /* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
  * ack_interval lets a flow finish. */
 static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
@@ -506,7 +603,10 @@ static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
     int reply = -1;
-    if (p->seq == f->rcv_nxt) {
+    uint64_t sack = 0;
+    if (s->p.irn) {
+        reply = irn_receive(s, f, p, &sack);
+    } else if (p->seq == f->rcv_nxt) {
         f->rcv_nxt += p->payload;
         s->c.bytes_delivered += p->payload;
         f->rcv_since_ack++;
@@ -525,14 +625,14 @@ static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
     }
     if (reply >= 0) {
         bool flag = ecn && !s->p.cnp_packets;
-        send_ctrl(s, f, node, reply, flag ? PF_CNP : 0, p);
+        send_ctrl(s, f, node, reply, flag ? PF_CNP : 0, p, sack);
         if (reply == PKT_ACK)
             s->c.acks++;
         else
             s->c.nacks++;
     }
     if (ecn && s->p.cnp_packets) {
-        send_ctrl(s, f, node, PKT_CNP, 0, p);
+        send_ctrl(s, f, node, PKT_CNP, 0, p, 0);
         s->c.cnps++;
     }
     if (s->cc->on_rx_data)
@@ -562,6 +662,12 @@ static void receive_ack(struct sim *s, struct pkt *p)
     uint64_t seq = p->seq;
     if (s->p.back_to_zero && s->p.chunk)
         seq = seq / s->p.chunk * s->p.chunk;
+    if (s->p.irn) {
+        /* SACK bits below the new cumulative ACK are recycled in the ring */
+        for (uint64_t b = f->snd_una; b < seq && b < f->snd_high; b += s->p.mtu)
+            bit_put(f->irn_tx, s, irn_idx(s, b), false);
+        f->last_progress = s->now; /* any ACK or NACK shows the path is alive */
+    }
     if (seq > f->snd_una) {
         f->snd_una = seq;
         f->last_progress = s->now;
@@ -570,8 +676,18 @@ static void receive_ack(struct sim *s, struct pkt *p)
         flow_complete(s, f);
         return;
     }
-    if (p->type == PKT_NACK || f->snd_nxt < f->snd_una)
+    if (s->p.irn) {
+        if (p->type == PKT_NACK && p->aux >= f->snd_una) {
+            bit_put(f->irn_tx, s, irn_idx(s, p->aux), true);
+            irn_recover(f, p->aux + 1);
+        }
+        if (f->in_recovery && f->snd_una >= f->recovery_end && f->snd_una >= f->sack_high)
+            f->in_recovery = false;
+        if (f->snd_nxt < f->snd_una)
+            f->snd_nxt = f->snd_una;
+    } else if (p->type == PKT_NACK || f->snd_nxt < f->snd_una) {
         f->snd_nxt = f->snd_una; /* go-back-N */
+    }
     if ((p->flags & PF_CNP) && s->cc->on_cnp)
         s->cc->on_cnp(s, f, st, s->cc_par, p);
     if (s->cc->on_ack)
@@ -641,6 +757,15 @@ static void flow_start(struct sim *s, struct qp *f)
     for (int k = 0; k <= CC_TIMERS; k++)
         f->timer_at[k] = -1;
     s->c.flows_started++;
+    if (s->p.irn) {
+        size_t words = s->p.irn_bits / 64;
+        f->irn_rx = calloc(2 * words, sizeof *f->irn_rx);
+        if (!f->irn_rx) {
+            perror("rocesim: irn");
+            exit(1);
+        }
+        f->irn_tx = f->irn_rx + words;
+    }
     if (s->cc->init)
         s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
     if (s->aux && s->aux->init)
@@ -671,15 +796,23 @@ static void flows_due(struct sim *s)
  * really stalls (or in lossy mode); every firing is counted. */
 static void rto_fire(struct sim *s, struct qp *f)
 {
-    if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= s->p.rto) {
+    simtime_t rto = s->p.rto;
+    if (s->p.irn) /* IRN: a short timeout when too few packets are in flight for NACKs to come */
+        rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
+    if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
         f->timeouts++;
         s->c.timeouts++;
-        f->snd_nxt = f->snd_una;
+        if (s->p.irn) { /* everything unSACKed in flight is lost */
+            f->in_recovery = false;
+            irn_recover(f, f->snd_nxt);
+        } else {
+            f->snd_nxt = f->snd_una;
+        }
         f->last_progress = s->now;
         port_kick(s, nic_of(s, f->src)->port);
     }
-    simtime_t next = f->last_progress + s->p.rto;
-    timer_set(s, f, TIMER_RTO, next > s->now ? next : s->now + s->p.rto);
+    simtime_t next = f->last_progress + rto;
+    timer_set(s, f, TIMER_RTO, next > s->now ? next : s->now + rto);
 }
 
 /* ---------------------------------------------------------------- CC helpers */
@@ -897,6 +1030,8 @@ void sim_free(struct sim *s)
     free(s->pool.chunks);
     for (uint32_t h = 0; h < s->n_hosts; h++)
         free(s->nics[h].qps);
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        free(s->flows[i].irn_rx);
     free(s->nodes);
     free(s->ports);
     free(s->nics);

@@ -46,7 +46,7 @@ static const struct param transport_params[] = {
     {"mtu", P_INT, F(cfg_transport, mtu), "1000", "payload bytes per packet (ns-3 PACKET_PAYLOAD_SIZE)", NULL, 64, 9000},
     {"ack_interval", P_INT, F(cfg_transport, ack_interval), "1", "receiver ACKs every this many in-order data packets (1 = every packet, as ns-3 does)", NULL, 1, 1e9},
     {"recovery", P_ENUM, F(cfg_transport, recovery), "gbn", "loss recovery: go-back-N, or IRN selective repeat (lossy)", RECOVERY_CHOICES, 0, 0},
-    {"window", P_WINDOW, F(cfg_transport, window), "off", "in-flight cap: off, bdp (ns-3 HAS_WIN), or bytes", NULL, 0, 0},
+    {"window", P_WINDOW, F(cfg_transport, window), "off", "in-flight cap: off, bdp (ns-3 HAS_WIN), or bytes; IRN caps at bdp when off", NULL, 0, 0},
     {"var_win", P_BOOL, F(cfg_transport, var_win), "off", "scale the window with the current rate (ns-3 VAR_WIN)", NULL, 0, 0},
     {"window_global", P_BOOL, F(cfg_transport, window_global), "on", "bdp window and base RTT from the largest host pair (ns-3 GLOBAL_T)", NULL, 0, 0},
     {"ack_high_prio", P_BOOL, F(cfg_transport, ack_high_prio), "off", "ACK/NACK in the strict-priority queue 0 (ns-3 ACK_HIGH_PRIO)", NULL, 0, 0},
@@ -56,6 +56,9 @@ static const struct param transport_params[] = {
     {"back_to_zero", P_BOOL, F(cfg_transport, back_to_zero), "off", "go back to the chunk start on loss (ns-3 L2_BACK_TO_ZERO)", NULL, 0, 0},
     {"rto", P_TIME, F(cfg_transport, rto), "0", "retransmission timeout; 0 = auto: 10ms lossless (safety net), 1ms lossy", NULL, 0, 0},
     {"pg", P_INT, F(cfg_transport, pg), "3", "priority group (egress queue) of generated flows", NULL, 1, 7},
+    {"rto_low", P_TIME, F(cfg_transport, rto_low), "100us", "IRN: timeout while at most irn_n packets are in flight", NULL, 1, 1e15},
+    {"rto_high", P_TIME, F(cfg_transport, rto_high), "320us", "IRN: timeout otherwise (ns-3-based work: 320us; the IRN paper: 3ms)", NULL, 1, 1e15},
+    {"irn_n", P_INT, F(cfg_transport, irn_n), "3", "IRN: in-flight packets up to which rto_low applies", NULL, 0, 1e9},
     {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
     PARAM_END};
 

@@ -166,6 +166,12 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.resume_offset = sw->resume_offset;
     s->p.nack_interval = tp->nack_interval;
     s->p.rto = tp->rto ? tp->rto : (sw->pfc ? 10 * T_MS : 1 * T_MS);
+    s->p.irn = tp->recovery == REC_IRN;
+    s->p.rto_low = tp->rto_low;
+    s->p.rto_high = tp->rto_high;
+    s->p.irn_n = (uint32_t)tp->irn_n;
+    if (s->p.irn) /* the RTO timer starts at the shorter timeout; rto_fire picks per flow */
+        s->p.rto = tp->rto_low < tp->rto_high ? tp->rto_low : tp->rto_high;
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
@@ -277,6 +283,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         }
 
     /* flows */
+    uint64_t max_win = 0;
     s->n_flows = (uint32_t)sc->flows.n;
     s->flows = xcalloc(s->n_flows, sizeof *s->flows);
     s->start_order = xcalloc(s->n_flows, sizeof *s->start_order);
@@ -297,10 +304,12 @@ int scenario_build(struct scenario *sc, struct err *e)
         uint64_t pair_bdp = (uint64_t)((unsigned __int128)pair_rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
         f->base_rtt = tp->window_global ? sc->max_rtt : pair_rtt;
         f->hops = (uint8_t)(pi.hops > 255 ? 255 : pi.hops);
-        if (tp->window == PARAM_WIN_BDP)
+        if (tp->window == PARAM_WIN_BDP || (s->p.irn && tp->window == 0)) /* IRN's BDP-FC */
             f->win = tp->window_global ? sc->max_bdp : pair_bdp;
         else
             f->win = tp->window;
+        if (f->win > max_win)
+            max_win = f->win;
         /* ns-3's "standalone" FCT: pair base RTT plus every byte, with 48 B of
          * headers per packet, at the path's slowest link. */
         uint64_t npkts = (f->size + s->p.mtu - 1) / s->p.mtu;
@@ -309,6 +318,10 @@ int scenario_build(struct scenario *sc, struct err *e)
     }
     order_by_start(s);
     assign_sports(s);
+    /* IRN's ring bitmaps cover twice the largest window, in packets */
+    s->p.irn_bits = 64;
+    while (s->p.irn_bits < 2 * (max_win / s->p.mtu + 2))
+        s->p.irn_bits *= 2;
 
     s->cc_stride = (cc->state_size + 7) & ~(size_t)7;
     s->cc_state = xcalloc(s->n_flows ? s->n_flows : 1, s->cc_stride ? s->cc_stride : 8);
