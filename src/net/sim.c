@@ -253,6 +253,7 @@ static struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
 }
 
 static struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
+static bool nic_may_send(struct sim *s, uint32_t node);
 
 static inline bool port_has_queued(const struct port *pt)
 {
@@ -292,8 +293,10 @@ static void port_kick(struct sim *s, uint32_t pid)
     q_push(&pt->wire, p);
     if (idle_wire)
         evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
-    /* A switch port with nothing waiting needs no wake-up; the next enqueue kicks it. */
-    if (!sw || port_has_queued(pt))
+    /* A port with nothing waiting needs no wake-up: whatever makes it sendable
+     * later (an enqueue, an ACK to send, a new flow, a window opening, a
+     * RESUME) kicks it again. */
+    if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
         tx_done_at(s, pt, pid, pt->busy_until);
 }
 
@@ -494,6 +497,12 @@ static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
     if (soonest != T_NEVER)
         nic_wake_at(s, nic, soonest);
     return NULL;
+}
+
+static bool nic_may_send(struct sim *s, uint32_t node)
+{
+    const struct nic *nic = nic_of(s, node);
+    return nic->ackq.head || nic->nqps;
 }
 
 static void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id)
