@@ -63,6 +63,38 @@ static void test_event_heap_random(void **st)
     evq_free(&q);
 }
 
+/* Packet events and timers live in two heaps; together they must still pop in
+ * exact (time, insertion) order, as one heap would. */
+static void test_event_two_heaps_one_order(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    evq_init(&q);
+    rng_seed(&r, 9, 0);
+    for (uint32_t i = 0; i < 50000; i++) {
+        simtime_t t = (simtime_t)rng_below(&r, 500);
+        if (rng_below(&r, 3) == 0)
+            evq_push_timer(&q, t, 1, i);
+        else
+            evq_push(&q, t, 0, i);
+    }
+    struct event prev = {0, 0, 0}, e;
+    uint32_t n = 0;
+    while (evq_pop(&q, &e)) {
+        if (n) {
+            assert_true(e.time >= prev.time);
+            if (e.time == prev.time)
+                assert_true(ev_id(&e) > ev_id(&prev));
+        }
+        prev = e;
+        n++;
+    }
+    assert_int_equal(n, 50000);
+    assert_true(evq_empty(&q));
+    evq_free(&q);
+}
+
 static void test_tx_time(void **st)
 {
     (void)st;
@@ -119,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_order_and_ties),
         cmocka_unit_test(test_event_heap_random),
+        cmocka_unit_test(test_event_two_heaps_one_order),
         cmocka_unit_test(test_tx_time),
         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_ecmp_hash),

@@ -2,79 +2,97 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline bool ev_less(const struct event *a, const struct event *b)
+static void heap_init(struct heap4 *h, size_t cap)
 {
-    if (a->time != b->time)
-        return a->time < b->time;
-    return (int32_t)(a->seq - b->seq) < 0;
-}
-
-void evq_init(struct eventq *q)
-{
-    q->n = 0;
-    q->cap = 1024;
-    q->seq = 0;
-    q->pushed = 0;
-    q->heap = malloc(q->cap * sizeof *q->heap);
-    if (!q->heap) {
+    h->n = 0;
+    h->cap = cap;
+    h->v = malloc(cap * sizeof *h->v);
+    if (!h->v) {
         perror("rocesim: event queue");
         exit(1);
     }
 }
 
-void evq_free(struct eventq *q)
+static void heap_push(struct heap4 *h, struct event e)
 {
-    free(q->heap);
-    q->heap = NULL;
-    q->n = q->cap = 0;
-}
-
-void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
-{
-    if (q->n == q->cap) {
-        q->cap *= 2;
-        struct event *h = realloc(q->heap, q->cap * sizeof *h);
-        if (!h) {
+    if (h->n == h->cap) {
+        h->cap *= 2;
+        struct event *v = realloc(h->v, h->cap * sizeof *v);
+        if (!v) {
             perror("rocesim: event queue");
             exit(1);
         }
-        q->heap = h;
+        h->v = v;
     }
-    struct event e = { t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) };
-    q->pushed++;
-    size_t i = q->n++;
+    size_t i = h->n++;
     while (i > 0) {
         size_t parent = (i - 1) >> 2;
-        if (!ev_less(&e, &q->heap[parent]))
+        if (!ev_before(&e, &h->v[parent]))
             break;
-        q->heap[i] = q->heap[parent];
+        h->v[i] = h->v[parent];
         i = parent;
     }
-    q->heap[i] = e;
+    h->v[i] = e;
 }
 
-bool evq_pop(struct eventq *q, struct event *out)
+static void heap_pop(struct heap4 *h, struct event *out)
 {
-    if (q->n == 0)
-        return false;
-    *out = q->heap[0];
-    struct event last = q->heap[--q->n];
-    size_t n = q->n, i = 0;
+    *out = h->v[0];
+    struct event last = h->v[--h->n];
+    size_t n = h->n, i = 0;
     if (n == 0)
-        return true;
+        return;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n)
             break;
         size_t best = c, end = c + 4 < n ? c + 4 : n;
         for (size_t j = c + 1; j < end; j++)
-            if (ev_less(&q->heap[j], &q->heap[best]))
+            if (ev_before(&h->v[j], &h->v[best]))
                 best = j;
-        if (!ev_less(&q->heap[best], &last))
+        if (!ev_before(&h->v[best], &last))
             break;
-        q->heap[i] = q->heap[best];
+        h->v[i] = h->v[best];
         i = best;
     }
-    q->heap[i] = last;
+    h->v[i] = last;
+}
+
+void evq_init(struct eventq *q)
+{
+    heap_init(&q->fast, 1024);
+    heap_init(&q->slow, 1024);
+    q->seq = 0;
+    q->pushed = 0;
+}
+
+void evq_free(struct eventq *q)
+{
+    free(q->fast.v);
+    free(q->slow.v);
+    q->fast.v = q->slow.v = NULL;
+    q->fast.n = q->slow.n = q->fast.cap = q->slow.cap = 0;
+}
+
+void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
+{
+    q->pushed++;
+    heap_push(&q->fast, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
+}
+
+void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
+{
+    q->pushed++;
+    heap_push(&q->slow, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
+}
+
+bool evq_pop(struct eventq *q, struct event *out)
+{
+    if (q->fast.n && (!q->slow.n || ev_before(&q->fast.v[0], &q->slow.v[0])))
+        heap_pop(&q->fast, out);
+    else if (q->slow.n)
+        heap_pop(&q->slow, out);
+    else
+        return false;
     return true;
 }

@@ -124,6 +124,7 @@ struct qp {
     uint8_t hops;             /* links on the path (Swift scales its target by it) */
     uint32_t last_pkt_size;
     simtime_t timer_at[CC_TIMERS + 1]; /* CC timers, then the RTO; -1 = none */
+    simtime_t timer_ev[CC_TIMERS + 1]; /* time of the timer's one heap entry; -1 = none */
     simtime_t last_progress;
     /* receiver */
     uint64_t rcv_nxt;
@@ -183,6 +184,7 @@ struct sim_counters {
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
     uint64_t timeouts;
     uint64_t flows_completed, flows_started;
+    uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
 };
 
 struct sim;

@@ -533,10 +533,17 @@ static void nic_remove_qp(struct nic *nic, uint32_t id)
 
 /* ---------------------------------------------------------------- transport */
 
+/* At most one heap entry per (flow, timer): moving a timer later pushes
+ * nothing, the entry already in the heap re-pushes itself for the new time
+ * when it comes due. DCQCN re-arms its increase timer 900 us ahead on every
+ * decrease; left as stale entries those made up most of the heap. */
 static void timer_set(struct sim *s, struct qp *f, int kind, simtime_t at)
 {
     f->timer_at[kind] = at;
-    evq_push(&s->evq, at, EV_TIMER0 + (unsigned)kind, f->id);
+    if (f->timer_ev[kind] >= 0 && f->timer_ev[kind] <= at)
+        return;
+    f->timer_ev[kind] = at;
+    evq_push_timer(&s->evq, at, EV_TIMER0 + (unsigned)kind, f->id);
 }
 
 static void flow_complete(struct sim *s, struct qp *f)
@@ -764,7 +771,7 @@ static void flow_start(struct sim *s, struct qp *f)
     f->next_avail = s->now;
     f->last_progress = s->now;
     for (int k = 0; k <= CC_TIMERS; k++)
-        f->timer_at[k] = -1;
+        f->timer_at[k] = f->timer_ev[k] = -1;
     s->c.flows_started++;
     if (s->p.irn) {
         size_t words = s->p.irn_bits / 64;
@@ -977,8 +984,17 @@ static void dispatch(struct sim *s, const struct event *ev)
         }
         int kind = (int)ev_kind(ev) - EV_TIMER0;
         struct qp *f = &s->flows[id];
-        if (f->state != FLOW_ACTIVE || f->timer_at[kind] != s->now)
-            break; /* cancelled, re-armed, or the flow is done */
+        if (f->state != FLOW_ACTIVE || f->timer_ev[kind] != s->now)
+            break; /* the flow is done, or an earlier entry superseded this one */
+        f->timer_ev[kind] = -1;
+        simtime_t want = f->timer_at[kind];
+        if (want < 0)
+            break; /* cancelled */
+        if (want > s->now) { /* moved later since this entry was pushed */
+            f->timer_ev[kind] = want;
+            evq_push_timer(&s->evq, want, EV_TIMER0 + (unsigned)kind, id);
+            break;
+        }
         f->timer_at[kind] = -1;
         if (kind == TIMER_RTO)
             rto_fire(s, f);
