@@ -77,6 +77,9 @@ struct port {
     simtime_t busy_until; /* end of the current transmission */
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
     uint8_t rr_last;
+    uint8_t qmask;        /* bit q set while q[q] holds packets */
+    uint8_t paused_mask;  /* bit q set while paused[q] */
+    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
     bool paused[NQ];      /* egress paused by PFC from the peer */
     simtime_t paused_since[NQ];
     struct pktq q[NQ];

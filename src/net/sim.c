@@ -94,6 +94,26 @@ static inline struct pkt *q_pop(struct pktq *q)
     return p;
 }
 
+/* Egress queues of a port keep a bitmask of which are non-empty. */
+static inline void port_q_push(struct port *pt, int q, struct pkt *p)
+{
+    q_push(&pt->q[q], p);
+    pt->qmask |= (uint8_t)(1u << q);
+}
+
+static inline struct pkt *port_q_pop(struct port *pt, int q)
+{
+    struct pkt *p = q_pop(&pt->q[q]);
+    if (!pt->q[q].n)
+        pt->qmask &= (uint8_t)~(1u << q);
+    return p;
+}
+
+static inline simtime_t port_tx_time(const struct port *pt, uint32_t bytes)
+{
+    return pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate);
+}
+
 /* ---------------------------------------------------------------- switch MMU
  * ns-3 HPCC's SwitchMmu, per ingress (port, queue): a reserve, then the shared
  * pool up to a dynamic threshold, then per-port headroom once PAUSE is due. */
@@ -156,7 +176,7 @@ static void send_pfc(struct sim *s, uint32_t pid, int q, bool pause)
     p->flags = pause ? PF_PAUSE : 0;
     p->src = p->dst = s->ports[pid].node;
     p->flow = UINT32_MAX;
-    q_push(&s->ports[pid].q[0], p);
+    port_q_push(&s->ports[pid], 0, p);
     if (pause) {
         s->c.pfc_pause_frames++;
         s->c.pfc_pause_by_layer[s->nodes[p->src].layer & 3]++;
@@ -210,21 +230,19 @@ static bool red_mark(struct sim *s, const struct port *pt, int q)
 static struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
 {
     struct port *pt = &s->ports[pid];
-    int q = -1;
-    if (pt->q[0].n) {
-        q = 0;
+    int q;
+    if (pt->qmask & 1) {
+        q = 0; /* strict priority, never paused */
     } else {
-        for (int i = 1; i <= NQ; i++) {
-            int c = (i + pt->rr_last) % NQ;
-            if (pt->q[c].n && !pt->paused[c]) {
-                q = c;
-                break;
-            }
-        }
+        /* round-robin: the first non-empty, unpaused queue after rr_last */
+        unsigned ready = pt->qmask & (unsigned)~pt->paused_mask & 0xffu;
+        if (!ready)
+            return NULL;
+        unsigned r = (pt->rr_last + 1u) % NQ;
+        unsigned rot = ((ready >> r) | (ready << (NQ - r))) & 0xffu;
+        q = (int)((r + (unsigned)__builtin_ctz(rot)) % NQ);
     }
-    if (q < 0)
-        return NULL;
-    struct pkt *p = q_pop(&pt->q[q]);
+    struct pkt *p = port_q_pop(pt, q);
     if (q != 0) {
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
@@ -255,13 +273,7 @@ static struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
 static struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
 static bool nic_may_send(struct sim *s, uint32_t node);
 
-static inline bool port_has_queued(const struct port *pt)
-{
-    for (int i = 0; i < NQ; i++)
-        if (pt->q[i].n)
-            return true;
-    return false;
-}
+static inline bool port_has_queued(const struct port *pt) { return pt->qmask != 0; }
 
 /* One live TX_DONE per port: a transmission started by another event at the
  * very instant a TX_DONE was due leaves that event stale, and it must not
@@ -286,7 +298,7 @@ static void port_kick(struct sim *s, uint32_t pid)
     struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
     if (!p)
         return;
-    pt->busy_until = s->now + tx_time(p->size, pt->rate);
+    pt->busy_until = s->now + port_tx_time(pt, p->size);
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
     bool idle_wire = pt->wire.head == NULL;
@@ -330,7 +342,7 @@ static void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct
             check_pause(s, sw, in_pid, q);
     }
     p->in_port = in_pid;
-    q_push(&s->ports[out].q[q], p);
+    port_q_push(&s->ports[out], q, p);
     if (s->cc->sw_enqueue)
         s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
     if (s->aux && s->aux->sw_enqueue)
@@ -399,7 +411,8 @@ static struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     if (f->snd_nxt > f->snd_high)
         f->snd_high = f->snd_nxt;
     f->last_pkt_size = p->size;
-    f->next_avail = s->now + tx_time(p->size, f->rate);
+    const struct port *np = &s->ports[nic_of(s, f->src)->port];
+    f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(np, p->size) : tx_time(p->size, f->rate));
     s->c.data_packets++;
     if (s->cc->on_send)
         s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
@@ -730,6 +743,7 @@ static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
     if (pause) {
         if (!pt->paused[q]) {
             pt->paused[q] = true;
+            pt->paused_mask |= (uint8_t)(1u << q);
             pt->paused_since[q] = s->now;
         }
         pt->pause_frames_rx++;
@@ -742,6 +756,7 @@ static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
         }
     } else if (pt->paused[q]) {
         pt->paused[q] = false;
+        pt->paused_mask &= (uint8_t)~(1u << q);
         pt->paused_time += s->now - pt->paused_since[q];
         /* A paused queue sends nothing, so what it holds now is every packet
          * that waited behind this PAUSE: their flows were held back. (Here, not

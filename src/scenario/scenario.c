@@ -196,6 +196,8 @@ int scenario_build(struct scenario *sc, struct err *e)
             pt->node = n;
             pt->rate = l->rate;
             pt->delay = l->delay;
+            if ((8 * T_SEC) % l->rate == 0) /* 100G: 80 ps per byte, exactly */
+                pt->ps_per_byte = (uint32_t)((8 * T_SEC) / l->rate);
             link_port[2 * li + (l->a == n ? 0 : 1)] = nd->port0 + k;
         }
     }
