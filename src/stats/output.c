@@ -276,6 +276,8 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"ecn_marks\": %llu,\n  \"data_packets\": %llu,\n  \"acks\": %llu,\n  \"nacks\": %llu,\n  \"cnps\": %llu,\n",
             (unsigned long long)c->ecn_marks, (unsigned long long)c->data_packets, (unsigned long long)c->acks,
             (unsigned long long)c->nacks, (unsigned long long)c->cnps);
+    fprintf(f, "  \"pbfs_postcards\": %llu,\n  \"pbfs_flows\": %llu,\n", (unsigned long long)c->pbfs_postcards,
+            (unsigned long long)c->pbfs_flows);
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);
