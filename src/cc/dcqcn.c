@@ -158,6 +158,19 @@ static void dcqcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *p
     cc_timer_set(s, qp, T_INCREASE, now + p->rp_timer);
 }
 
+/* A rate below line rate with no increase clock running can only come from
+ * outside DCQCN (PB-FS's first-RTT cut: its own decreases always arm the
+ * clock). Start the normal recovery toward the target, or such a flow would
+ * stay slow until its next CNP. */
+static void dcqcn_on_ack(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *ack)
+{
+    (void)st;
+    (void)ack;
+    const struct dcqcn_par *p = par;
+    if (qp->rate < qp->max_rate && qp->timer_at[T_INCREASE] < 0)
+        cc_timer_set(s, qp, T_INCREASE, cc_now(s) + p->rp_timer);
+}
+
 const struct cc_ops cc_dcqcn = {
     .name = "dcqcn",
     .help = "DCQCN (SIGCOMM'15), Mellanox variant as in the ns-3 HPCC simulator (CC_MODE 1)",
@@ -165,6 +178,7 @@ const struct cc_ops cc_dcqcn = {
     .params_size = sizeof(struct dcqcn_par),
     .state_size = sizeof(struct dcqcn),
     .init = dcqcn_init,
+    .on_ack = dcqcn_on_ack,
     .on_cnp = dcqcn_on_cnp,
     .on_timer = dcqcn_on_timer,
 };
