@@ -571,11 +571,13 @@ static void flow_complete(struct sim *s, struct qp *f)
         s->hooks.flow_done(s->hooks.ctx, s, f);
 }
 
-static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data,
-                      uint64_t aux)
+/* Turn `a` into a control packet of flow f from host `from` back to its
+ * sender and queue it. `a` is either fresh or the data packet being answered:
+ * reusing that one spares an allocation and the copy of its INT records. */
+static void ctrl_from(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, struct pkt *a, uint64_t aux)
 {
-    struct pkt *a = pkt_alloc(s);
     a->aux = aux;
+    a->payload = 0;
     a->type = (uint8_t)type;
     a->prio = f->pg;
     a->flow = f->id;
@@ -586,13 +588,20 @@ static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint
     a->seq = f->rcv_nxt;
     a->flags = flags;
     a->size = s->ack_size;
+    struct nic *nic = nic_of(s, from);
+    q_push(&nic->ackq, a);
+    port_kick(s, nic->port);
+}
+
+static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data,
+                      uint64_t aux)
+{
+    struct pkt *a = pkt_alloc(s);
     a->ts = data->ts;
     a->nhop = data->nhop;
     if (data->nhop)
         memcpy(a->hop, data->hop, data->nhop * sizeof a->hop[0]);
-    struct nic *nic = nic_of(s, from);
-    q_push(&nic->ackq, a);
-    port_kick(s, nic->port);
+    ctrl_from(s, f, from, type, flags, a, aux);
 }
 
 /* IRN receiver: ACK in-order packets (pulling in any held ones), NACK an
@@ -626,8 +635,9 @@ static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_
 }
 
 /* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
- * ack_interval lets a flow finish. */
-static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
+ * ack_interval lets a flow finish. Returns true when p itself became the
+ * ACK/NACK (it keeps the data's timestamp and INT records, as the reply must). */
+static bool receive_data(struct sim *s, uint32_t node, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
@@ -652,14 +662,6 @@ static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
             reply = PKT_NACK;
         }
     }
-    if (reply >= 0) {
-        bool flag = ecn && !s->p.cnp_packets;
-        send_ctrl(s, f, node, reply, flag ? PF_CNP : 0, p, sack);
-        if (reply == PKT_ACK)
-            s->c.acks++;
-        else
-            s->c.nacks++;
-    }
     if (ecn && s->p.cnp_packets) {
         send_ctrl(s, f, node, PKT_CNP, 0, p, 0);
         s->c.cnps++;
@@ -668,6 +670,14 @@ static void receive_data(struct sim *s, uint32_t node, struct pkt *p)
         s->cc->on_rx_data(s, f, sim_cc_state(s, f->id), s->cc_par, p);
     if (s->aux && s->aux->on_rx_data)
         s->aux->on_rx_data(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    if (reply < 0)
+        return false;
+    if (reply == PKT_ACK)
+        s->c.acks++;
+    else
+        s->c.nacks++;
+    ctrl_from(s, f, node, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
+    return true;
 }
 
 static void receive_ack(struct sim *s, struct pkt *p)
@@ -728,10 +738,12 @@ static void receive_ack(struct sim *s, struct pkt *p)
 
 static void host_receive(struct sim *s, uint32_t node, struct pkt *p)
 {
-    if (p->type == PKT_DATA)
-        receive_data(s, node, p);
-    else
-        receive_ack(s, p);
+    if (p->type == PKT_DATA) {
+        if (!receive_data(s, node, p))
+            pkt_free(s, p);
+        return;
+    }
+    receive_ack(s, p);
     pkt_free(s, p);
 }
 
