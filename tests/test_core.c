@@ -95,6 +95,44 @@ static void test_event_two_heaps_one_order(void **st)
     evq_free(&q);
 }
 
+/* As the simulator uses it: pops interleaved with pushes at now + delta,
+ * deltas from zero (ties) to past the wheel's horizon (its overflow heap),
+ * timers mixed in. Every pop must be the earliest, ties in push order. */
+static void test_event_interleaved_with_wheel(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    evq_init(&q);
+    rng_seed(&r, 11, 0);
+    static const simtime_t scale[] = { 0, 1, 80000, 1000000, 70 * T_US, 3 * T_MS };
+    uint32_t pushed = 0;
+    for (int i = 0; i < 64; i++)
+        evq_push(&q, (simtime_t)rng_below(&r, 1000000), 0, pushed++);
+    simtime_t now = 0;
+    uint32_t last_id = 0, popped = 0;
+    struct event e;
+    while (popped < 300000 && evq_pop(&q, &e)) {
+        assert_true(e.time >= now);
+        if (e.time == now && popped)
+            assert_true(ev_id(&e) > last_id); /* same time: scheduling order */
+        now = e.time;
+        last_id = ev_id(&e);
+        popped++;
+        int k = (int)rng_below(&r, 3); /* 0..2 new events per pop keeps the queue alive */
+        for (int j = 0; j < k && pushed < EV_ID_MAX; j++) {
+            simtime_t sc = scale[rng_below(&r, 6)];
+            simtime_t t = now + (sc ? (simtime_t)rng_below(&r, (uint64_t)sc) : 0);
+            if (rng_below(&r, 10) == 0)
+                evq_push_timer(&q, t, 1, pushed++);
+            else
+                evq_push(&q, t, 0, pushed++);
+        }
+    }
+    assert_true(popped > 1000);
+    evq_free(&q);
+}
+
 static void test_tx_time(void **st)
 {
     (void)st;
@@ -152,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_event_order_and_ties),
         cmocka_unit_test(test_event_heap_random),
         cmocka_unit_test(test_event_two_heaps_one_order),
+        cmocka_unit_test(test_event_interleaved_with_wheel),
         cmocka_unit_test(test_tx_time),
         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_ecmp_hash),
