@@ -3,6 +3,7 @@
  * crafted ACKs; a bare struct sim only provides the clock (and the one NIC
  * that cc_change_rate wakes). */
 #include "testutil.h"
+#include "ccfix.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,51 +14,11 @@ extern const struct cc_ops cc_hpcc, cc_timely, cc_dctcp;
 #define G100 100000000000ULL
 #define G50 50000000000ULL
 
-struct fix {
-    struct sim s;
-    struct qp qp;
-    const struct cc_ops *cc;
-    void *par, *st;
-};
-
 /* A flow from host 0 at 100 Gbps, base RTT 10 us, window 125 KB (its BDP). */
-static void fix_init(struct fix *f, const struct cc_ops *cc, uint64_t start_rate)
+static void fix_init_cc(struct fix *f, const struct cc_ops *cc, uint64_t start_rate)
 {
-    memset(f, 0, sizeof *f);
-    sim_init(&f->s);
-    f->s.p.mtu = 1000;
-    f->s.n_hosts = 1;
-    f->s.nics = calloc(1, sizeof *f->s.nics);
-    f->s.host_index = calloc(1, sizeof *f->s.host_index);
-    f->s.nics[0].wake_at = T_NEVER;
-    f->s.now = 100 * T_US;
-    f->cc = cc;
-    f->par = calloc(1, cc->params_size);
-    f->st = calloc(1, cc->state_size);
-    assert_int_equal(param_defaults(cc->params, f->par), 0);
-    f->qp.max_rate = G100;
-    f->qp.rate = start_rate;
-    f->qp.base_rtt = 10 * T_US;
+    fix_init(f, cc, start_rate);
     f->qp.win = 125000;
-    f->qp.next_avail = f->s.now;
-    for (int k = 0; k <= CC_TIMERS; k++)
-        f->qp.timer_at[k] = -1;
-    f->qp.state = FLOW_ACTIVE;
-}
-
-static void fix_params(struct fix *f, const char *key, const char *val)
-{
-    const char *why;
-    assert_int_equal(param_set(f->cc->params, f->par, key, val, &why), 0);
-}
-
-static void fix_start(struct fix *f) { f->cc->init(&f->s, &f->qp, f->st, f->par); }
-
-static void fix_free(struct fix *f)
-{
-    free(f->par);
-    free(f->st);
-    sim_free(&f->s);
 }
 
 /* An ACK for `seq` (the sender has sent up to snd_nxt), optionally marked. */
@@ -106,7 +67,7 @@ static void test_hpcc_full_update(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_hpcc, G100);
+    fix_init_cc(&f, &cc_hpcc, G100);
     fix_start(&f);
     struct int_feed in = {0};
     in.p.hop[0].ts = 50 * T_US;
@@ -142,7 +103,7 @@ static void test_hpcc_fast_react(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_hpcc, G100);
+    fix_init_cc(&f, &cc_hpcc, G100);
     fix_start(&f);
     struct int_feed in = {0};
     int_step(&in, 0, 50 * T_US, 1280000, 100000);
@@ -178,7 +139,7 @@ static void test_hpcc_fast_react(void **state)
 
     /* with fast_react off the same in-between ACK changes nothing */
     struct fix g;
-    fix_init(&g, &cc_hpcc, G100);
+    fix_init_cc(&g, &cc_hpcc, G100);
     fix_params(&g, "fast_react", "off");
     fix_start(&g);
     struct int_feed in2 = {0};
@@ -204,7 +165,7 @@ static void test_hpcc_additive_increase(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_hpcc, G50);
+    fix_init_cc(&f, &cc_hpcc, G50);
     fix_params(&f, "mi_thresh", "5");
     fix_start(&f);
     struct int_feed in = {0};
@@ -231,7 +192,7 @@ static void test_hpcc_additive_increase(void **state)
     fix_free(&f);
 
     /* HPCC's shipped config (mi_thresh 0) multiplies right away: Rc / k + ai */
-    fix_init(&f, &cc_hpcc, G50);
+    fix_init_cc(&f, &cc_hpcc, G50);
     fix_start(&f);
     struct int_feed in2 = {0};
     int_step(&in2, 0, 50 * T_US, 1280000, 0);
@@ -249,7 +210,7 @@ static void test_hpcc_multi_rate(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_hpcc, G100);
+    fix_init_cc(&f, &cc_hpcc, G100);
     fix_params(&f, "multi_rate", "on");
     fix_start(&f);
     struct int_feed in = {0};
@@ -289,7 +250,7 @@ static void test_timely_trajectory(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_timely, G50);
+    fix_init_cc(&f, &cc_timely, G50);
     fix_start(&f);
     timely_ack(&f, 1000, 10000, 30 * T_US);
     assert_int_equal(f.qp.rate, G50);
@@ -317,7 +278,7 @@ static void test_timely_hai_and_floor(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_timely, G50);
+    fix_init_cc(&f, &cc_timely, G50);
     fix_start(&f);
     uint64_t seq = 0;
     timely_ack(&f, seq + 1000, seq + 10000, 30 * T_US);
@@ -347,7 +308,7 @@ static void test_timely_hai_and_floor(void **state)
     assert_int_equal(f.qp.rate, 100000000);
     /* and the increase never passes line rate */
     fix_free(&f);
-    fix_init(&f, &cc_timely, G100);
+    fix_init_cc(&f, &cc_timely, G100);
     fix_start(&f);
     timely_ack(&f, 1000, 10000, 30 * T_US);
     timely_ack(&f, 11000, 20000, 30 * T_US);
@@ -379,7 +340,7 @@ static void test_dctcp_alpha_and_cut(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_dctcp, G50);
+    fix_init_cc(&f, &cc_dctcp, G50);
     fix_start(&f);
     assert_null(cc_dctcp.on_cnp);
     dctcp_ack(&f, 1000, 10000, false);
@@ -409,12 +370,12 @@ static void test_dctcp_bounds(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_dctcp, 150000000);
+    fix_init_cc(&f, &cc_dctcp, 150000000);
     fix_start(&f);
     dctcp_ack(&f, 1000, 2000, true); /* alpha 1: halves 150 -> 75 Mbps, floored at 100 */
     assert_int_equal(f.qp.rate, 100000000);
     fix_free(&f);
-    fix_init(&f, &cc_dctcp, G100);
+    fix_init_cc(&f, &cc_dctcp, G100);
     fix_start(&f);
     dctcp_ack(&f, 1000, 10000, false);
     assert_int_equal(f.qp.rate, G100);

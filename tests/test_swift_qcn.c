@@ -13,6 +13,7 @@
  * holds the bottleneck queue at its target delay; QCN cuts an 8:1 incast's
  * rates and so keeps PFC from pausing, where transport.cc = none pauses. */
 #include "testutil.h"
+#include "ccfix.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,51 +31,11 @@ extern const struct cc_ops cc_swift, cc_qcn;
  * packet 1044 B on the wire (1000 B payload + Swift's 44 B of headers). The
  * bare sim provides the clock and the one NIC cc_change_rate wakes. */
 
-struct fix {
-    struct sim s;
-    struct qp qp;
-    const struct cc_ops *cc;
-    void *par, *st;
-};
-
-static void fix_init(struct fix *f, const struct cc_ops *cc, uint64_t rate)
+static void fix_init_sq(struct fix *f, const struct cc_ops *cc, uint64_t rate)
 {
-    memset(f, 0, sizeof *f);
-    sim_init(&f->s);
-    f->s.p.mtu = 1000;
-    f->s.n_hosts = 1;
-    f->s.nics = calloc(1, sizeof *f->s.nics);
-    f->s.host_index = calloc(1, sizeof *f->s.host_index);
-    f->s.nics[0].wake_at = T_NEVER;
-    f->s.now = 100 * T_US;
-    f->cc = cc;
-    f->par = calloc(1, cc->params_size);
-    f->st = calloc(1, cc->state_size);
-    assert_int_equal(param_defaults(cc->params, f->par), 0);
-    f->qp.max_rate = G100;
-    f->qp.rate = rate;
-    f->qp.base_rtt = 10 * T_US;
+    fix_init(f, cc, rate);
     f->qp.hops = 3;
     f->qp.last_pkt_size = 1044;
-    f->qp.next_avail = f->s.now;
-    for (int k = 0; k <= CC_TIMERS; k++)
-        f->qp.timer_at[k] = -1;
-    f->qp.state = FLOW_ACTIVE;
-}
-
-static void fix_params(struct fix *f, const char *key, const char *val)
-{
-    const char *why;
-    assert_int_equal(param_set(f->cc->params, f->par, key, val, &why), 0);
-}
-
-static void fix_start(struct fix *f) { f->cc->init(&f->s, &f->qp, f->st, f->par); }
-
-static void fix_free(struct fix *f)
-{
-    free(f->par);
-    free(f->st);
-    sim_free(&f->s);
 }
 
 static bool near(double a, double b, double tol) { return fabs(a - b) <= tol; }
@@ -106,7 +67,7 @@ static void swift_ack(struct fix *f, uint64_t una, simtime_t delay)
 
 static void swift_fix(struct fix *f, const char *init_cwnd, const char *fs_range)
 {
-    fix_init(f, &cc_swift, G100);
+    fix_init_sq(f, &cc_swift, G100);
     fix_params(f, "init_cwnd", init_cwnd);
     if (fs_range)
         fix_params(f, "fs_range", fs_range);
@@ -118,7 +79,7 @@ static void test_swift_init(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_swift, G100);
+    fix_init_sq(&f, &cc_swift, G100);
     fix_start(&f);
     assert_true(near(cwnd_of(&f), 125, 1e-9));
     assert_int_equal(f.qp.win, 125000);
@@ -215,7 +176,7 @@ static void test_swift_target_hops(void **state)
     assert_true(near(cwnd_of(&a), 50 * (1 - 0.8 * 2 / 30.0), 1e-9));
     fix_free(&a);
 
-    fix_init(&b, &cc_swift, G100);
+    fix_init_sq(&b, &cc_swift, G100);
     b.qp.hops = 8;
     fix_params(&b, "init_cwnd", "50");
     fix_params(&b, "fs_range", "0");
@@ -233,7 +194,7 @@ static void test_swift_target_hops(void **state)
     fix_free(&b);
 
     /* per_hop_scaling 2 us: 3 links -> 31 us; 30 us now increases */
-    fix_init(&a, &cc_swift, G100);
+    fix_init_sq(&a, &cc_swift, G100);
     fix_params(&a, "init_cwnd", "50");
     fix_params(&a, "fs_range", "0");
     fix_params(&a, "per_hop_scaling", "2us");
@@ -373,7 +334,7 @@ static void test_qcn_rp_trajectory(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_qcn, G40);
+    fix_init_sq(&f, &cc_qcn, G40);
     fix_start(&f);
     qcn_send(&f, 1000000); /* no limiter yet: nothing counted */
     assert_int_equal(f.qp.rate, G40);
@@ -431,7 +392,7 @@ static void test_qcn_rp_trajectory(void **state)
 
     /* clamp_target_rate: every message sets TR = CR */
     struct fix g;
-    fix_init(&g, &cc_qcn, G40);
+    fix_init_sq(&g, &cc_qcn, G40);
     fix_params(&g, "clamp_target_rate", "on");
     fix_start(&g);
     qcn_fb(&g, 32);
@@ -458,7 +419,7 @@ static void test_qcn_rp_release(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, &cc_qcn, G100);
+    fix_init_sq(&f, &cc_qcn, G100);
     fix_start(&f);
     qcn_fb(&f, 8);
     assert_int_equal(f.qp.rate, 93750000000ULL);
