@@ -1,8 +1,9 @@
 /* The event loop and everything a packet meets on its way: NIC scheduler,
  * link, switch MMU (ns-3 HPCC's SwitchMmu), egress scheduler, receiver and
- * go-back-N transport. Two events per packet hop: TX_DONE at the egress port
- * (only when more is waiting) and ARRIVE at the far end of the link, whose
- * in-flight packets sit in a FIFO with one pending event for the head. */
+ * transport (go-back-N as ns-3, or IRN), and the hooks schemes plug into.
+ * Two events per packet hop: TX_DONE at the egress port (only when more is
+ * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
+ * in a FIFO with one pending event for the head. */
 #include "net/net.h"
 #include <stdio.h>
 #include <stdlib.h>
