@@ -100,28 +100,6 @@ static void assign_sports(struct sim *s)
     free(cnt);
 }
 
-static void order_by_start(struct sim *s)
-{
-    /* flows arrive sorted or nearly so; insertion into a merge sort is overkill:
-     * a stable counting-free merge sort on indices keeps it O(n log n). */
-    uint32_t n = s->n_flows, *a = s->start_order, *tmp = xcalloc(n, sizeof *tmp);
-    for (uint32_t i = 0; i < n; i++)
-        a[i] = i;
-    for (uint32_t w = 1; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = s->flows[a[j]].start < s->flows[a[i]].start ? a[j++] : a[i++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
-        }
-        memcpy(a, tmp, n * sizeof *a);
-    }
-    free(tmp);
-}
 
 int scenario_build(struct scenario *sc, struct err *e)
 {
@@ -318,7 +296,8 @@ int scenario_build(struct scenario *sc, struct err *e)
         f->ideal_fct = pair_rtt + tx_time(f->size + 48 * npkts, pi.bw);
         f->nack_timer = 0;
     }
-    order_by_start(s);
+    if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
+        return errf(e, "out of memory ordering %u flows", s->n_flows);
     assign_sports(s);
     /* IRN's ring bitmaps cover twice the largest window, in packets */
     s->p.irn_bits = 64;

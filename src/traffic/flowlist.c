@@ -68,14 +68,47 @@ void flow_list_free(struct flow_list *l)
     memset(l, 0, sizeof *l);
 }
 
-/* With names beside the flows: the same stable merge sort on positions,
- * then both arrays put in that order; insertion sort if out of memory. */
+int flow_list_order(const struct flow_list *l, uint32_t *order)
+{
+    size_t n = l->n;
+    uint32_t *a = order, *b = malloc((n ? n : 1) * sizeof *b);
+    if (!b)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)i;
+    /* bottom-up merge sort; taking from the left run on ties keeps it stable */
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t x = lo, y = mid, k = lo;
+            while (x < mid && y < hi)
+                b[k++] = l->v[a[y]].start < l->v[a[x]].start ? a[y++] : a[x++];
+            while (x < mid)
+                b[k++] = a[x++];
+            while (y < hi)
+                b[k++] = a[y++];
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != order) { /* the result ended in the scratch buffer */
+        memcpy(order, a, n * sizeof *order);
+        b = a;
+    }
+    free(b);
+    return 0;
+}
+
+/* With names beside the flows: the stable order of positions, then both
+ * arrays put in that order; insertion sort if out of memory. */
 static void sort_named(struct flow_list *l)
 {
-    size_t n = l->n, *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    size_t n = l->n;
+    uint32_t *a = malloc(n * sizeof *a);
     struct flow_spec *v = malloc(n * sizeof *v);
     uint32_t *nm = malloc(n * sizeof *nm);
-    if (!a || !b || !v || !nm) {
+    if (!a || !v || !nm || flow_list_order(l, a) < 0) {
         for (size_t i = 1; i < n; i++) {
             struct flow_spec f = l->v[i];
             uint32_t m = l->name_of[i];
@@ -89,23 +122,6 @@ static void sort_named(struct flow_list *l)
         }
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
-        a[i] = i;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t x = lo, y = mid, k = lo;
-            while (x < mid && y < hi)
-                b[k++] = l->v[a[y]].start < l->v[a[x]].start ? a[y++] : a[x++];
-            while (x < mid)
-                b[k++] = a[x++];
-            while (y < hi)
-                b[k++] = a[y++];
-        }
-        size_t *t = a;
-        a = b;
-        b = t;
-    }
     for (size_t i = 0; i < n; i++) {
         v[i] = l->v[a[i]];
         nm[i] = l->name_of[a[i]];
@@ -114,7 +130,6 @@ static void sort_named(struct flow_list *l)
     memcpy(l->name_of, nm, n * sizeof *nm);
 out:
     free(a);
-    free(b);
     free(v);
     free(nm);
 }

@@ -39,6 +39,8 @@ const char *flow_list_name(const struct flow_list *l, size_t i);
 void flow_list_free(struct flow_list *l);
 /* Stable sort by start time (ties keep their order). */
 void flow_list_sort(struct flow_list *l);
+/* order[0..n-1] = the flows' indices in stable start-time order; -1 if out of memory. */
+int flow_list_order(const struct flow_list *l, uint32_t *order);
 
 /* A flow-size CDF: points (x bytes, p in [0,1]), p non-decreasing from 0 to 1.
  * Both formats are read: ours ("size prob", '#' comments) and ns-3
