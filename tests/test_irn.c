@@ -64,8 +64,8 @@ static void test_irn_lossless_path_is_plain(void **st)
     const struct qp *f = &r.sc.sim.flows[0];
     assert_int_equal(r.sc.sim.c.bytes_retx, 0);
     assert_int_equal(r.sc.sim.c.timeouts, 0);
-    assert_int_equal(f->finish - f->start, 1000 * tx_time(1036, 100000000000ULL) + tx_time(1036, 100000000000ULL) +
-                                               4 * T_US + 2 * tx_time(48, 100000000000ULL));
+    assert_int_equal(f->finish - f->start, 1000 * tx_time(1048, 100000000000ULL) + tx_time(1048, 100000000000ULL) +
+                                               4 * T_US + 2 * tx_time(60, 100000000000ULL));
     run_free(&r);
 }
 

@@ -115,8 +115,9 @@ static void test_definition1_at_slot_start(void **state)
     assert_int_equal(pc->fb[1], 169000);       /* I_p */
     assert_int_equal(pc->fb[2], 40000);        /* Q¹ */
     assert_int_equal(pc->fb[3], G100);         /* T */
-    /* recentBytes over T_Δ = 0.49728 slot: the packet + 0.49728 of slot 17 */
-    assert_int_equal(pc->fb[4], 5973);         /* 1000 + 4972.8 */
+    /* recentBytes over T_Δ = 6 x 1048 B at 100 Gbps = 0.50304 slot: the
+     * packet + 0.50304 of slot 17 */
+    assert_int_equal(pc->fb[4], 6030);         /* 1000 + 5030.4 */
     assert_int_equal(pc->fb[5], 1000);         /* recentMarkedBytes: the packet */
     /* unmarked packets never trigger, however congested */
     arrive(&x, 18 * T_US + 10 * T_NS, 1000, false, 2000);
@@ -147,9 +148,9 @@ static void test_definition1_mid_slot(void **state)
             const struct pkt *pc = last_postcard(&x);
             assert_int_equal(pc->fb[1], 169000);
             assert_int_equal(pc->fb[2], 35000);
-            /* T_Δ = 0.49728 slot < f: the share of slot 18 since 18.00272 us,
-             * arrivals taken as even over [18, 18.5]: 6000 · 0.49728 / 0.5 */
-            assert_int_equal(pc->fb[4], 5967);
+            /* T_Δ = 0.50304 slot > f = 0.5: all of slot 18 so far (6000)
+             * and 0.00304 of slot 17 (30.4) */
+            assert_int_equal(pc->fb[4], 6030);
         } else {
             assert_int_equal(x.s->c.pbfs_postcards, 0);
         }
@@ -234,7 +235,7 @@ static bool send_one(struct fix *f)
     struct pkt p;
     memset(&p, 0, sizeof p);
     p.type = PKT_DATA;
-    p.size = 1036;
+    p.size = 1048;
     cc_pbfs.on_send(&f->s, &f->qp, f->st, f->par, &p);
     return p.flags & PF_MARK;
 }
@@ -457,7 +458,7 @@ static void test_incast(void **state)
     assert_int_equal(off.postcards, 0);
     assert_int_equal(on.flows, 16);
     assert_true(on.postcards >= on.flows); /* every flow heard from its receiver's ToR at least */
-    double t_delta_us = 6 * 1036 * 8 / 25e3, max_rtt_us = 16.8;
+    double t_delta_us = 6 * 1048 * 8 / 25e3, max_rtt_us = 16.8;
     assert_true((double)on.postcards / (double)on.flows <= 3 * (max_rtt_us / t_delta_us + 1));
     assert_true(off.pauses > 0);
     assert_true(on.pauses < off.pauses);

@@ -712,8 +712,9 @@ static void test_swift_pair(void **st)
 /* QCN with its defaults (q_eq 26 KB). The second flow joins at 1 ms at line
  * rate; the congestion point's messages go to the sources in proportion to
  * their share of the sampled bytes, so the faster flow is cut more often.
- * Over 10..15 ms the split is within 2 % of even (the sampled AIMD keeps
- * both flows jittering by about a Gbps); we allow 5 %. The queue stays near
+ * Averaged over 10..25 ms the split is within a few % of even (the sampled
+ * AIMD keeps both flows jittering by a Gbps or more, so a 5 ms window can
+ * catch a 6 % swing); we allow 5 %. The queue stays near
  * the set point: mean within [0.5, 2] x q_eq, and the link stays busy. */
 static void test_qcn_pair(void **st)
 {
@@ -721,7 +722,7 @@ static void test_qcn_pair(void **st)
     struct result res;
     double base_us;
     uint32_t hops;
-    run_pair("qcn", JOIN, 10 * T_MS, 5 * T_MS, 200000000, &res, &base_us, &hops);
+    run_pair("qcn", JOIN, 10 * T_MS, 15 * T_MS, 200000000, &res, &base_us, &hops);
     assert_fair(&res, 0.05);
     assert_true(res.util > 0.99);
     assert_true(res.mean_q_kb > 13 && res.mean_q_kb < 52);

@@ -15,6 +15,15 @@
 #include "net/lb.h"
 
 #define NQ 8             /* egress queues (priorities) per port */
+
+/* Header bytes as the ns-3 HPCC simulator builds packets. Its PPP header is
+ * padded to an Ethernet header's 14 bytes (PppHeader::GetStaticSize). */
+#define HDR_L2 14
+#define HDR_IP 20
+#define HDR_UDP 8
+#define HDR_SEQ 6        /* sequence number and priority group */
+#define HDR_DATA (HDR_L2 + HDR_IP + HDR_UDP + HDR_SEQ) /* 48, plus the CC's INT bytes */
+#define PFC_FRAME_BYTES (9 + HDR_IP + HDR_L2)          /* PauseHeader 9: 43 */
 #define INT_MAX_HOPS 5
 
 enum pkt_type {
@@ -175,6 +184,7 @@ struct sim_params {
     uint32_t irn_n;           /* RTO_low while at most this many packets are in flight */
     uint32_t irn_bits;        /* ring bitmap size in packets (power of two) */
     bool var_win;
+    bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     simtime_t stop;       /* 0 = none */
 };
 

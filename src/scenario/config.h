@@ -26,6 +26,7 @@ struct cfg_run {
     int64_t seed;
     simtime_t stop; /* 0 = until every flow is done */
     char name[PARAM_STR_MAX];
+    bool ns3_timing;
 };
 
 struct cfg_topology {

@@ -54,7 +54,7 @@ static uint32_t auto_headroom(uint64_t rate, simtime_t delay, uint32_t max_wire)
     uint64_t delay_ns = (uint64_t)(delay / T_NS);
     uint64_t ns3 = rate * delay_ns / 8 / 1000000000ULL * 3;
     uint64_t bdp2 = (uint64_t)(((unsigned __int128)rate * (uint64_t)delay * 2 + 8 * T_SEC - 1) / (8 * (unsigned __int128)T_SEC));
-    uint64_t phys = bdp2 + 3ULL * max_wire + 2ULL * 31;
+    uint64_t phys = bdp2 + 3ULL * max_wire + 2ULL * PFC_FRAME_BYTES;
     uint64_t h = ns3 > phys ? ns3 : phys;
     return h > UINT32_MAX ? UINT32_MAX : (uint32_t)h;
 }
@@ -124,10 +124,10 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->cc_par = cfg->cc_params[cc_index(cc->name)];
     s->lb = lb;
     s->lb_par = cfg->lb_params[lb_index(lb->name)];
-    s->data_hdr = 36 + cc->int_bytes;
-    {
-        int pad = 60 - 14 - 20 - (int)(12 + cc->int_bytes);
-        s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + 20 + 2;
+    s->data_hdr = HDR_DATA + cc->int_bytes;
+    {   /* ns-3 pads an ACK's payload so that it is 60 bytes without INT */
+        int pad = 60 - HDR_L2 - HDR_IP - (int)(12 + cc->int_bytes);
+        s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + HDR_IP + HDR_L2;
     }
 
     const struct cfg_transport *tp = &cfg->transport;
@@ -152,6 +152,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         s->p.rto = tp->rto_low < tp->rto_high ? tp->rto_low : tp->rto_high;
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
+    s->p.ns3_timing = cfg->run.ns3_timing;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
 
     /* nodes and ports: node n's ports are its links in file order */
@@ -293,7 +294,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         /* ns-3's "standalone" FCT: pair base RTT plus every byte, with 48 B of
          * headers per packet, at the path's slowest link. */
         uint64_t npkts = (f->size + s->p.mtu - 1) / s->p.mtu;
-        f->ideal_fct = pair_rtt + tx_time(f->size + 48 * npkts, pi.bw);
+        f->ideal_fct = pair_rtt + tx_time(f->size + HDR_DATA * npkts, pi.bw);
         f->nack_timer = 0;
     }
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
