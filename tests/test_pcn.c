@@ -38,7 +38,6 @@ static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
     f->s.ports = calloc(1, sizeof *f->s.ports);
     f->s.nics = calloc(1, sizeof *f->s.nics);
     f->s.host_index = calloc(1, sizeof *f->s.host_index);
-    f->s.host_ids = calloc(1, sizeof *f->s.host_ids);
     f->s.nics[0].wake_at = T_NEVER;
     f->s.ports[0].rate = line;
     f->s.ports[0].tx_at = -1;

@@ -63,7 +63,6 @@ void evq_init(struct eventq *q)
     heap_init(&q->fast, 1024);
     heap_init(&q->slow, 1024);
     q->seq = 0;
-    q->pushed = 0;
 }
 
 void evq_free(struct eventq *q)
@@ -76,13 +75,11 @@ void evq_free(struct eventq *q)
 
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    q->pushed++;
     heap_push(&q->fast, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
 }
 
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    q->pushed++;
     heap_push(&q->slow, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
 }
 

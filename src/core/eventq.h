@@ -33,7 +33,6 @@ struct heap4 {
 struct eventq {
     struct heap4 fast, slow;
     uint32_t seq;
-    uint64_t pushed; /* total scheduled, for statistics */
 };
 
 void evq_init(struct eventq *q);

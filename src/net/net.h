@@ -87,9 +87,8 @@ struct port {
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
     uint8_t rr_last;
     uint8_t qmask;        /* bit q set while q[q] holds packets */
-    uint8_t paused_mask;  /* bit q set while paused[q] */
+    uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
-    bool paused[NQ];      /* egress paused by PFC from the peer */
     simtime_t paused_since[NQ];
     struct pktq q[NQ];
     struct pktq wire;
@@ -153,8 +152,7 @@ struct qp {
     bool in_recovery;
     /* statistics */
     simtime_t ideal_fct;
-    uint32_t timeouts, ooo;
-    uint64_t retx_bytes;
+    uint32_t ooo;
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
 };
 
@@ -196,7 +194,7 @@ struct sim_counters {
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
     uint64_t timeouts;
-    uint64_t flows_completed, flows_started;
+    uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
 };
 
@@ -218,7 +216,7 @@ struct pkt_pool {
     struct pkt *free;
     void **chunks;
     size_t nchunks, capchunks;
-    uint64_t allocated, in_use, peak;
+    uint64_t in_use, peak;
 };
 
 struct sim {
@@ -235,7 +233,6 @@ struct sim {
     struct port *ports;
     struct nic *nics;          /* indexed by host index */
     int32_t *host_index;       /* node id -> host index or -1 */
-    uint32_t *host_ids;        /* host index -> node id */
     /* routing: for switch node n and destination host index h, candidate
      * egress ports route_ports[route_off[n*H+h] .. +route_cnt[..]) */
     uint32_t *route_off;
@@ -279,6 +276,8 @@ void sim_run(struct sim *s);
 void sim_free(struct sim *s);
 /* Schedule the first hooks.sample call (after the hooks are set). */
 void sim_monitor_start(struct sim *s, simtime_t first);
+
+static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
 static inline void *sim_aux_state(const struct sim *s, uint32_t flow) { return s->aux_state + (size_t)flow * s->aux_stride; }

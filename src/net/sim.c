@@ -44,7 +44,6 @@ static void pool_grow(struct sim *s)
         c[i].next = pl->free;
         pl->free = &c[i];
     }
-    pl->allocated += POOL_CHUNK;
 }
 
 struct pkt *pkt_alloc(struct sim *s)
@@ -404,7 +403,6 @@ static struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     p->ts = s->now;
     if (seq < f->snd_high) {
         s->c.bytes_retx += payload;
-        f->retx_bytes += payload;
     } else {
         s->c.bytes_sent += payload;
     }
@@ -486,7 +484,7 @@ static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
         int cls = s->p.ack_high_prio ? 0 : nic->ackq.head->prio;
         if (nic->ackq.head->type == PKT_CNP)
             cls = 0;
-        if (!pt->paused[cls])
+        if (!port_paused(pt, cls))
             return q_pop(&nic->ackq);
     }
     uint32_t n = nic->nqps;
@@ -501,7 +499,7 @@ static struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
                 continue;
             seq = f->snd_nxt;
         }
-        if (pt->paused[f->pg])
+        if (port_paused(pt, f->pg))
             continue;
         if (f->next_avail > s->now) {
             if (f->next_avail < soonest)
@@ -757,8 +755,7 @@ static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
     int q = (int)p->seq;
     bool pause = p->flags & PF_PAUSE;
     if (pause) {
-        if (!pt->paused[q]) {
-            pt->paused[q] = true;
+        if (!port_paused(pt, q)) {
             pt->paused_mask |= (uint8_t)(1u << q);
             pt->paused_since[q] = s->now;
         }
@@ -770,8 +767,7 @@ static void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
                 if (s->flows[nic->qps[i]].pg == q)
                     s->flows[nic->qps[i]].ever_paused = true;
         }
-    } else if (pt->paused[q]) {
-        pt->paused[q] = false;
+    } else if (port_paused(pt, q)) {
         pt->paused_mask &= (uint8_t)~(1u << q);
         pt->paused_time += s->now - pt->paused_since[q];
         /* A paused queue sends nothing, so what it holds now is every packet
@@ -803,7 +799,6 @@ static void flow_start(struct sim *s, struct qp *f)
     f->last_progress = s->now;
     for (int k = 0; k <= CC_TIMERS; k++)
         f->timer_at[k] = f->timer_ev[k] = -1;
-    s->c.flows_started++;
     if (s->p.irn) {
         size_t words = s->p.irn_bits / 64;
         f->irn_rx = calloc(2 * words, sizeof *f->irn_rx);
@@ -818,7 +813,7 @@ static void flow_start(struct sim *s, struct qp *f)
     if (s->aux && s->aux->init)
         s->aux->init(s, f, sim_aux_state(s, f->id), s->aux_par);
     struct nic *nic = nic_of(s, f->src);
-    if (s->ports[nic->port].paused[f->pg])
+    if (port_paused(&s->ports[nic->port], f->pg))
         f->ever_paused = true; /* starts behind a PAUSE */
     nic_add_qp(s, nic, f->id);
     if (s->p.rto)
@@ -847,7 +842,6 @@ static void rto_fire(struct sim *s, struct qp *f)
     if (s->p.irn) /* IRN: a short timeout when too few packets are in flight for NACKs to come */
         rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
     if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
-        f->timeouts++;
         s->c.timeouts++;
         if (s->p.irn) { /* everything unSACKed in flight is lost */
             f->in_recovery = false;
@@ -936,7 +930,7 @@ void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p)
 uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].bytes; }
 uint64_t cc_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
 uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
-bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return s->ports[port].paused[q]; }
+bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
 struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
 
 /* ---------------------------------------------------------------- loop */
@@ -1093,7 +1087,6 @@ void sim_free(struct sim *s)
     free(s->ports);
     free(s->nics);
     free(s->host_index);
-    free(s->host_ids);
     free(s->route_off);
     free(s->route_cnt);
     free(s->route_ports);

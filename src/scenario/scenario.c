@@ -192,8 +192,6 @@ int scenario_build(struct scenario *sc, struct err *e)
         return errf(e, "the topology has no hosts");
     s->host_index = xcalloc(t->n_nodes, sizeof *s->host_index);
     memcpy(s->host_index, t->host_index, t->n_nodes * sizeof *s->host_index);
-    s->host_ids = xcalloc(t->n_hosts, sizeof *s->host_ids);
-    memcpy(s->host_ids, t->hosts, t->n_hosts * sizeof *s->host_ids);
     s->nics = xcalloc(t->n_hosts, sizeof *s->nics);
     for (uint32_t h = 0; h < t->n_hosts; h++) {
         s->nics[h].node = t->hosts[h];

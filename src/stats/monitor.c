@@ -264,13 +264,7 @@ out:
 
 /* ---------------------------------------------------------------- paths */
 
-static inline bool port_paused(const struct port *pt)
-{
-    for (int q = 0; q < NQ; q++)
-        if (pt->paused[q])
-            return true;
-    return false;
-}
+static inline bool port_any_paused(const struct port *pt) { return pt->paused_mask != 0; }
 
 static inline uint32_t peer_node(const struct sim *s, uint32_t pid) { return s->ports[s->ports[pid].peer].node; }
 
@@ -347,7 +341,7 @@ static uint64_t paused_paths(struct monitors *m, const struct sim *s)
             for (int c = 0; c < s->route_cnt[ri]; c++) {
                 uint32_t v = peer_node(s, cand[c]);
                 p += m->P[v];
-                if (!port_paused(&s->ports[cand[c]]))
+                if (!port_any_paused(&s->ports[cand[c]]))
                     u += m->U[v];
             }
             m->P[n] = p;
@@ -417,7 +411,7 @@ static void sample_paused(struct monitors *m, struct mon *mo, const struct sim *
 {
     uint32_t ports = 0, fabric = 0;
     for (uint32_t i = 0; i < s->n_ports; i++)
-        if (port_paused(&s->ports[i])) {
+        if (port_any_paused(&s->ports[i])) {
             ports++;
             if (s->nodes[s->ports[i].node].is_switch && s->nodes[peer_node(s, i)].is_switch)
                 fabric++;
@@ -670,7 +664,7 @@ int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
         const struct node *nd = &s->nodes[pt->node];
         simtime_t t = pt->paused_time;
         for (int q = 0; q < NQ; q++)
-            if (pt->paused[q]) /* still paused when the run ended */
+            if (port_paused(pt, q)) /* still paused when the run ended */
                 t += s->now - pt->paused_since[q];
         fprintf(f, "%u,%u,%s,%llu,%.3f\n", pt->node, pid - nd->port0, layer_name(nd->is_switch ? nd->layer : LAYER_HOST),
                 (unsigned long long)pt->pause_frames_rx, (double)t / (double)T_US);
