@@ -573,37 +573,33 @@ static void flow_complete(struct sim *s, struct qp *f)
         s->hooks.flow_done(s->hooks.ctx, s, f);
 }
 
-/* Turn `a` into a control packet of flow f from host `from` back to its
- * sender and queue it. `a` is either fresh or the data packet being answered:
- * reusing that one spares an allocation and the copy of its INT records. */
-static void ctrl_from(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, struct pkt *a, uint64_t aux)
+/* The header of a packet travelling back to flow f's sender, as its ACKs do
+ * (reversed addresses and ports, so switches hash it like the ACKs). */
+static void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags)
 {
-    a->aux = aux;
-    a->payload = 0;
     a->type = (uint8_t)type;
     a->prio = f->pg;
     a->flow = f->id;
-    a->src = from;
+    a->src = f->dst;
     a->dst = f->src;
     a->sport = f->dport;
     a->dport = f->sport;
-    a->seq = f->rcv_nxt;
     a->flags = flags;
-    a->size = s->ack_size;
-    struct nic *nic = nic_of(s, from);
-    q_push(&nic->ackq, a);
-    port_kick(s, nic->port);
 }
 
-static void send_ctrl(struct sim *s, struct qp *f, uint32_t from, int type, uint8_t flags, const struct pkt *data,
-                      uint64_t aux)
+/* Turn `a` into an ACK/NACK/CNP of flow f and queue it at the receiver's NIC.
+ * `a` is either fresh or the data packet being answered: reusing that one
+ * spares an allocation and the copy of its INT records. */
+static void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux)
 {
-    struct pkt *a = pkt_alloc(s);
-    a->ts = data->ts;
-    a->nhop = data->nhop;
-    if (data->nhop)
-        memcpy(a->hop, data->hop, data->nhop * sizeof a->hop[0]);
-    ctrl_from(s, f, from, type, flags, a, aux);
+    reply_header(a, f, type, flags);
+    a->aux = aux;
+    a->payload = 0;
+    a->seq = f->rcv_nxt;
+    a->size = s->ack_size;
+    struct nic *nic = nic_of(s, f->dst);
+    q_push(&nic->ackq, a);
+    port_kick(s, nic->port);
 }
 
 /* IRN receiver: ACK in-order packets (pulling in any held ones), NACK an
@@ -639,7 +635,7 @@ static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_
 /* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
  * ack_interval lets a flow finish. Returns true when p itself became the
  * ACK/NACK (it keeps the data's timestamp and INT records, as the reply must). */
-static bool receive_data(struct sim *s, uint32_t node, struct pkt *p)
+static bool receive_data(struct sim *s, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
@@ -665,7 +661,9 @@ static bool receive_data(struct sim *s, uint32_t node, struct pkt *p)
         }
     }
     if (ecn && s->p.cnp_packets) {
-        send_ctrl(s, f, node, PKT_CNP, 0, p, 0);
+        struct pkt *c = pkt_alloc(s); /* a separate CNP: no INT, the data's timestamp */
+        c->ts = p->ts;
+        ctrl_from(s, f, PKT_CNP, 0, c, 0);
         s->c.cnps++;
     }
     if (s->cc->on_rx_data)
@@ -678,7 +676,7 @@ static bool receive_data(struct sim *s, uint32_t node, struct pkt *p)
         s->c.acks++;
     else
         s->c.nacks++;
-    ctrl_from(s, f, node, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
+    ctrl_from(s, f, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
     return true;
 }
 
@@ -738,10 +736,10 @@ static void receive_ack(struct sim *s, struct pkt *p)
     port_kick(s, nic_of(s, f->src)->port);
 }
 
-static void host_receive(struct sim *s, uint32_t node, struct pkt *p)
+static void host_receive(struct sim *s, struct pkt *p)
 {
     if (p->type == PKT_DATA) {
-        if (!receive_data(s, node, p))
+        if (!receive_data(s, p))
             pkt_free(s, p);
         return;
     }
@@ -886,36 +884,16 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
 void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux)
 {
     struct pkt *a = pkt_alloc(s);
-    a->type = PKT_CNP;
-    a->prio = qp->pg;
-    a->flow = qp->id;
-    a->src = qp->dst;
-    a->dst = qp->src;
-    a->sport = qp->dport;
-    a->dport = qp->sport;
-    a->flags = flags;
-    a->aux = aux;
-    a->size = s->ack_size;
     a->ts = s->now;
-    struct nic *nic = nic_of(s, qp->dst);
-    q_push(&nic->ackq, a);
+    ctrl_from(s, qp, PKT_CNP, flags, a, aux);
     s->c.cnps++;
-    port_kick(s, nic->port);
 }
 
 struct pkt *cc_switch_packet(struct sim *s, uint32_t sw, uint32_t flow, uint8_t flags, uint32_t size)
 {
     (void)sw;
-    const struct qp *f = &s->flows[flow];
     struct pkt *a = pkt_alloc(s);
-    a->type = PKT_FEEDBACK;
-    a->prio = f->pg;
-    a->flow = flow;
-    a->src = f->dst; /* hashes like the flow's ACKs */
-    a->dst = f->src;
-    a->sport = f->dport;
-    a->dport = f->sport;
-    a->flags = flags;
+    reply_header(a, &s->flows[flow], PKT_FEEDBACK, flags);
     a->size = size;
     a->ts = s->now;
     return a;
@@ -986,7 +964,7 @@ static void dispatch(struct sim *s, const struct event *ev)
         } else if (s->nodes[node].is_switch) {
             switch_receive(s, node, in, p);
         } else {
-            host_receive(s, node, p);
+            host_receive(s, p);
         }
         break;
     }
