@@ -1,28 +1,19 @@
 #include "core/eventq.h"
-#include <stdio.h>
+#include "core/xalloc.h"
 #include <stdlib.h>
 
 static void heap_init(struct heap4 *h, size_t cap)
 {
     h->n = 0;
     h->cap = cap;
-    h->v = malloc(cap * sizeof *h->v);
-    if (!h->v) {
-        perror("rocesim: event queue");
-        exit(1);
-    }
+    h->v = xmalloc(cap * sizeof *h->v);
 }
 
 static void heap_push(struct heap4 *h, struct event e)
 {
     if (h->n == h->cap) {
         h->cap *= 2;
-        struct event *v = realloc(h->v, h->cap * sizeof *v);
-        if (!v) {
-            perror("rocesim: event queue");
-            exit(1);
-        }
-        h->v = v;
+        h->v = xrealloc(h->v, h->cap * sizeof *h->v);
     }
     size_t i = h->n++;
     while (i > 0) {

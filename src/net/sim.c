@@ -5,6 +5,7 @@
  * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
  * in a FIFO with one pending event for the head. */
 #include "net/net.h"
+#include "core/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +29,9 @@ static void pool_grow(struct sim *s)
     struct pkt_pool *pl = &s->pool;
     if (pl->nchunks == pl->capchunks) {
         pl->capchunks = pl->capchunks ? 2 * pl->capchunks : 16;
-        pl->chunks = realloc(pl->chunks, pl->capchunks * sizeof *pl->chunks);
-        if (!pl->chunks) {
-            perror("rocesim: packet pool");
-            exit(1);
-        }
+        pl->chunks = xrealloc(pl->chunks, pl->capchunks * sizeof *pl->chunks);
     }
-    struct pkt *c = calloc(POOL_CHUNK, sizeof *c);
-    if (!c) {
-        perror("rocesim: packet pool");
-        exit(1);
-    }
+    struct pkt *c = xcalloc(POOL_CHUNK, sizeof *c);
     pl->chunks[pl->nchunks++] = c;
     for (int i = POOL_CHUNK - 1; i >= 0; i--) {
         c[i].next = pl->free;
@@ -525,11 +518,7 @@ static void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id)
     (void)s;
     if (nic->nqps == nic->cap) {
         nic->cap = nic->cap ? 2 * nic->cap : 8;
-        nic->qps = realloc(nic->qps, nic->cap * sizeof *nic->qps);
-        if (!nic->qps) {
-            perror("rocesim: nic");
-            exit(1);
-        }
+        nic->qps = xrealloc(nic->qps, nic->cap * sizeof *nic->qps);
     }
     nic->qps[nic->nqps++] = id;
 }
@@ -799,11 +788,7 @@ static void flow_start(struct sim *s, struct qp *f)
         f->timer_at[k] = f->timer_ev[k] = -1;
     if (s->p.irn) {
         size_t words = s->p.irn_bits / 64;
-        f->irn_rx = calloc(2 * words, sizeof *f->irn_rx);
-        if (!f->irn_rx) {
-            perror("rocesim: irn");
-            exit(1);
-        }
+        f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
         f->irn_tx = f->irn_rx + words;
     }
     if (s->cc->init)

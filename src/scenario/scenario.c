@@ -1,4 +1,5 @@
 #include "scenario/scenario.h"
+#include "core/xalloc.h"
 #include "scenario/workload.h"
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +19,6 @@ const char *workloads_dir(void)
     return ROCESIM_SOURCE_DIR "/workloads";
 }
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        perror("rocesim");
-        exit(1);
-    }
-    return p;
-}
 
 int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
 {

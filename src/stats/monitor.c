@@ -2,6 +2,7 @@
  * QLEN_MON_FILE) and pfc_ports.csv. One EV_MONITOR event at a time drives them
  * all: each sample returns the earliest time any monitor is due next. */
 #include "stats/monitor.h"
+#include "core/xalloc.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,15 +52,6 @@ const char *layer_name(unsigned layer)
     return layer < 4 ? names[layer] : "?";
 }
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        perror("rocesim: monitors");
-        exit(1);
-    }
-    return p;
-}
 
 /* ---------------------------------------------------------------- lists */
 
@@ -437,11 +429,7 @@ static void sample_qlen(struct monitors *m, struct mon *mo, const struct sim *s)
             struct hist *h = &m->hist[nd->port0 + k];
             if (kb >= h->n) {
                 uint32_t nn = kb + 1 > 2 * h->n ? kb + 1 : 2 * h->n;
-                uint32_t *c = realloc(h->cnt, nn * sizeof *c);
-                if (!c) {
-                    perror("rocesim: monitors");
-                    exit(1);
-                }
+                uint32_t *c = xrealloc(h->cnt, nn * sizeof *c);
                 memset(c + h->n, 0, (nn - h->n) * sizeof *c);
                 h->cnt = c;
                 h->n = nn;

@@ -2,6 +2,7 @@
  * statistics per size bucket, unfinished flows, and PFC pause totals, one
  * column per run. */
 #include "stats/report.h"
+#include "core/xalloc.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -131,11 +132,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t sz)
     if (n < *cap)
         return p;
     size_t nc = *cap ? 2 * *cap : 256;
-    void *q = realloc(p, nc * sz);
-    if (!q) {
-        perror("rocesim: report");
-        exit(1);
-    }
+    void *q = xrealloc(p, nc * sz);
     *cap = nc;
     return q;
 }
@@ -402,12 +399,8 @@ void report_compute(const struct report_run *r, struct report_summary *o)
 {
     memset(o, 0, sizeof *o);
     size_t n = r->n_flows;
-    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
-    const struct report_flow **done = malloc((n ? n : 1) * sizeof *done);
-    if (!a || !b || !done) {
-        perror("rocesim: report");
-        exit(1);
-    }
+    double *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b);
+    const struct report_flow **done = xmalloc(n * sizeof *done);
     o->flows = n;
     size_t nd = 0;
     for (size_t i = 0; i < n; i++)
@@ -526,14 +519,10 @@ static int cmp_port(const void *a, const void *b)
 
 int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
 {
-    struct report_run *runs = calloc((size_t)n, sizeof *runs);
-    struct report_summary *sum = calloc((size_t)n, sizeof *sum);
+    struct report_run *runs = xcalloc((size_t)n, sizeof *runs);
+    struct report_summary *sum = xcalloc((size_t)n, sizeof *sum);
     /* the largest table: 20 rows x 7 stats per run */
-    double *v = calloc((size_t)n * REPORT_EQUAL * 8, sizeof *v);
-    if (!runs || !sum || !v) {
-        perror("rocesim: report");
-        exit(1);
-    }
+    double *v = xcalloc((size_t)n * REPORT_EQUAL * 8, sizeof *v);
     int rc = 0;
     for (int k = 0; k < n; k++) {
         if (report_load(&runs[k], dirs[k], e) < 0) {
