@@ -1,5 +1,7 @@
 #include "simrun.h"
 #include "testutil.h"
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void run_setup(struct run *r, const char *ini)
@@ -50,4 +52,79 @@ void run_check_invariants(const struct run *r)
     for (uint32_t n = 0; n < s->n_nodes; n++)
         if (s->nodes[n].is_switch)
             assert_int_equal(s->nodes[n].shared_used, 0);
+}
+
+void run_check_clean(const struct run *r)
+{
+    run_check_invariants(r);
+    assert_int_equal(r->sc.sim.c.timeouts, 0);
+    assert_int_equal(r->sc.sim.c.bytes_retx, 0);
+}
+
+uint32_t run_dumbbell_bottleneck(const struct sim *s)
+{
+    uint32_t sw0 = s->n_hosts, sw1 = s->n_hosts + 1;
+    const struct node *n = &s->nodes[sw0];
+    assert_true(n->is_switch && s->nodes[sw1].is_switch);
+    for (uint32_t k = 0; k < n->nports; k++) {
+        uint32_t pid = n->port0 + k;
+        if (s->ports[s->ports[pid].peer].node == sw1)
+            return pid;
+    }
+    fail_msg("no bottleneck port");
+    return 0;
+}
+
+void run_pair_start(struct run *r, const char *cc, const char *extra, simtime_t start2, uint64_t size)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n"
+             "[transport]\ncc = %s\n%s\n[traffic]\npattern = none\n",
+             cc, extra ? extra : "");
+    run_setup(r, ini);
+    run_add_flow(r, 0, 2, size, 0);
+    run_add_flow(r, 1, 2, size, start2);
+    run_build(r);
+}
+
+void run_pair_measure(struct run *r, simtime_t warm, simtime_t span, struct pair_result *res)
+{
+    struct sim *s = &r->sc.sim;
+    uint32_t bp = run_dumbbell_bottleneck(s);
+    s->p.stop = warm;
+    sim_run(s);
+    uint64_t a0 = s->flows[0].rcv_nxt, b0 = s->flows[1].rcv_nxt, tx0 = s->ports[bp].tx_bytes;
+    uint64_t qmax = 0;
+    double qsum = 0;
+    int n = 0;
+    for (simtime_t t = warm + 5 * T_US; t <= warm + span; t += 5 * T_US) {
+        s->p.stop = t;
+        sim_run(s);
+        assert_true(s->stopped); /* the flows must outlast the window */
+        uint64_t q = s->ports[bp].q[3].bytes;
+        if (q > qmax)
+            qmax = q;
+        qsum += (double)q;
+        n++;
+    }
+    double secs = (double)span / T_SEC;
+    res->gput[0] = (double)(s->flows[0].rcv_nxt - a0) * 8 / secs / 1e9;
+    res->gput[1] = (double)(s->flows[1].rcv_nxt - b0) * 8 / secs / 1e9;
+    res->util = (double)(s->ports[bp].tx_bytes - tx0) * 8 / secs / 100e9;
+    res->max_q_kb = (double)qmax / 1e3;
+    res->mean_q_kb = qsum / n / 1e3;
+}
+
+double run_pair_jain(const struct pair_result *res)
+{
+    double sum = res->gput[0] + res->gput[1];
+    return sum * sum / (2 * (res->gput[0] * res->gput[0] + res->gput[1] * res->gput[1]));
+}
+
+void run_pair_assert_fair(const struct pair_result *res, double tol)
+{
+    double half = (res->gput[0] + res->gput[1]) / 2;
+    for (int i = 0; i < 2; i++)
+        assert_true(fabs(res->gput[i] - half) / half < tol);
 }

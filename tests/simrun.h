@@ -20,4 +20,25 @@ void run_free(struct run *r);
  * flow bytes; no packet left anywhere; switch buffers back to zero. */
 void run_check_invariants(const struct run *r);
 
+/* run_check_invariants, and in a lossless run: no timeout, nothing resent. */
+void run_check_clean(const struct run *r);
+/* A dumbbell's bottleneck: the first switch's port toward the second. */
+uint32_t run_dumbbell_bottleneck(const struct sim *s);
+
+/* Two long flows through a dumbbell's 100 Gbps bottleneck: host 0 -> 2 from
+ * time 0 and host 1 -> 2 from start2, `size` bytes each, under CC `cc`
+ * (`extra` is more INI text for [transport] and after). run_pair_measure runs
+ * to `warm`, then over `span` takes each flow's goodput, the bottleneck's
+ * utilisation, and its queue sampled every 5 us; the flows must outlast it. */
+struct pair_result {
+    double gput[2]; /* Gbps */
+    double util;
+    double max_q_kb, mean_q_kb;
+};
+void run_pair_start(struct run *r, const char *cc, const char *extra, simtime_t start2, uint64_t size);
+void run_pair_measure(struct run *r, simtime_t warm, simtime_t span, struct pair_result *res);
+double run_pair_jain(const struct pair_result *res);
+/* Each flow's goodput within `tol` (relative) of their mean. */
+void run_pair_assert_fair(const struct pair_result *res, double tol);
+
 #endif

@@ -10,92 +10,22 @@
 #include <string.h>
 #include "simrun.h"
 
-/* The shared invariants, plus: no timeout and no retransmission (lossless). */
-static void check_invariants(const struct run *r)
-{
-    run_check_invariants(r);
-    assert_int_equal(r->sc.sim.c.timeouts, 0);
-    assert_int_equal(r->sc.sim.c.bytes_retx, 0);
-}
-
-/* The dumbbell's bottleneck: the first switch's port toward the second. */
-static uint32_t bottleneck_port(const struct sim *s)
-{
-    uint32_t sw0 = s->n_hosts, sw1 = s->n_hosts + 1;
-    const struct node *n = &s->nodes[sw0];
-    assert_true(n->is_switch && s->nodes[sw1].is_switch);
-    for (uint32_t k = 0; k < n->nports; k++) {
-        uint32_t pid = n->port0 + k;
-        if (s->ports[s->ports[pid].peer].node == sw1)
-            return pid;
-    }
-    fail_msg("no bottleneck port");
-    return 0;
-}
-
-struct result {
-    double gput[2];    /* Gbps over the measurement window */
-    double max_q_kb;   /* largest bottleneck queue sampled after convergence */
-    double mean_q_kb;
-    double util;       /* bottleneck utilisation over the window */
-};
-
-/* Flow 0 starts at 0, flow 1 at start2; from `warm` on, measure goodputs and
- * sample the bottleneck queue every 5 us for `span`; then let both finish. */
+/* The two-flow run: measure, print, then finish every flow cleanly. */
 static void run_pair(const char *name, const char *extra, simtime_t start2, simtime_t warm, simtime_t span,
-                     uint64_t size, struct result *res)
+                     uint64_t size, struct pair_result *res)
 {
-    char ini[1024];
-    snprintf(ini, sizeof ini,
-             "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n"
-             "[transport]\ncc = %s\n%s\n[traffic]\npattern = none\n",
-             name, extra);
     struct run r;
-    run_setup(&r, ini);
-    run_add_flow(&r, 0, 2, size, 0);
-    run_add_flow(&r, 1, 2, size, start2);
-    run_build(&r);
-    struct sim *s = &r.sc.sim;
-    uint32_t bp = bottleneck_port(s);
-    s->p.stop = warm;
-    sim_run(s);
-    uint64_t a0 = s->flows[0].rcv_nxt, b0 = s->flows[1].rcv_nxt, tx0 = s->ports[bp].tx_bytes;
-    uint64_t qmax = 0;
-    double qsum = 0;
-    int n = 0;
-    for (simtime_t t = warm + 5 * T_US; t <= warm + span; t += 5 * T_US) {
-        s->p.stop = t;
-        sim_run(s);
-        assert_true(s->stopped); /* the flows must outlast the window */
-        uint64_t q = s->ports[bp].q[3].bytes;
-        if (q > qmax)
-            qmax = q;
-        qsum += (double)q;
-        n++;
-    }
-    double secs = (double)span / T_SEC;
-    res->gput[0] = (double)(s->flows[0].rcv_nxt - a0) * 8 / secs / 1e9;
-    res->gput[1] = (double)(s->flows[1].rcv_nxt - b0) * 8 / secs / 1e9;
-    res->util = (double)(s->ports[bp].tx_bytes - tx0) * 8 / secs / 100e9;
-    res->max_q_kb = (double)qmax / 1e3;
-    res->mean_q_kb = qsum / n / 1e3;
-    double sum = res->gput[0] + res->gput[1];
-    double jain = sum * sum / (2 * (res->gput[0] * res->gput[0] + res->gput[1] * res->gput[1]));
+    run_pair_start(&r, name, extra, start2, size);
+    run_pair_measure(&r, warm, span, res);
+    const struct sim *s = &r.sc.sim;
     print_message("%-6s goodput %.2f / %.2f Gbps (Jain %.4f), bottleneck util %.3f, queue mean %.1f KB max %.1f KB, "
                   "marks %llu, pauses %llu\n",
-                  name, res->gput[0], res->gput[1], jain, res->util, res->mean_q_kb, res->max_q_kb,
+                  name, res->gput[0], res->gput[1], run_pair_jain(res), res->util, res->mean_q_kb, res->max_q_kb,
                   (unsigned long long)s->c.ecn_marks, (unsigned long long)s->c.pfc_pause_frames);
-    s->p.stop = 0;
-    sim_run(s);
-    check_invariants(&r);
+    r.sc.sim.p.stop = 0;
+    sim_run(&r.sc.sim);
+    run_check_clean(&r);
     run_free(&r);
-}
-
-static void assert_fair(const struct result *res, double tol)
-{
-    double half = (res->gput[0] + res->gput[1]) / 2;
-    for (int i = 0; i < 2; i++)
-        assert_true(fabs(res->gput[i] - half) / half < tol);
 }
 
 /* In every scenario the second flow joins 1 ms after the first, which by then
@@ -114,10 +44,10 @@ static void assert_fair(const struct result *res, double tol)
 static void test_hpcc_pair(void **st)
 {
     (void)st;
-    struct result hp, dq;
+    struct pair_result hp, dq;
     run_pair("hpcc", "window = bdp\nvar_win = on", JOIN, 5 * T_MS, 5 * T_MS, 100000000, &hp);
     assert_true(hp.util > 0.93 && hp.util < 0.97);
-    assert_fair(&hp, 0.08);
+    run_pair_assert_fair(&hp, 0.08);
     assert_true(hp.max_q_kb < 100);
     /* DCQCN (shipped settings) on the same dumbbell keeps a standing queue
      * between RED's kmin and kmax */
@@ -133,9 +63,9 @@ static void test_hpcc_pair(void **st)
 static void test_timely_pair(void **st)
 {
     (void)st;
-    struct result res;
+    struct pair_result res;
     run_pair("timely", "", JOIN, 10 * T_MS, 10 * T_MS, 150000000, &res);
-    assert_fair(&res, 0.10);
+    run_pair_assert_fair(&res, 0.10);
     assert_true(res.util > 0.90);
 }
 
@@ -147,9 +77,9 @@ static void test_timely_pair(void **st)
 static void test_dctcp_pair(void **st)
 {
     (void)st;
-    struct result res;
+    struct pair_result res;
     run_pair("dctcp", "[switch]\nkmin = 100KB\nkmax = 100KB\npmax = 1", JOIN, 10 * T_MS, 10 * T_MS, 150000000, &res);
-    assert_fair(&res, 0.10);
+    run_pair_assert_fair(&res, 0.10);
     assert_true(res.util > 0.90);
 }
 int main(void)

@@ -442,27 +442,6 @@ static void test_qcn_rp_release(void **state)
 
 /* ------------------------------------------------------------------ whole runs */
 
-static void check_invariants(const struct run *r)
-{
-    run_check_invariants(r);
-    assert_int_equal(r->sc.sim.c.timeouts, 0);
-    assert_int_equal(r->sc.sim.c.bytes_retx, 0);
-}
-
-/* The dumbbell's bottleneck: the first switch's port toward the second. */
-static uint32_t bottleneck_port(const struct sim *s)
-{
-    uint32_t sw0 = s->n_hosts, sw1 = s->n_hosts + 1;
-    const struct node *n = &s->nodes[sw0];
-    for (uint32_t k = 0; k < n->nports; k++) {
-        uint32_t pid = n->port0 + k;
-        if (s->ports[s->ports[pid].peer].node == sw1)
-            return pid;
-    }
-    fail_msg("no bottleneck port");
-    return 0;
-}
-
 /* sw0's port toward host h. */
 static uint32_t port_to_host(const struct sim *s, uint32_t h)
 {
@@ -535,7 +514,7 @@ static void test_qcn_cp_feedback(void **state)
     struct run r;
     cp_setup(&r, "1000B");
     struct sim *s = &r.sc.sim;
-    uint32_t bp = bottleneck_port(s), back = port_to_host(s, 0);
+    uint32_t bp = run_dumbbell_bottleneck(s), back = port_to_host(s, 0);
     static const uint64_t Q[] = {30000, 25000, 60000, 10000, 21000, 20010, 20015};
     for (size_t i = 0; i < sizeof Q / sizeof Q[0]; i++)
         cp_arrival(s, bp, Q[i]);
@@ -565,7 +544,7 @@ static void test_qcn_cp_feedback(void **state)
     assert_int_equal(feedback_at(s, back, aux, 16), 3);
     /* the messages reach the flow and cut it: 44, 63, 14 of 128 each */
     sim_run(s);
-    check_invariants(&r);
+    run_check_clean(&r);
     run_free(&r);
 }
 
@@ -579,7 +558,7 @@ static void test_qcn_cp_sampling(void **state)
     struct run r;
     cp_setup(&r, "8000B");
     struct sim *s = &r.sc.sim;
-    uint32_t bp = bottleneck_port(s), back = port_to_host(s, 0);
+    uint32_t bp = run_dumbbell_bottleneck(s), back = port_to_host(s, 0);
     uint64_t aux[16];
     int sent_after[19];
     for (int k = 1; k <= 18; k++) {
@@ -596,81 +575,37 @@ static void test_qcn_cp_sampling(void **state)
     assert_int_equal(aux[1], 6);
     assert_int_equal(aux[2], 6);
     sim_run(s);
-    check_invariants(&r);
+    run_check_clean(&r);
     run_free(&r);
 }
 
 /* ------------------------------------------------------------------ two flows */
 
-struct result {
-    double gput[2];   /* Gbps over the window */
-    double max_q_kb, mean_q_kb;
-    double util;
-    double cwnd[2];   /* Swift: windows (packets) at the end of the window */
-};
-
 /* Flow 0 starts at 0, flow 1 at `start2`; from `warm` on, goodputs over `span`
  * and the bottleneck queue every 5 us; then both finish. */
+/* The two-flow run: measure, print, finish every flow cleanly, no PAUSE; for
+ * Swift also the windows it ended the span with. */
 static void run_pair(const char *name, simtime_t start2, simtime_t warm, simtime_t span, uint64_t size,
-                     struct result *res, double *base_rtt_us, uint32_t *hops)
+                     struct pair_result *res, double cwnd[2], double *base_rtt_us, uint32_t *hops)
 {
-    char ini[512];
-    snprintf(ini, sizeof ini,
-             "[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n"
-             "[transport]\ncc = %s\n[traffic]\npattern = none\n",
-             name);
     struct run r;
-    run_setup(&r, ini);
-    run_add_flow(&r, 0, 2, size, 0);
-    run_add_flow(&r, 1, 2, size, start2);
-    run_build(&r);
+    run_pair_start(&r, name, NULL, start2, size);
+    run_pair_measure(&r, warm, span, res);
     struct sim *s = &r.sc.sim;
-    uint32_t bp = bottleneck_port(s);
-    s->p.stop = warm;
-    sim_run(s);
-    uint64_t a0 = s->flows[0].rcv_nxt, b0 = s->flows[1].rcv_nxt, tx0 = s->ports[bp].tx_bytes;
-    uint64_t qmax = 0;
-    double qsum = 0;
-    int n = 0;
-    for (simtime_t t = warm + 5 * T_US; t <= warm + span; t += 5 * T_US) {
-        s->p.stop = t;
-        sim_run(s);
-        assert_true(s->stopped); /* the flows outlast the window */
-        uint64_t q = s->ports[bp].q[3].bytes;
-        if (q > qmax)
-            qmax = q;
-        qsum += (double)q;
-        n++;
-    }
-    double secs = (double)span / T_SEC;
-    res->gput[0] = (double)(s->flows[0].rcv_nxt - a0) * 8 / secs / 1e9;
-    res->gput[1] = (double)(s->flows[1].rcv_nxt - b0) * 8 / secs / 1e9;
-    res->util = (double)(s->ports[bp].tx_bytes - tx0) * 8 / secs / 100e9;
-    res->max_q_kb = (double)qmax / 1e3;
-    res->mean_q_kb = qsum / n / 1e3;
     if (strcmp(name, "swift") == 0)
         for (int i = 0; i < 2; i++)
-            res->cwnd[i] = ((const struct swift_view *)sim_cc_state(s, (uint32_t)i))->cwnd;
+            cwnd[i] = ((const struct swift_view *)sim_cc_state(s, (uint32_t)i))->cwnd;
     *base_rtt_us = (double)s->flows[0].base_rtt / T_US;
     *hops = s->flows[0].hops;
-    double sum = res->gput[0] + res->gput[1];
-    double jain = sum * sum / (2 * (res->gput[0] * res->gput[0] + res->gput[1] * res->gput[1]));
     print_message("%-5s goodput %.2f / %.2f Gbps (Jain %.4f), bottleneck util %.3f, queue mean %.1f KB max %.1f KB, "
                   "pauses %llu, feedback %llu\n",
-                  name, res->gput[0], res->gput[1], jain, res->util, res->mean_q_kb, res->max_q_kb,
+                  name, res->gput[0], res->gput[1], run_pair_jain(res), res->util, res->mean_q_kb, res->max_q_kb,
                   (unsigned long long)s->c.pfc_pause_frames, (unsigned long long)s->c.feedback_packets);
     s->p.stop = 0;
     sim_run(s);
-    check_invariants(&r);
+    run_check_clean(&r);
     assert_int_equal(s->c.pfc_pause_frames, 0);
     run_free(&r);
-}
-
-static void assert_fair(const struct result *res, double tol)
-{
-    double half = (res->gput[0] + res->gput[1]) / 2;
-    for (int i = 0; i < 2; i++)
-        assert_true(fabs(res->gput[i] - half) / half < tol);
 }
 
 #define JOIN (1 * T_MS)
@@ -690,14 +625,15 @@ static void assert_fair(const struct result *res, double tol)
 static void test_swift_pair(void **st)
 {
     (void)st;
-    struct result res;
+    struct pair_result res;
     double base_us;
     uint32_t hops;
-    run_pair("swift", JOIN, 10 * T_MS, 5 * T_MS, 200000000, &res, &base_us, &hops);
-    assert_fair(&res, 0.05);
+    double cwnd[2];
+    run_pair("swift", JOIN, 10 * T_MS, 5 * T_MS, 200000000, &res, cwnd, &base_us, &hops);
+    run_pair_assert_fair(&res, 0.05);
     assert_true(res.util > 0.99);
     /* the target at the measured windows, by the paper's formula */
-    double w = (res.cwnd[0] + res.cwnd[1]) / 2 * 1000;
+    double w = (cwnd[0] + cwnd[1]) / 2 * 1000;
     double fs = 125 * (1 / sqrt(w) - 1 / sqrt(400000.0)) / (1 / sqrt(400.0) - 1 / sqrt(400000.0));
     double target = 25 + hops * 1.0 + (fs > 0 ? fs : 0);
     double q_kb = (target - base_us) * 100e3 / 8 / 1e3;
@@ -719,11 +655,12 @@ static void test_swift_pair(void **st)
 static void test_qcn_pair(void **st)
 {
     (void)st;
-    struct result res;
+    struct pair_result res;
     double base_us;
     uint32_t hops;
-    run_pair("qcn", JOIN, 10 * T_MS, 15 * T_MS, 200000000, &res, &base_us, &hops);
-    assert_fair(&res, 0.05);
+    double cwnd[2];
+    run_pair("qcn", JOIN, 10 * T_MS, 15 * T_MS, 200000000, &res, cwnd, &base_us, &hops);
+    run_pair_assert_fair(&res, 0.05);
     assert_true(res.util > 0.99);
     assert_true(res.mean_q_kb > 13 && res.mean_q_kb < 52);
 }
@@ -753,7 +690,7 @@ static void run_incast(const char *cc, struct incast *in)
         run_add_flow(&r, i, N, 8000000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t bp = bottleneck_port(s);
+    uint32_t bp = run_dumbbell_bottleneck(s);
     memset(in, 0, sizeof *in);
     double qsum = 0;
     int n = 0;
@@ -773,7 +710,7 @@ static void run_incast(const char *cc, struct incast *in)
                 in->cut_flows += s->flows[i].rate < s->flows[i].max_rate;
             }
     }
-    check_invariants(&r);
+    run_check_clean(&r);
     in->mean_q_kb = qsum / n;
     in->pauses = s->c.pfc_pause_frames;
     in->feedback = s->c.feedback_packets;
