@@ -1,0 +1,95 @@
+/* Private to src/net/: what the event loop, switch, port, NIC and transport
+ * files share. Schemes never include this. The small helpers are inline here
+ * so the per-hop path costs what it did in one file (the release build also
+ * links with LTO, which inlines across these files). */
+#ifndef ROCESIM_NET_IMPL_H
+#define ROCESIM_NET_IMPL_H
+#include "net/net.h"
+
+enum ev_kind {
+    EV_TX_DONE,    /* port id: transmission finished, start the next */
+    EV_ARRIVE,     /* port id: head of its wire reaches the peer */
+    EV_NIC_WAKE,   /* host index: a paced QP may send now */
+    EV_FLOW_START, /* next flow(s) in start order */
+    EV_TIMER0,     /* flow id: CC timer k is EV_TIMER0 + k, RTO is EV_TIMER0 + CC_TIMERS */
+    EV_MONITOR = EV_TIMER0 + CC_TIMERS + 1, /* hooks.sample: the stats layer's monitors (one pending at most) */
+};
+#define TIMER_RTO CC_TIMERS
+
+static inline void q_push(struct pktq *q, struct pkt *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+    q->bytes += p->size;
+    q->n++;
+}
+
+static inline struct pkt *q_pop(struct pktq *q)
+{
+    struct pkt *p = q->head;
+    q->head = p->next;
+    if (!q->head)
+        q->tail = NULL;
+    q->bytes -= p->size;
+    q->n--;
+    return p;
+}
+
+/* Egress queues of a port keep a bitmask of which are non-empty. */
+static inline void port_q_push(struct port *pt, int q, struct pkt *p)
+{
+    q_push(&pt->q[q], p);
+    pt->qmask |= (uint8_t)(1u << q);
+}
+
+static inline struct pkt *port_q_pop(struct port *pt, int q)
+{
+    struct pkt *p = q_pop(&pt->q[q]);
+    if (!pt->q[q].n)
+        pt->qmask &= (uint8_t)~(1u << q);
+    return p;
+}
+
+/* ns-3 keeps time in whole nanoseconds and truncates every serialisation and
+ * pacing gap to them (a 1048-byte packet takes 83 ns at 100 Gbps there, 83.84
+ * here): run.ns3_timing = on does the same, to compare with it to the ns. */
+static inline simtime_t ns3_trunc(const struct sim *s, simtime_t t) { return s->p.ns3_timing ? t - t % T_NS : t; }
+
+static inline simtime_t port_tx_time(const struct sim *s, const struct port *pt, uint32_t bytes)
+{
+    return ns3_trunc(s, pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate));
+}
+
+static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics[s->host_index[node]]; }
+
+/* port.c */
+void port_kick(struct sim *s, uint32_t pid);
+void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p);
+/* switch.c */
+void send_pfc(struct sim *s, uint32_t pid, int q, bool pause);
+struct pkt *switch_dequeue(struct sim *s, uint32_t pid);
+void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p);
+/* nic.c */
+struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
+bool nic_may_send(struct sim *s, uint32_t node);
+void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t);
+struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq);
+void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
+void nic_remove_qp(struct nic *nic, uint32_t id);
+/* transport.c */
+uint64_t irn_next_retx(const struct sim *s, struct qp *f);
+void irn_recover(struct qp *f, uint64_t high);
+void timer_set(struct sim *s, struct qp *f, int kind, simtime_t at);
+void flow_complete(struct sim *s, struct qp *f);
+void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags);
+void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux);
+void host_receive(struct sim *s, struct pkt *p);
+void flow_start(struct sim *s, struct qp *f);
+void flows_due(struct sim *s);
+void rto_fire(struct sim *s, struct qp *f);
+
+#endif

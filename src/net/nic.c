@@ -1,0 +1,139 @@
+/* The host NIC: ACK/NACK/CNP queue first, then active QPs round-robin,
+ * paced at each QP's rate (ns-3 HPCC's RdmaEgressQueue and RdmaHw send path). */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t qp_window(const struct sim *s, const struct qp *f)
+{
+    if (!f->win)
+        return 0;
+    if (!s->p.var_win)
+        return f->win;
+    uint64_t w = (uint64_t)((unsigned __int128)f->win * f->rate / f->max_rate);
+    return w ? w : 1;
+}
+
+static inline bool qp_win_bound(const struct sim *s, const struct qp *f)
+{
+    uint64_t w = qp_window(s, f);
+    return w && f->snd_nxt - f->snd_una >= w;
+}
+
+void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t)
+{
+    if (t < s->now)
+        t = s->now;
+    if (nic->wake_at > s->now && nic->wake_at <= t)
+        return; /* an earlier wake-up is already pending */
+    nic->wake_at = t;
+    evq_push(&s->evq, t, EV_NIC_WAKE, (uint32_t)s->host_index[nic->node]);
+}
+
+/* The data packet starting at byte `seq`: new data at snd_nxt, or an IRN
+ * retransmission of a hole below it. */
+struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
+{
+    struct pkt *p = pkt_alloc(s);
+    uint64_t left = f->size - seq;
+    uint32_t payload = left < s->p.mtu ? (uint32_t)left : s->p.mtu;
+    p->type = PKT_DATA;
+    p->prio = f->pg;
+    p->flow = f->id;
+    p->src = f->src;
+    p->dst = f->dst;
+    p->sport = f->sport;
+    p->dport = f->dport;
+    p->seq = seq;
+    p->payload = payload;
+    p->size = payload + s->data_hdr;
+    p->ts = s->now;
+    if (seq < f->snd_high) {
+        s->c.bytes_retx += payload;
+    } else {
+        s->c.bytes_sent += payload;
+    }
+    if (seq == f->snd_nxt)
+        f->snd_nxt += payload;
+    else
+        f->retx_next = seq + payload;
+    if (f->snd_nxt > f->snd_high)
+        f->snd_high = f->snd_nxt;
+    f->last_pkt_size = p->size;
+    const struct port *np = &s->ports[nic_of(s, f->src)->port];
+    f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(s, np, p->size) : ns3_trunc(s, tx_time(p->size, f->rate)));
+    s->c.data_packets++;
+    if (s->cc->on_send)
+        s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
+    if (s->aux && s->aux->on_send)
+        s->aux->on_send(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    return p;
+}
+
+struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    struct nic *nic = nic_of(s, pt->node);
+    if (nic->ackq.head) {
+        int cls = s->p.ack_high_prio ? 0 : nic->ackq.head->prio;
+        if (nic->ackq.head->type == PKT_CNP)
+            cls = 0;
+        if (!port_paused(pt, cls))
+            return q_pop(&nic->ackq);
+    }
+    uint32_t n = nic->nqps;
+    simtime_t soonest = T_NEVER;
+    for (uint32_t i = 1; i <= n; i++) {
+        uint32_t idx = (i + nic->rr_last) % n;
+        struct qp *f = &s->flows[nic->qps[idx]];
+        /* IRN retransmits holes first, whatever the window (they are already in flight) */
+        uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
+        if (seq == UINT64_MAX) {
+            if (f->snd_nxt >= f->size || qp_win_bound(s, f))
+                continue;
+            seq = f->snd_nxt;
+        }
+        if (port_paused(pt, f->pg))
+            continue;
+        if (f->next_avail > s->now) {
+            if (f->next_avail < soonest)
+                soonest = f->next_avail;
+            continue;
+        }
+        nic->rr_last = idx;
+        return make_data(s, f, seq);
+    }
+    if (soonest != T_NEVER)
+        nic_wake_at(s, nic, soonest);
+    return NULL;
+}
+
+bool nic_may_send(struct sim *s, uint32_t node)
+{
+    const struct nic *nic = nic_of(s, node);
+    return nic->ackq.head || nic->nqps;
+}
+
+void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id)
+{
+    (void)s;
+    if (nic->nqps == nic->cap) {
+        nic->cap = nic->cap ? 2 * nic->cap : 8;
+        nic->qps = xrealloc(nic->qps, nic->cap * sizeof *nic->qps);
+    }
+    nic->qps[nic->nqps++] = id;
+}
+
+void nic_remove_qp(struct nic *nic, uint32_t id)
+{
+    for (uint32_t i = 0; i < nic->nqps; i++)
+        if (nic->qps[i] == id) {
+            memmove(nic->qps + i, nic->qps + i + 1, (nic->nqps - i - 1) * sizeof *nic->qps);
+            nic->nqps--;
+            if (nic->rr_last > i || nic->rr_last >= nic->nqps)
+                nic->rr_last = nic->rr_last ? nic->rr_last - 1 : 0;
+            return;
+        }
+}
+

@@ -1,0 +1,87 @@
+/* Ports and links: starting the next transmission on an idle port, and a
+ * PFC frame's arrival (pause/resume of the peer's egress queue). */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+static inline bool port_has_queued(const struct port *pt) { return pt->qmask != 0; }
+
+/* One live TX_DONE per port: a transmission started by another event at the
+ * very instant a TX_DONE was due leaves that event stale, and it must not
+ * arm a second one (that duplicated itself on every packet). */
+static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simtime_t t)
+{
+    if (pt->tx_at == t)
+        return;
+    pt->tx_at = t;
+    evq_push(&s->evq, t, EV_TX_DONE, pid);
+}
+
+/* Start the next transmission if the port is idle and something may go. */
+void port_kick(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    if (pt->busy_until > s->now) {
+        tx_done_at(s, pt, pid, pt->busy_until);
+        return;
+    }
+    bool sw = s->nodes[pt->node].is_switch;
+    struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
+    if (!p)
+        return;
+    pt->busy_until = s->now + port_tx_time(s, pt, p->size);
+    pt->tx_bytes += p->size;
+    p->t_arrive = pt->busy_until + pt->delay;
+    bool idle_wire = pt->wire.head == NULL;
+    q_push(&pt->wire, p);
+    if (idle_wire)
+        evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+    /* A port with nothing waiting needs no wake-up: whatever makes it sendable
+     * later (an enqueue, an ACK to send, a new flow, a window opening, a
+     * RESUME) kicks it again. */
+    if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
+        tx_done_at(s, pt, pid, pt->busy_until);
+}
+
+
+void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
+{
+    struct port *pt = &s->ports[pid];
+    int q = (int)p->seq;
+    bool pause = p->flags & PF_PAUSE;
+    if (pause) {
+        if (!port_paused(pt, q)) {
+            pt->paused_mask |= (uint8_t)(1u << q);
+            pt->paused_since[q] = s->now;
+        }
+        pt->pause_frames_rx++;
+        if (!s->nodes[pt->node].is_switch) {
+            /* every active QP of this priority is now head-of-line blocked */
+            struct nic *nic = nic_of(s, pt->node);
+            for (uint32_t i = 0; i < nic->nqps; i++)
+                if (s->flows[nic->qps[i]].pg == q)
+                    s->flows[nic->qps[i]].ever_paused = true;
+        }
+    } else if (port_paused(pt, q)) {
+        pt->paused_mask &= (uint8_t)~(1u << q);
+        pt->paused_time += s->now - pt->paused_since[q];
+        /* A paused queue sends nothing, so what it holds now is every packet
+         * that waited behind this PAUSE: their flows were held back. (Here, not
+         * per enqueue, so the packet path pays nothing.) */
+        for (const struct pkt *x = pt->q[q].head; x; x = x->next)
+            if (x->flow != UINT32_MAX)
+                s->flows[x->flow].ever_paused = true;
+    }
+    if (s->hooks.pfc)
+        s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);
+    if (!pause && s->nodes[pt->node].is_switch) {
+        if (s->cc->sw_resume)
+            s->cc->sw_resume(s, pid, sim_cc_pstate(s, pid), s->cc_par, q);
+        if (s->aux && s->aux->sw_resume)
+            s->aux->sw_resume(s, pid, sim_aux_pstate(s, pid), s->aux_par, q);
+    }
+    if (!pause)
+        port_kick(s, pid);
+}
+

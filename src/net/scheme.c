@@ -1,0 +1,64 @@
+/* The helper API schemes call (cc.h): time, timers, rate changes, CNPs,
+ * switch-originated control packets and port facts. */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- CC helpers */
+
+simtime_t cc_now(const struct sim *s) { return s->now; }
+
+uint32_t cc_mtu(const struct sim *s) { return s->p.mtu; }
+
+void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at) { timer_set(s, qp, kind, at); }
+
+void cc_timer_cancel(struct sim *s, struct qp *qp, int kind)
+{
+    (void)s;
+    qp->timer_at[kind] = -1;
+}
+
+void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
+{
+    if (qp->last_pkt_size) {
+        simtime_t old_t = ns3_trunc(s, tx_time(qp->last_pkt_size, qp->rate));
+        simtime_t new_t = ns3_trunc(s, tx_time(qp->last_pkt_size, new_rate));
+        qp->next_avail += new_t - old_t;
+    }
+    qp->rate = new_rate;
+    struct nic *nic = nic_of(s, qp->src);
+    if (qp->next_avail < nic->wake_at)
+        nic_wake_at(s, nic, qp->next_avail);
+}
+
+void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux)
+{
+    struct pkt *a = pkt_alloc(s);
+    a->ts = s->now;
+    ctrl_from(s, qp, PKT_CNP, flags, a, aux);
+    s->c.cnps++;
+}
+
+struct pkt *cc_switch_packet(struct sim *s, uint32_t sw, uint32_t flow, uint8_t flags, uint32_t size)
+{
+    (void)sw;
+    struct pkt *a = pkt_alloc(s);
+    reply_header(a, &s->flows[flow], PKT_FEEDBACK, flags);
+    a->size = size;
+    a->ts = s->now;
+    return a;
+}
+
+void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p)
+{
+    s->c.feedback_packets++;
+    switch_receive(s, sw, UINT32_MAX, p); /* queue 0: no ingress accounting */
+}
+
+uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].bytes; }
+uint64_t cc_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
+uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
+bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
+struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
+

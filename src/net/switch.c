@@ -1,0 +1,197 @@
+/* The switch: forwarding (route lookup, the LB's choice), the shared-buffer
+ * MMU with PFC (ns-3 HPCC's SwitchMmu), the egress scheduler with ECN marking
+ * and INT stamping at dequeue. */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- switch MMU
+ * ns-3 HPCC's SwitchMmu, per ingress (port, queue): a reserve, then the shared
+ * pool up to a dynamic threshold, then per-port headroom once PAUSE is due. */
+
+uint32_t mmu_shared_used(const struct sim *s, const struct port *in, int q)
+{
+    uint32_t used = in->ingress_bytes[q];
+    return used > s->p.reserve ? used - (uint32_t)s->p.reserve : 0;
+}
+
+uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in)
+{
+    (void)s;
+    int64_t free_b = (int64_t)sw->buffer - (int64_t)sw->total_hdrm - (int64_t)sw->total_rsrv - (int64_t)sw->shared_used;
+    return free_b > 0 ? (uint32_t)(free_b >> in->pfc_shift) : 0;
+}
+
+bool mmu_admit(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    return !(size + in->hdrm_bytes[q] > in->headroom &&
+             size + mmu_shared_used(s, in, q) > mmu_pfc_threshold(s, sw, in));
+}
+
+void mmu_add(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    uint32_t new_bytes = in->ingress_bytes[q] + size;
+    uint32_t rsv = (uint32_t)s->p.reserve;
+    if (new_bytes <= rsv) {
+        in->ingress_bytes[q] = new_bytes;
+    } else if (new_bytes - rsv > mmu_pfc_threshold(s, sw, in)) {
+        in->hdrm_bytes[q] += size;
+    } else {
+        in->ingress_bytes[q] = new_bytes;
+        sw->shared_used += size < new_bytes - rsv ? size : new_bytes - rsv;
+    }
+}
+
+void mmu_remove(struct sim *s, struct node *sw, struct port *in, int q, uint32_t size)
+{
+    uint32_t from_hdrm = in->hdrm_bytes[q] < size ? in->hdrm_bytes[q] : size;
+    uint32_t shared = mmu_shared_used(s, in, q);
+    uint32_t rest = size - from_hdrm;
+    uint32_t from_shared = rest < shared ? rest : shared;
+    in->hdrm_bytes[q] -= from_hdrm;
+    in->ingress_bytes[q] -= rest;
+    sw->shared_used -= from_shared;
+}
+
+void send_pfc(struct sim *s, uint32_t pid, int q, bool pause)
+{
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_PFC;
+    p->size = PFC_FRAME_BYTES;
+    p->prio = 0;
+    p->seq = (uint64_t)q;
+    p->flags = pause ? PF_PAUSE : 0;
+    p->src = p->dst = s->ports[pid].node;
+    p->flow = UINT32_MAX;
+    port_q_push(&s->ports[pid], 0, p);
+    if (pause) {
+        s->c.pfc_pause_frames++;
+        s->c.pfc_pause_by_layer[s->nodes[p->src].layer & 3]++;
+    } else
+        s->c.pfc_resume_frames++;
+    port_kick(s, pid);
+}
+
+bool mmu_should_pause(const struct sim *s, const struct node *sw, const struct port *in, int q)
+{
+    return !in->pause_sent[q] && (in->hdrm_bytes[q] > 0 || mmu_shared_used(s, in, q) >= mmu_pfc_threshold(s, sw, in));
+}
+
+bool mmu_should_resume(const struct sim *s, const struct node *sw, const struct port *in, int q)
+{
+    if (!in->pause_sent[q] || in->hdrm_bytes[q] > 0)
+        return false;
+    uint32_t shared = mmu_shared_used(s, in, q);
+    return shared == 0 || shared + s->p.resume_offset <= mmu_pfc_threshold(s, sw, in);
+}
+
+static void check_pause(struct sim *s, struct node *sw, uint32_t in_pid, int q)
+{
+    if (mmu_should_pause(s, sw, &s->ports[in_pid], q)) {
+        s->ports[in_pid].pause_sent[q] = true;
+        send_pfc(s, in_pid, q, true);
+    }
+}
+
+static void check_resume(struct sim *s, struct node *sw, uint32_t in_pid, int q)
+{
+    if (mmu_should_resume(s, sw, &s->ports[in_pid], q)) {
+        s->ports[in_pid].pause_sent[q] = false;
+        send_pfc(s, in_pid, q, false);
+    }
+}
+
+/* RED on the egress queue after the packet left it, as ns-3's ShouldSendCN. */
+static bool red_mark(struct sim *s, const struct port *pt, int q)
+{
+    uint64_t b = pt->q[q].bytes;
+    if (b > pt->kmax)
+        return true;
+    if (b > pt->kmin) {
+        double prob = pt->pmax * (double)(b - pt->kmin) / (double)(pt->kmax - pt->kmin);
+        return rng_uniform(&s->red_rng) < prob;
+    }
+    return false;
+}
+
+struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    int q;
+    if (pt->qmask & 1) {
+        q = 0; /* strict priority, never paused */
+    } else {
+        /* round-robin: the first non-empty, unpaused queue after rr_last */
+        unsigned ready = pt->qmask & (unsigned)~pt->paused_mask & 0xffu;
+        if (!ready)
+            return NULL;
+        unsigned r = (pt->rr_last + 1u) % NQ;
+        unsigned rot = ((ready >> r) | (ready << (NQ - r))) & 0xffu;
+        q = (int)((r + (unsigned)__builtin_ctz(rot)) % NQ);
+    }
+    struct pkt *p = port_q_pop(pt, q);
+    if (q != 0) {
+        pt->rr_last = (uint8_t)q;
+        struct node *sw = &s->nodes[pt->node];
+        mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
+        if (s->p.ecn && p->type == PKT_DATA &&
+            (s->cc->sw_mark ? s->cc->sw_mark(s, pid, sim_cc_pstate(s, pid), s->cc_par, p, q) : red_mark(s, pt, q))) {
+            p->flags |= PF_ECN;
+            s->c.ecn_marks++;
+        }
+        if (s->p.pfc)
+            check_resume(s, sw, p->in_port, q);
+    }
+    /* INT as ns-3 HPCC stamps it: after the dequeue, before this packet's
+     * bytes are added to the port's transmitted count. */
+    if (s->cc->int_stamp && p->type == PKT_DATA && p->nhop < INT_MAX_HOPS) {
+        struct int_hop *h = &p->hop[p->nhop++];
+        h->ts = s->now;
+        h->tx_bytes = pt->tx_bytes;
+        uint64_t qlen = 0;
+        for (int i = 0; i < NQ; i++)
+            qlen += pt->q[i].bytes;
+        h->qlen = (uint32_t)qlen;
+        h->rate = pt->rate;
+    }
+    return p;
+}
+/* ---------------------------------------------------------------- switch */
+
+void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p)
+{
+    struct node *sw = &s->nodes[node];
+    size_t ri = (size_t)node * s->n_hosts + (uint32_t)s->host_index[p->dst];
+    int n = s->route_cnt[ri];
+    if (n == 0) { /* unreachable: the topology is partitioned */
+        s->c.packets_dropped++;
+        pkt_free(s, p);
+        return;
+    }
+    const uint32_t *cand = s->route_ports + s->route_off[ri];
+    uint32_t out = n == 1 ? cand[0] : cand[s->lb->choose(s, node, p, cand, n, s->lb_par)];
+    int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK ||
+             (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
+    if (q != 0) {
+        struct port *in = &s->ports[in_pid];
+        if (!mmu_admit(s, sw, in, q, p->size)) {
+            s->c.packets_dropped++;
+            if (s->p.pfc)
+                s->c.drops_lossless++;
+            pkt_free(s, p);
+            return;
+        }
+        mmu_add(s, sw, in, q, p->size);
+        if (s->p.pfc)
+            check_pause(s, sw, in_pid, q);
+    }
+    p->in_port = in_pid;
+    port_q_push(&s->ports[out], q, p);
+    if (s->cc->sw_enqueue)
+        s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
+    if (s->aux && s->aux->sw_enqueue)
+        s->aux->sw_enqueue(s, out, sim_aux_pstate(s, out), s->aux_par, p, q);
+    port_kick(s, out);
+}
+

@@ -1,0 +1,325 @@
+/* Transport: the receiver (go-back-N as ns-3 HPCC, or IRN), ACK/NACK/CNP
+ * replies, ACK processing at the sender, flow start and completion, timers
+ * and the retransmission timeout. */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- IRN
+ * Mittal et al., "Revisiting Network Support for RDMA", SIGCOMM'18, §3:
+ * the receiver keeps out-of-order packets and NACKs each one with the
+ * cumulative ACK plus the packet it got (a SACK); the sender retransmits only
+ * the holes below the highest SACKed packet, before new data; RTO_low while
+ * at most N packets are in flight, RTO_high otherwise; in flight <= one BDP. */
+
+static inline uint64_t irn_idx(const struct sim *s, uint64_t seq) { return seq / s->p.mtu; }
+static inline bool bit_get(const uint64_t *b, const struct sim *s, uint64_t i)
+{
+    i &= s->p.irn_bits - 1;
+    return b[i >> 6] >> (i & 63) & 1;
+}
+static inline void bit_put(uint64_t *b, const struct sim *s, uint64_t i, bool v)
+{
+    i &= s->p.irn_bits - 1;
+    if (v)
+        b[i >> 6] |= 1ULL << (i & 63);
+    else
+        b[i >> 6] &= ~(1ULL << (i & 63));
+}
+
+/* The next hole to retransmit, or UINT64_MAX. Holes are unSACKed packets in
+ * [snd_una, sack_high). */
+uint64_t irn_next_retx(const struct sim *s, struct qp *f)
+{
+    if (!f->in_recovery)
+        return UINT64_MAX;
+    uint64_t seq = f->retx_next > f->snd_una ? f->retx_next : f->snd_una;
+    seq = seq / s->p.mtu * s->p.mtu;
+    while (seq < f->sack_high && seq < f->snd_nxt) {
+        if (!bit_get(f->irn_tx, s, irn_idx(s, seq)))
+            return seq;
+        seq += s->p.mtu;
+    }
+    f->retx_next = seq;
+    return UINT64_MAX;
+}
+
+/* Enter (or extend) recovery: every unSACKed packet below `high` is lost. */
+void irn_recover(struct qp *f, uint64_t high)
+{
+    if (!f->in_recovery) {
+        f->in_recovery = true;
+        f->retx_next = f->snd_una;
+        f->recovery_end = f->snd_nxt;
+    }
+    if (high > f->sack_high)
+        f->sack_high = high;
+}
+
+/* ns-3's RdmaEgressQueue: ACK/NACK/CNP queue first, then QPs round-robin
+ * among those with data, priority not paused, under window, pacing time reached. */
+/* ---------------------------------------------------------------- transport */
+
+/* At most one heap entry per (flow, timer): moving a timer later pushes
+ * nothing, the entry already in the heap re-pushes itself for the new time
+ * when it comes due. DCQCN re-arms its increase timer 900 us ahead on every
+ * decrease; left as stale entries those made up most of the heap. */
+void timer_set(struct sim *s, struct qp *f, int kind, simtime_t at)
+{
+    f->timer_at[kind] = at;
+    if (f->timer_ev[kind] >= 0 && f->timer_ev[kind] <= at)
+        return;
+    f->timer_ev[kind] = at;
+    evq_push_timer(&s->evq, at, EV_TIMER0 + (unsigned)kind, f->id);
+}
+
+void flow_complete(struct sim *s, struct qp *f)
+{
+    f->state = FLOW_DONE;
+    f->finish = s->now;
+    free(f->irn_rx); /* both IRN bitmaps live in one block */
+    f->irn_rx = f->irn_tx = NULL;
+    s->c.flows_completed++;
+    nic_remove_qp(nic_of(s, f->src), f->id);
+    if (s->hooks.flow_done)
+        s->hooks.flow_done(s->hooks.ctx, s, f);
+}
+
+/* The header of a packet travelling back to flow f's sender, as its ACKs do
+ * (reversed addresses and ports, so switches hash it like the ACKs). */
+void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags)
+{
+    a->type = (uint8_t)type;
+    a->prio = f->pg;
+    a->flow = f->id;
+    a->src = f->dst;
+    a->dst = f->src;
+    a->sport = f->dport;
+    a->dport = f->sport;
+    a->flags = flags;
+}
+
+/* Turn `a` into an ACK/NACK/CNP of flow f and queue it at the receiver's NIC.
+ * `a` is either fresh or the data packet being answered: reusing that one
+ * spares an allocation and the copy of its INT records. */
+void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux)
+{
+    reply_header(a, f, type, flags);
+    a->aux = aux;
+    a->payload = 0;
+    a->seq = f->rcv_nxt;
+    a->size = s->ack_size;
+    struct nic *nic = nic_of(s, f->dst);
+    q_push(&nic->ackq, a);
+    port_kick(s, nic->port);
+}
+
+/* IRN receiver: ACK in-order packets (pulling in any held ones), NACK an
+ * out-of-order one with the cumulative ACK plus its own sequence (*sack),
+ * re-ACK duplicates. */
+static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_t *sack)
+{
+    if (p->seq == f->rcv_nxt) {
+        f->rcv_nxt += p->payload;
+        s->c.bytes_delivered += p->payload;
+        while (f->rcv_nxt < f->size && bit_get(f->irn_rx, s, irn_idx(s, f->rcv_nxt))) {
+            bit_put(f->irn_rx, s, irn_idx(s, f->rcv_nxt), false);
+            uint64_t len = f->size - f->rcv_nxt < s->p.mtu ? f->size - f->rcv_nxt : s->p.mtu;
+            f->rcv_nxt += len;
+            s->c.bytes_delivered += len;
+        }
+        return PKT_ACK;
+    }
+    if (p->seq > f->rcv_nxt) {
+        uint64_t i = irn_idx(s, p->seq);
+        if (i - irn_idx(s, f->rcv_nxt) >= s->p.irn_bits)
+            return -1; /* beyond the ring: cannot happen under the BDP cap */
+        if (!bit_get(f->irn_rx, s, i)) {
+            bit_put(f->irn_rx, s, i, true);
+            f->ooo++;
+        }
+        *sack = p->seq;
+        return PKT_NACK;
+    }
+    return PKT_ACK;
+}
+
+/* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
+ * ack_interval lets a flow finish. Returns true when p itself became the
+ * ACK/NACK (it keeps the data's timestamp and INT records, as the reply must). */
+static bool receive_data(struct sim *s, struct pkt *p)
+{
+    struct qp *f = &s->flows[p->flow];
+    bool ecn = p->flags & PF_ECN;
+    int reply = -1;
+    uint64_t sack = 0;
+    if (s->p.irn) {
+        reply = irn_receive(s, f, p, &sack);
+    } else if (p->seq == f->rcv_nxt) {
+        f->rcv_nxt += p->payload;
+        s->c.bytes_delivered += p->payload;
+        f->rcv_since_ack++;
+        if (f->rcv_since_ack >= s->p.ack_interval || f->rcv_nxt >= f->size ||
+            (s->p.chunk && f->rcv_nxt % s->p.chunk == 0)) {
+            f->rcv_since_ack = 0;
+            reply = PKT_ACK;
+        }
+    } else if (p->seq > f->rcv_nxt) {
+        f->ooo++;
+        if (s->now >= f->nack_timer || f->last_nack != f->rcv_nxt) {
+            f->nack_timer = s->now + s->p.nack_interval;
+            f->last_nack = f->rcv_nxt;
+            reply = PKT_NACK;
+        }
+    }
+    if (ecn && s->p.cnp_packets) {
+        struct pkt *c = pkt_alloc(s); /* a separate CNP: no INT, the data's timestamp */
+        c->ts = p->ts;
+        ctrl_from(s, f, PKT_CNP, 0, c, 0);
+        s->c.cnps++;
+    }
+    if (s->cc->on_rx_data)
+        s->cc->on_rx_data(s, f, sim_cc_state(s, f->id), s->cc_par, p);
+    if (s->aux && s->aux->on_rx_data)
+        s->aux->on_rx_data(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    if (reply < 0)
+        return false;
+    if (reply == PKT_ACK)
+        s->c.acks++;
+    else
+        s->c.nacks++;
+    ctrl_from(s, f, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
+    return true;
+}
+
+static void receive_ack(struct sim *s, struct pkt *p)
+{
+    struct qp *f = &s->flows[p->flow];
+    if (f->state != FLOW_ACTIVE)
+        return;
+    void *st = sim_cc_state(s, f->id);
+    if (p->type == PKT_CNP) {
+        if (s->cc->on_cnp)
+            s->cc->on_cnp(s, f, st, s->cc_par, p);
+        return;
+    }
+    if (p->type == PKT_FEEDBACK) {
+        if (s->cc->on_feedback)
+            s->cc->on_feedback(s, f, st, s->cc_par, p);
+        if (s->aux && s->aux->on_feedback)
+            s->aux->on_feedback(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+        return;
+    }
+    uint64_t seq = p->seq;
+    if (s->p.back_to_zero && s->p.chunk)
+        seq = seq / s->p.chunk * s->p.chunk;
+    if (s->p.irn) {
+        /* SACK bits below the new cumulative ACK are recycled in the ring */
+        for (uint64_t b = f->snd_una; b < seq && b < f->snd_high; b += s->p.mtu)
+            bit_put(f->irn_tx, s, irn_idx(s, b), false);
+        f->last_progress = s->now; /* any ACK or NACK shows the path is alive */
+    }
+    if (seq > f->snd_una) {
+        f->snd_una = seq;
+        f->last_progress = s->now;
+    }
+    if (f->snd_una >= f->size) {
+        flow_complete(s, f);
+        return;
+    }
+    if (s->p.irn) {
+        if (p->type == PKT_NACK && p->aux >= f->snd_una) {
+            bit_put(f->irn_tx, s, irn_idx(s, p->aux), true);
+            irn_recover(f, p->aux + 1);
+        }
+        if (f->in_recovery && f->snd_una >= f->recovery_end && f->snd_una >= f->sack_high)
+            f->in_recovery = false;
+        if (f->snd_nxt < f->snd_una)
+            f->snd_nxt = f->snd_una;
+    } else if (p->type == PKT_NACK || f->snd_nxt < f->snd_una) {
+        f->snd_nxt = f->snd_una; /* go-back-N */
+    }
+    if ((p->flags & PF_CNP) && s->cc->on_cnp)
+        s->cc->on_cnp(s, f, st, s->cc_par, p);
+    if (s->cc->on_ack)
+        s->cc->on_ack(s, f, st, s->cc_par, p);
+    if (s->aux && s->aux->on_ack)
+        s->aux->on_ack(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    port_kick(s, nic_of(s, f->src)->port);
+}
+
+void host_receive(struct sim *s, struct pkt *p)
+{
+    if (p->type == PKT_DATA) {
+        if (!receive_data(s, p))
+            pkt_free(s, p);
+        return;
+    }
+    receive_ack(s, p);
+    pkt_free(s, p);
+}
+
+/* ---------------------------------------------------------------- flows */
+
+void flow_start(struct sim *s, struct qp *f)
+{
+    f->state = FLOW_ACTIVE;
+    f->rate = f->max_rate = s->ports[nic_of(s, f->src)->port].rate;
+    f->next_avail = s->now;
+    f->last_progress = s->now;
+    for (int k = 0; k <= CC_TIMERS; k++)
+        f->timer_at[k] = f->timer_ev[k] = -1;
+    if (s->p.irn) {
+        size_t words = s->p.irn_bits / 64;
+        f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
+        f->irn_tx = f->irn_rx + words;
+    }
+    if (s->cc->init)
+        s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
+    if (s->aux && s->aux->init)
+        s->aux->init(s, f, sim_aux_state(s, f->id), s->aux_par);
+    struct nic *nic = nic_of(s, f->src);
+    if (port_paused(&s->ports[nic->port], f->pg))
+        f->ever_paused = true; /* starts behind a PAUSE */
+    nic_add_qp(s, nic, f->id);
+    if (s->p.rto)
+        timer_set(s, f, TIMER_RTO, s->now + s->p.rto);
+    port_kick(s, nic->port);
+}
+
+void flows_due(struct sim *s)
+{
+    while (s->next_start < s->n_flows) {
+        struct qp *f = &s->flows[s->start_order[s->next_start]];
+        if (f->start > s->now) {
+            evq_push(&s->evq, f->start, EV_FLOW_START, 0);
+            return;
+        }
+        s->next_start++;
+        flow_start(s, f);
+    }
+}
+
+/* A safety net: lossless mode never drops, so this only fires if a flow
+ * really stalls (or in lossy mode); every firing is counted. */
+void rto_fire(struct sim *s, struct qp *f)
+{
+    simtime_t rto = s->p.rto;
+    if (s->p.irn) /* IRN: a short timeout when too few packets are in flight for NACKs to come */
+        rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
+    if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
+        s->c.timeouts++;
+        if (s->p.irn) { /* everything unSACKed in flight is lost */
+            f->in_recovery = false;
+            irn_recover(f, f->snd_nxt);
+        } else {
+            f->snd_nxt = f->snd_una;
+        }
+        f->last_progress = s->now;
+        port_kick(s, nic_of(s, f->src)->port);
+    }
+    simtime_t next = f->last_progress + rto;
+    timer_set(s, f, TIMER_RTO, next > s->now ? next : s->now + rto);
+}
+
