@@ -233,11 +233,17 @@ struct sim {
     struct port *ports;
     struct nic *nics;          /* indexed by host index */
     int32_t *host_index;       /* node id -> host index or -1 */
-    /* routing: for switch node n and destination host index h, candidate
-     * egress ports route_ports[route_off[n*H+h] .. +route_cnt[..]) */
+    /* routing, per destination edge switch (every host hangs off one):
+     * for switch n and edge index e (not n itself), candidate egress ports
+     * route_ports[route_off[n*E+e] .. +route_cnt[..]); at the edge switch of
+     * host h, the port to h is host_port[h]. */
+    uint32_t n_edges;
     uint32_t *route_off;
     uint16_t *route_cnt;
     uint32_t *route_ports;
+    uint32_t *edge_node;       /* edge index -> switch node id */
+    uint32_t *host_edge;       /* host index -> edge index, UINT32_MAX if its link goes to a host */
+    uint32_t *host_port;       /* host index -> egress port at its edge switch toward it */
 
     struct qp *flows;
     uint32_t n_flows;
@@ -278,6 +284,24 @@ void sim_free(struct sim *s);
 void sim_monitor_start(struct sim *s, simtime_t first);
 
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
+
+/* Candidate egress ports of switch `node` toward host index `hi` (n = 0:
+ * unreachable). */
+static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint32_t hi, int *n)
+{
+    uint32_t e = s->host_edge[hi];
+    if (e == UINT32_MAX) {
+        *n = 0;
+        return s->host_port;
+    }
+    if (s->edge_node[e] == node) {
+        *n = 1;
+        return &s->host_port[hi];
+    }
+    size_t ri = (size_t)node * s->n_edges + e;
+    *n = s->route_cnt[ri];
+    return s->route_ports + s->route_off[ri];
+}
 
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
 static inline void *sim_aux_state(const struct sim *s, uint32_t flow) { return s->aux_state + (size_t)flow * s->aux_stride; }

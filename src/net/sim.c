@@ -211,6 +211,9 @@ void sim_free(struct sim *s)
     free(s->route_off);
     free(s->route_cnt);
     free(s->route_ports);
+    free(s->edge_node);
+    free(s->host_edge);
+    free(s->host_port);
     free(s->flows);
     free(s->start_order);
     free(s->cc_state);

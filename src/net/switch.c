@@ -162,14 +162,13 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
 void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p)
 {
     struct node *sw = &s->nodes[node];
-    size_t ri = (size_t)node * s->n_hosts + (uint32_t)s->host_index[p->dst];
-    int n = s->route_cnt[ri];
+    int n;
+    const uint32_t *cand = sim_route(s, node, (uint32_t)s->host_index[p->dst], &n);
     if (n == 0) { /* unreachable: the topology is partitioned */
         s->c.packets_dropped++;
         pkt_free(s, p);
         return;
     }
-    const uint32_t *cand = s->route_ports + s->route_off[ri];
     uint32_t out = n == 1 ? cand[0] : cand[s->lb->choose(s, node, p, cand, n, s->lb_par)];
     int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK ||
              (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;

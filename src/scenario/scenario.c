@@ -93,6 +93,84 @@ static void assign_sports(struct sim *s)
 }
 
 
+/* Distinct host-link facts (delay, serialisation, rate) under one edge switch. */
+struct hclass {
+    struct path_info pi;
+    uint32_t count;
+};
+
+static void pair_consider(struct scenario *sc, simtime_t delay, simtime_t tx, uint64_t bw)
+{
+    simtime_t rtt = 2 * delay + tx;
+    uint64_t bdp = (uint64_t)((unsigned __int128)rtt * bw / (8 * (unsigned __int128)T_SEC));
+    if (rtt > sc->max_rtt)
+        sc->max_rtt = rtt;
+    if (bdp > sc->max_bdp)
+        sc->max_bdp = bdp;
+}
+
+/* ns-3's maxRtt / maxBdp over every ordered host pair, computed over edge
+ * pairs and the distinct host links under each edge (usually one kind), so a
+ * k = 32 fat-tree needs 512^2 walks, not 8192^2. Same answer: a pair's path is
+ * its two host links around the edge-to-edge path along first next hops. */
+static void pair_maxima(struct scenario *sc, const struct topo *t)
+{
+    const struct routes *rt = &sc->routes;
+    uint32_t ne = rt->n_edges, mtu = sc->sim.p.mtu;
+    uint32_t *ncls = xcalloc(ne + 1, sizeof *ncls);
+    struct hclass *cls = xcalloc((size_t)t->n_hosts + 1, sizeof *cls); /* per edge, grouped */
+    uint32_t *first = xcalloc(ne + 1, sizeof *first);
+    uint32_t *hcount = xcalloc(ne + 1, sizeof *hcount);
+    for (uint32_t h = 0; h < t->n_hosts; h++)
+        if (rt->host_edge[h] != UINT32_MAX)
+            hcount[rt->host_edge[h]]++;
+    for (uint32_t e = 0, at = 0; e < ne; e++) {
+        first[e] = at;
+        at += hcount[e];
+    }
+    for (uint32_t h = 0; h < t->n_hosts; h++) {
+        uint32_t e = rt->host_edge[h];
+        if (e == UINT32_MAX) { /* a host-host link: the plain pairwise way, for its few pairs */
+            for (uint32_t b = 0; b < t->n_hosts; b++) {
+                struct path_info pi;
+                if (b != h && routes_path(rt, t, t->hosts[h], t->hosts[b], mtu, &pi) == 0)
+                    pair_consider(sc, pi.delay, pi.tx_delay, pi.bw);
+                if (b != h && routes_path(rt, t, t->hosts[b], t->hosts[h], mtu, &pi) == 0)
+                    pair_consider(sc, pi.delay, pi.tx_delay, pi.bw);
+            }
+            continue;
+        }
+        struct path_info pi = {.bw = UINT64_MAX};
+        path_info_add_link(&pi, topo_link_between(t, t->hosts[h], rt->edge_node[e]), mtu);
+        struct hclass *c = cls + first[e];
+        uint32_t k = 0;
+        while (k < ncls[e] && !(c[k].pi.delay == pi.delay && c[k].pi.tx_delay == pi.tx_delay && c[k].pi.bw == pi.bw))
+            k++;
+        if (k == ncls[e])
+            c[ncls[e]++] = (struct hclass){.pi = pi};
+        c[k].count++;
+    }
+    for (uint32_t a = 0; a < ne; a++)
+        for (uint32_t b = 0; b < ne; b++) {
+            struct path_info mid = {.bw = UINT64_MAX};
+            if (a != b && routes_edge_path(rt, t, rt->edge_node[a], b, mtu, &mid) < 0)
+                continue;
+            for (uint32_t i = 0; i < ncls[a]; i++)
+                for (uint32_t j = 0; j < ncls[b]; j++) {
+                    const struct hclass *x = cls + first[a] + i, *y = cls + first[b] + j;
+                    if (a == b && i == j && x->count < 2)
+                        continue; /* the only such pair is a host with itself */
+                    uint64_t bw = x->pi.bw < mid.bw ? x->pi.bw : mid.bw;
+                    pair_consider(sc, x->pi.delay + mid.delay + y->pi.delay, x->pi.tx_delay + mid.tx_delay + y->pi.tx_delay,
+                                  y->pi.bw < bw ? y->pi.bw : bw);
+                }
+        }
+    free(ncls);
+    free(cls);
+    free(first);
+    free(hcount);
+}
+
 int scenario_build(struct scenario *sc, struct err *e)
 {
     const struct config *cfg = sc->cfg;
@@ -215,43 +293,44 @@ int scenario_build(struct scenario *sc, struct err *e)
                         (unsigned long long)nd->buffer, n, (unsigned long long)(nd->total_hdrm + nd->total_rsrv));
     }
 
-    /* routing: candidate egress ports per (switch, destination host) */
-    size_t nent = (size_t)t->n_nodes * t->n_hosts;
-    s->route_off = xcalloc(nent, sizeof *s->route_off);
-    s->route_cnt = xcalloc(nent, sizeof *s->route_cnt);
-    memcpy(s->route_off, sc->routes.off, nent * sizeof *s->route_off);
-    memcpy(s->route_cnt, sc->routes.cnt, nent * sizeof *s->route_cnt);
-    size_t nnbr = 0;
-    for (size_t i = 0; i < nent; i++)
-        if (sc->routes.off[i] + sc->routes.cnt[i] > nnbr)
-            nnbr = sc->routes.off[i] + sc->routes.cnt[i];
-    s->route_ports = xcalloc(nnbr, sizeof *s->route_ports);
+    /* routing: candidate egress ports per (switch, destination edge switch) */
+    const struct routes *rt = &sc->routes;
+    s->n_edges = rt->n_edges;
+    size_t nent = (size_t)t->n_nodes * rt->n_edges;
+    s->route_off = xcalloc(nent + 1, sizeof *s->route_off);
+    s->route_cnt = xcalloc(nent + 1, sizeof *s->route_cnt);
+    memcpy(s->route_off, rt->off, nent * sizeof *s->route_off);
+    memcpy(s->route_cnt, rt->cnt, nent * sizeof *s->route_cnt);
+    size_t nnbr = rt->off[nent];
+    s->route_ports = xcalloc(nnbr + 1, sizeof *s->route_ports);
+    s->edge_node = xcalloc(rt->n_edges + 1, sizeof *s->edge_node);
+    memcpy(s->edge_node, rt->edge_node, rt->n_edges * sizeof *s->edge_node);
+    s->host_edge = xcalloc(t->n_hosts + 1, sizeof *s->host_edge);
+    memcpy(s->host_edge, rt->host_edge, t->n_hosts * sizeof *s->host_edge);
+    s->host_port = xcalloc(t->n_hosts + 1, sizeof *s->host_port);
     uint32_t *port_to = xcalloc(t->n_nodes, sizeof *port_to);
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
         for (uint32_t k = 0; k < nd->nports; k++)
             port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
-        for (uint32_t h = 0; h < t->n_hosts; h++) {
-            size_t i = (size_t)n * t->n_hosts + h;
-            for (uint32_t j = 0; j < sc->routes.cnt[i]; j++)
-                s->route_ports[sc->routes.off[i] + j] = port_to[sc->routes.nbr[sc->routes.off[i] + j]];
+        for (uint32_t ei = 0; ei < rt->n_edges; ei++) {
+            size_t i = (size_t)n * rt->n_edges + ei;
+            for (uint32_t j = 0; j < rt->cnt[i]; j++)
+                s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
         }
+        int32_t ei = rt->edge_index[n];
+        if (ei >= 0) /* its hosts: port_to is this node's view right now */
+            for (uint32_t h = 0; h < t->n_hosts; h++)
+                if (rt->host_edge[h] == (uint32_t)ei)
+                    s->host_port[h] = port_to[t->hosts[h]];
     }
     free(port_to);
 
-    /* ns-3's maxRtt / maxBdp over every host pair */
-    for (uint32_t a = 0; a < t->n_hosts; a++)
-        for (uint32_t b = 0; b < t->n_hosts; b++) {
-            struct path_info pi;
-            if (a == b || routes_path(&sc->routes, t, t->hosts[a], t->hosts[b], s->p.mtu, &pi) < 0)
-                continue;
-            simtime_t rtt = 2 * pi.delay + pi.tx_delay;
-            uint64_t bdp = (uint64_t)((unsigned __int128)rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
-            if (rtt > sc->max_rtt)
-                sc->max_rtt = rtt;
-            if (bdp > sc->max_bdp)
-                sc->max_bdp = bdp;
-        }
+    /* ns-3's maxRtt / maxBdp over every host pair. A pair's path is its two
+     * host links around the edge-to-edge path, so the largest is found over
+     * edge pairs with each edge's slowest, longest host link (exact for the
+     * maxima: delay and serialisation add, bandwidth is a minimum). */
+    pair_maxima(sc, t);
 
     /* flows */
     uint64_t max_win = 0;

@@ -303,7 +303,9 @@ static void paths_init(struct monitors *m, const struct sim *s)
                 if (s->nodes[v].is_switch && dist[v] < 0) {
                     dist[v] = dist[u] + 1;
                     bfs[tail++] = v;
-                    if (s->route_cnt[(size_t)v * s->n_hosts + m->edge_host[b]])
+                    int nr;
+                    sim_route(s, v, m->edge_host[b], &nr);
+                    if (nr)
                         m->order[at++] = v;
                 }
             }
@@ -327,10 +329,10 @@ static uint64_t paused_paths(struct monitors *m, const struct sim *s)
         m->P[m->edge[b]] = m->U[m->edge[b]] = 1;
         for (uint32_t i = m->order_off[b]; i < m->order_off[b + 1]; i++) {
             uint32_t n = m->order[i];
-            size_t ri = (size_t)n * s->n_hosts + hb;
-            const uint32_t *cand = s->route_ports + s->route_off[ri];
+            int nc;
+            const uint32_t *cand = sim_route(s, n, hb, &nc);
             uint64_t p = 0, u = 0;
-            for (int c = 0; c < s->route_cnt[ri]; c++) {
+            for (int c = 0; c < nc; c++) {
                 uint32_t v = peer_node(s, cand[c]);
                 p += m->P[v];
                 if (!port_any_paused(&s->ports[cand[c]]))

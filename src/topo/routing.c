@@ -1,8 +1,11 @@
-/* All-pairs equal-cost next hops exactly as ns-3 HPCC's CalculateRoute: one
- * BFS per destination host that expands only switches (so no path transits a
- * host); `now` is a next hop of `next` whenever dis[next] == dis[now] + 1.
- * Two passes over the BFS results (count, then fill) give one flat nbr[] in
- * (node, host) order with no per-entry allocation. */
+/* All-pairs equal-cost next hops with the answers of ns-3 HPCC's
+ * CalculateRoute (one BFS per destination host that expands only switches, so
+ * no path transits a host; `now` is a next hop of `next` whenever
+ * dis[next] == dis[now] + 1). A host has one link, so its distances are its
+ * edge switch's plus one and every switch's next hops toward it are those
+ * toward that edge: one BFS per edge switch gives the same tables, kept per
+ * (node, edge). Two passes (count, then fill) give one flat nbr[] with no
+ * per-entry allocation. */
 #include <stdlib.h>
 #include <string.h>
 #include "topo/topo.h"
@@ -61,19 +64,45 @@ static int cmp_u32(const void *a, const void *b)
 
 void routes_free(struct routes *r)
 {
+    free(r->edge_node);
+    free(r->edge_index);
+    free(r->host_edge);
+    free(r->host_node);
+    free(r->host_nbr);
+    free(r->host_index);
     free(r->off);
     free(r->cnt);
     free(r->nbr);
     memset(r, 0, sizeof *r);
 }
 
+const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t hi, int *n)
+{
+    uint32_t dst = r->host_node[hi], e = r->host_edge[hi];
+    *n = 0;
+    if (node == dst)
+        return r->host_node;
+    int32_t xi = r->host_index[node];
+    if (xi >= 0) { /* a host: its one link, if the far end gets there */
+        uint32_t nb = r->host_nbr[xi];
+        if (nb == dst || (nb != UINT32_MAX && e != UINT32_MAX && r->edge_index[nb] >= 0 &&
+                          (r->edge_node[e] == nb || r->cnt[(size_t)nb * r->n_edges + e])))
+            *n = 1;
+        return &r->host_nbr[xi];
+    }
+    if (e == UINT32_MAX)
+        return r->host_node;
+    if (r->edge_node[e] == node) { /* the destination's own switch */
+        *n = 1;
+        return &r->host_node[hi];
+    }
+    return routes_next_edge(r, node, e, n);
+}
+
 int routes_build(struct routes *r, const struct topo *t, struct err *e)
 {
     memset(r, 0, sizeof *r);
     uint32_t n = t->n_nodes, nh = t->n_hosts;
-    uint64_t entries = (uint64_t)n * nh;
-    if (entries > UINT32_MAX)
-        return errf(e, "routing: %u nodes x %u hosts is too many routing entries for all-pairs tables", n, nh);
     r->n_nodes = n;
     r->n_hosts = nh;
     struct bfs b = {.t = t};
@@ -81,11 +110,16 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     b.nb = malloc(((size_t)t->n_links * 2 + 1) * sizeof *b.nb);
     b.dis = malloc(((size_t)n + 1) * sizeof *b.dis);
     b.q = calloc((size_t)n + 1, sizeof *b.q);
-    r->off = malloc((size_t)(entries + 1) * sizeof *r->off);
-    r->cnt = calloc((size_t)(entries + 1), sizeof *r->cnt);
+    r->edge_index = malloc(((size_t)n + 1) * sizeof *r->edge_index);
+    r->edge_node = malloc(((size_t)n + 1) * sizeof *r->edge_node);
+    r->host_edge = malloc(((size_t)nh + 1) * sizeof *r->host_edge);
+    r->host_node = malloc(((size_t)nh + 1) * sizeof *r->host_node);
+    r->host_nbr = malloc(((size_t)nh + 1) * sizeof *r->host_nbr);
+    r->host_index = malloc(((size_t)n + 1) * sizeof *r->host_index);
     int rc = -1;
-    if (!b.nb_off || !b.nb || !b.dis || !b.q || !r->off || !r->cnt) {
-        errf(e, "routing: out of memory (%u nodes x %u hosts)", n, nh);
+    if (!b.nb_off || !b.nb || !b.dis || !b.q || !r->edge_index || !r->edge_node || !r->host_edge || !r->host_node ||
+        !r->host_nbr || !r->host_index) {
+        errf(e, "routing: out of memory (%u nodes)", n);
         goto out;
     }
     /* Sorted neighbour lists (CSR); ns-3 keys neighbours in a map, we order by id. */
@@ -103,18 +137,53 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     for (uint32_t i = 0; i < n; i++)
         qsort(b.nb + b.nb_off[i], b.nb_off[i + 1] - b.nb_off[i], sizeof *b.nb, cmp_u32);
 
-    /* Pass 1: counts. */
+    /* Edge switches: those with a host on a link, numbered by node id. */
+    for (uint32_t i = 0; i < n; i++)
+        r->edge_index[i] = r->host_index[i] = -1;
     for (uint32_t hi = 0; hi < nh; hi++) {
-        uint32_t src = t->hosts[hi];
+        uint32_t h = t->hosts[hi];
+        r->host_node[hi] = h;
+        r->host_index[h] = (int32_t)hi;
+        r->host_nbr[hi] = b.nb_off[h + 1] > b.nb_off[h] ? b.nb[b.nb_off[h]] : UINT32_MAX;
+        uint32_t sw = r->host_nbr[hi];
+        if (sw != UINT32_MAX && t->nodes[sw].is_switch)
+            r->edge_index[sw] = 0;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (r->edge_index[i] >= 0) {
+            r->edge_node[r->n_edges] = i;
+            r->edge_index[i] = (int32_t)r->n_edges++;
+        }
+    for (uint32_t hi = 0; hi < nh; hi++) {
+        uint32_t sw = r->host_nbr[hi];
+        r->host_edge[hi] = sw != UINT32_MAX && r->edge_index[sw] >= 0 ? (uint32_t)r->edge_index[sw] : UINT32_MAX;
+    }
+    uint64_t entries = (uint64_t)n * r->n_edges;
+    if (entries >= UINT32_MAX) {
+        errf(e, "routing: %u nodes x %u edge switches is too many routing entries", n, r->n_edges);
+        goto out;
+    }
+    r->off = malloc((size_t)(entries + 1) * sizeof *r->off);
+    r->cnt = calloc((size_t)(entries + 1), sizeof *r->cnt);
+    if (!r->off || !r->cnt) {
+        errf(e, "routing: out of memory (%u nodes x %u edge switches)", n, r->n_edges);
+        goto out;
+    }
+    /* Pass 1: counts. Only switches other than the edge itself get entries
+     * (a host's next hop is its one neighbour; the edge's is the host). */
+    for (uint32_t ei = 0; ei < r->n_edges; ei++) {
+        uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
         for (uint32_t x = 0; x < n; x++) {
+            if (!t->nodes[x].is_switch || x == src)
+                continue;
             uint32_t c = next_hops(&b, src, x, NULL);
             if (c > UINT16_MAX) {
-                errf(e, "routing: node %u has %u equal-cost next hops toward host %u (at most %u)", x, c, src,
+                errf(e, "routing: node %u has %u equal-cost next hops toward switch %u (at most %u)", x, c, src,
                      UINT16_MAX);
                 goto out;
             }
-            r->cnt[(size_t)x * nh + hi] = (uint16_t)c;
+            r->cnt[(size_t)x * r->n_edges + ei] = (uint16_t)c;
         }
     }
     uint64_t total = 0;
@@ -122,7 +191,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         r->off[i] = (uint32_t)total;
         total += r->cnt[i];
         if (total > UINT32_MAX) {
-            errf(e, "routing: more than 2^32 next-hop entries (%u nodes x %u hosts)", n, nh);
+            errf(e, "routing: more than 2^32 next-hop entries (%u nodes x %u edge switches)", n, r->n_edges);
             goto out;
         }
     }
@@ -133,11 +202,11 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         goto out;
     }
     /* Pass 2: the same BFS again, writing the hops in place. */
-    for (uint32_t hi = 0; hi < nh; hi++) {
-        uint32_t src = t->hosts[hi];
+    for (uint32_t ei = 0; ei < r->n_edges; ei++) {
+        uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
         for (uint32_t x = 0; x < n; x++) {
-            size_t i = (size_t)x * nh + hi;
+            size_t i = (size_t)x * r->n_edges + ei;
             if (r->cnt[i])
                 next_hops(&b, src, x, r->nbr + r->off[i]);
         }
@@ -158,6 +227,17 @@ static simtime_t sat_add(simtime_t a, simtime_t b)
     return a > T_NEVER - b ? T_NEVER : a + b;
 }
 
+void path_info_add_link(struct path_info *p, const struct topo_link *l, uint32_t payload)
+{
+    p->delay = sat_add(p->delay, l->delay);
+    /* tx_time itself would wrap for absurd payload/rate pairs */
+    unsigned __int128 bits = (unsigned __int128)payload * 8u * 1000000000000ULL;
+    p->tx_delay = sat_add(p->tx_delay, bits / l->rate >= (unsigned __int128)T_NEVER ? T_NEVER : tx_time(payload, l->rate));
+    if (l->rate < p->bw)
+        p->bw = l->rate;
+    p->hops++;
+}
+
 int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
                 struct path_info *out)
 {
@@ -173,13 +253,26 @@ int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint
         const struct topo_link *l = topo_link_between(t, cur, nx[0]);
         if (!l)
             return -1;
-        p.delay = sat_add(p.delay, l->delay);
-        /* tx_time itself would wrap for absurd payload/rate pairs */
-        unsigned __int128 bits = (unsigned __int128)payload * 8u * 1000000000000ULL;
-        p.tx_delay = sat_add(p.tx_delay, bits / l->rate >= (unsigned __int128)T_NEVER ? T_NEVER : tx_time(payload, l->rate));
-        if (l->rate < p.bw)
-            p.bw = l->rate;
-        p.hops++;
+        path_info_add_link(&p, l, payload);
+        cur = nx[0];
+    }
+    *out = p;
+    return 0;
+}
+
+int routes_edge_path(const struct routes *r, const struct topo *t, uint32_t from, uint32_t edge, uint32_t payload,
+                     struct path_info *out)
+{
+    struct path_info p = {.bw = UINT64_MAX};
+    for (uint32_t cur = from; cur != r->edge_node[edge];) {
+        int c;
+        const uint32_t *nx = routes_next_edge(r, cur, edge, &c);
+        if (c == 0 || p.hops >= (int)t->n_nodes)
+            return -1;
+        const struct topo_link *l = topo_link_between(t, cur, nx[0]);
+        if (!l)
+            return -1;
+        path_info_add_link(&p, l, payload);
         cur = nx[0];
     }
     *out = p;

@@ -61,20 +61,33 @@ void topo_free(struct topo *t);
  * fill hosts[], host_index[] and the adjacency index. On error frees *t. */
 int topo_finish(struct topo *t, struct err *e);
 
-/* Equal-cost next hops, as ns-3 HPCC's CalculateRoute: a BFS from every host
- * that only expands through switches; for every node and destination host the
- * neighbours on shortest paths, ascending by node id. */
+/* Equal-cost next hops, as ns-3 HPCC's CalculateRoute: for every node and
+ * destination host the neighbours on shortest paths that expand only through
+ * switches, ascending by node id. Every host hangs off one switch (its edge),
+ * so a switch's next hops toward a host are those toward the host's edge
+ * switch: the tables are kept per (node, destination edge), one BFS per edge
+ * switch, so set-up is linear in nodes x edges rather than nodes x hosts. */
 struct routes {
-    uint32_t n_nodes, n_hosts;
-    uint32_t *off;  /* [node * n_hosts + host_index] -> first entry in nbr[] */
-    uint16_t *cnt;  /* number of next hops (0: unreachable, or node is that host) */
-    uint32_t *nbr;  /* neighbour node ids */
+    uint32_t n_nodes, n_hosts, n_edges;
+    uint32_t *edge_node;  /* edge index -> switch node id */
+    int32_t *edge_index;  /* node id -> edge index, or -1 */
+    uint32_t *host_edge;  /* host index -> edge index of its switch, or UINT32_MAX (a host-host link) */
+    uint32_t *host_node;  /* host index -> node id */
+    uint32_t *host_nbr;   /* host index -> the node at the far end of its one link (UINT32_MAX: none) */
+    int32_t *host_index;  /* node id -> host index, or -1 */
+    uint32_t *off;        /* [node * n_edges + edge] -> first entry in nbr[] */
+    uint16_t *cnt;        /* number of next hops (0: unreachable, or node is that edge) */
+    uint32_t *nbr;        /* neighbour node ids */
 };
 int routes_build(struct routes *r, const struct topo *t, struct err *e);
 void routes_free(struct routes *r);
-static inline const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t host_idx, int *n)
+/* Next hops of `node` toward the host with index host_idx (same answers as a
+ * table per destination host). */
+const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t host_idx, int *n);
+/* Next hops of switch `node` toward edge switch index `edge` (node != that edge). */
+static inline const uint32_t *routes_next_edge(const struct routes *r, uint32_t node, uint32_t edge, int *n)
 {
-    size_t i = (size_t)node * r->n_hosts + host_idx;
+    size_t i = (size_t)node * r->n_edges + edge;
     *n = r->cnt[i];
     return r->nbr + r->off[i];
 }
@@ -91,6 +104,11 @@ struct path_info {
 };
 int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
                 struct path_info *out);
+/* The same facts from switch `from` to edge switch index `edge` (along the
+ * first next hop), and the step that adds one link to them. */
+int routes_edge_path(const struct routes *r, const struct topo *t, uint32_t from, uint32_t edge, uint32_t payload,
+                     struct path_info *out);
+void path_info_add_link(struct path_info *p, const struct topo_link *l, uint32_t payload);
 
 /* The link between two adjacent nodes, or NULL; O(degree of a). */
 const struct topo_link *topo_link_between(const struct topo *t, uint32_t a, uint32_t b);
