@@ -39,12 +39,12 @@ uint32_t ecmp_hash(const uint8_t *key, size_t len, uint32_t seed)
     return h;
 }
 
-static int ecmp_choose(struct sim *s, uint32_t sw, const struct pkt *p, const uint32_t *ports, int n, const void *par)
+static int ecmp_choose(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, const uint32_t *ports, int n)
 {
     (void)ports;
     (void)par;
     uint32_t w[3] = { s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16) };
-    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw) % (uint32_t)n);
+    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
 }
 
 static const struct param ecmp_params[] = { PARAM_END };
@@ -54,5 +54,6 @@ const struct lb_ops lb_ecmp = {
     .help = "per-flow hashing, bit-compatible with the ns-3 HPCC simulator",
     .params = ecmp_params,
     .params_size = 0,
+    .all_packets = true,
     .choose = ecmp_choose,
 };

@@ -1,23 +1,71 @@
-/* Load-balancing plug-in interface: at a switch, pick one egress among the
- * equal-cost candidates for a packet. One scheme per file in src/lb/, listed
- * in lb_registry (lb/registry.c). */
+/* Load-balancing plug-in interface, shaped like cc_ops: one scheme per file
+ * in src/lb/, private per-switch state, parameters with defaults, one ops
+ * table, listed in lb_registry (lb/registry.c). net/ calls the hooks and
+ * names no scheme.
+ *
+ * The switch-side half: at every switch a packet meets, on_arrival sees it
+ * first (the source edge may pin a path: p->lb.path), then, unless it carries
+ * a path, choose() picks among the equal-cost egress ports (only asked when
+ * there are two or more), on_enqueue may still re-steer it after buffer
+ * admission, and on_dequeue sees it leave (stamping, measuring). Per-switch
+ * timers and control packets to any node complete the set. By default only
+ * data packets reach the hooks; ACK/NACK/CNP and other control traffic take
+ * the control balancer (ECMP) unless the scheme sets `all_packets`. */
 #ifndef ROCESIM_LB_H
 #define ROCESIM_LB_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/param.h"
+#include "core/rng.h"
+#include "core/simtime.h"
 
 struct sim;
 struct pkt;
 
+#define LB_TIMERS 2 /* timer kinds per switch */
+
+/* One per switch, handed to every hook. */
+struct lb_switch {
+    uint32_t node;           /* node id */
+    uint8_t layer;           /* LAYER_EDGE 1, LAYER_AGG 2, LAYER_CORE 3 */
+    int32_t edge;            /* its edge index (it has hosts), or -1 */
+    uint32_t port0, nports;  /* its ports: port0 .. port0 + nports - 1 */
+    void *st;                /* node_state_size zeroed bytes, 8-aligned */
+    struct rng rng;          /* its own random stream, from run.seed and the node id */
+    simtime_t timer_at[LB_TIMERS]; /* wanted time, -1 = none */
+    simtime_t timer_ev[LB_TIMERS]; /* time of the one heap entry, -1 = none */
+};
+
 struct lb_ops {
     const char *name;
     const char *help;
-    const struct param *params;
+    const struct param *params;  /* keys of [lb.NAME] */
     size_t params_size;
-    /* Returns an index into ports[0..n-1]; n >= 2 (a single candidate is
-     * taken without asking). `sw` is the switch's node id. */
-    int (*choose)(struct sim *s, uint32_t sw, const struct pkt *p, const uint32_t *ports, int n, const void *par);
+    size_t node_state_size;      /* per switch, zeroed before init */
+    /* Per flow, zeroed: state a source edge switch keeps for its flows
+     * (flowlet tables). Hardware would hash flows into a table and collide;
+     * indexing by flow id is the collision-free idealisation. */
+    size_t flow_state_size;
+    uint32_t hdr_bytes;          /* LB header bytes added to every data packet on the wire */
+    bool all_packets;            /* hooks see every packet, not only data */
+    bool sojourn;                /* switches accumulate p->lb.sojourn (queueing time so far) */
+    /* For statistics: the flowlet gap of the scheme's parameters (fct.csv's
+     * flowlets column counts gaps at least this long at the first switch);
+     * NULL or 0 = the default 100 us. */
+    simtime_t (*flowlet_gap)(const void *par);
+
+    void (*init)(struct sim *s, struct lb_switch *sw, const void *par);
+    void (*on_arrival)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port);
+    /* Index into ports[0..n-1], n >= 2; p carries no path (or it ran out). */
+    int (*choose)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, const uint32_t *ports, int n);
+    /* After admission, before p joins egress *out at queue q (the ingress
+     * accounting does not depend on the egress, so *out may change). */
+    void (*on_enqueue)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q);
+    void (*on_dequeue)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t port, int q);
+    void (*on_timer)(struct sim *s, struct lb_switch *sw, const void *par, int kind);
+    /* A PKT_CTRL addressed to this switch (p->lb.to_node); freed after the call. */
+    void (*on_ctrl)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p);
 };
 
 extern const struct lb_ops *const lb_registry[]; /* NULL-terminated */
@@ -26,5 +74,41 @@ int lb_index(const char *name);
 
 /* ns-3 HPCC's ECMP hash: MurmurHash3 (32-bit) over `len` bytes with `seed`. */
 uint32_t ecmp_hash(const uint8_t *key, size_t len, uint32_t seed);
+
+/* ---- helpers a scheme may call (net/lbapi.c) */
+simtime_t lb_now(const struct sim *s);
+void *lb_flow_state(struct sim *s, uint32_t flow);
+/* Per-switch timers, one heap entry per (switch, kind) as for flow timers. */
+void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at);
+/* A control packet from switch `from` to node `to` (a host, or an edge switch:
+ * it is routed toward a host below it and consumed there by on_ctrl). Fill
+ * p->lb.b[] / p->lb.fb, then lb_ctrl_send: it enters `from` at queue 0 after
+ * the current hook returns (never re-entrantly). */
+struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size);
+void lb_ctrl_send(struct sim *s, struct pkt *p);
+/* The edge index of the switch a host hangs off, and the host's edge. */
+uint32_t lb_host_edge(const struct sim *s, uint32_t host_node);
+uint32_t lb_edge_node(const struct sim *s, uint32_t edge);
+
+/* Paths as values. Between two edge switches (edge indices) the equal-cost
+ * paths are enumerated once, on first use: path i is a word with one byte per
+ * switch hop, the index into that hop's sorted candidate list (CONGA's and
+ * ConWeave's packing; up to 4 switch hops before the destination edge). */
+uint32_t lb_path_count(struct sim *s, uint32_t src_edge, uint32_t dst_edge);
+uint32_t lb_path_word(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t i);
+/* The egress ports along a path word from src_edge; returns how many (<= max). */
+int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t word, uint32_t *ports, int max);
+
+/* Fabric facts about egress port `port` (a global port id). */
+uint64_t lb_port_queue_bytes(const struct sim *s, uint32_t port, int q);
+uint64_t lb_port_bytes(const struct sim *s, uint32_t port); /* all queues */
+uint64_t lb_port_rate(const struct sim *s, uint32_t port);
+uint64_t lb_port_tx_bytes(const struct sim *s, uint32_t port); /* bytes sent so far (utilisation = its rate of change) */
+bool lb_port_paused(const struct sim *s, uint32_t port, int q);
+simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q); /* T_NEVER when not paused */
+/* Predicted queueing delay of a packet joining queue q now: the bytes ahead
+ * of it at the port's rate; T_NEVER while q is paused. */
+simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
+uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
 
 #endif

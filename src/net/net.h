@@ -6,6 +6,7 @@
 #ifndef ROCESIM_NET_H
 #define ROCESIM_NET_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "core/eventq.h"
@@ -31,6 +32,7 @@ enum pkt_type {
     PKT_CNP,      /* receiver -> sender congestion notification (queue 0) */
     PKT_PFC,
     PKT_FEEDBACK, /* switch -> sender control packet (QCN feedback, PB-FS postcard; queue 0) */
+    PKT_CTRL,     /* a load balancer's control packet to a node (p->lb.to_node; queue 0) */
 };
 
 enum pkt_flag {
@@ -40,6 +42,29 @@ enum pkt_flag {
     PF_MARK = 8,     /* set by a sender-side scheme (PB-FS marks packets for postcards) */
     PF_CC1 = 16,     /* scheme-defined flags on CNP / feedback packets */
     PF_CC2 = 32,
+    PF_ECN_ECHO = 64, /* on an ACK/NACK: the data packet it answers was CE-marked */
+};
+
+#define PATH_NONE UINT32_MAX
+
+/* The load balancer's part of the header (documented fields, all reset by
+ * pkt_alloc; an ACK made from its data packet keeps none of the forward path:
+ * see reply_with_data). It sits right after the fields forwarding reads, so
+ * the path word shares their cache line and the rest shares the next one
+ * with ts and aux, which are written anyway. */
+struct lb_hdr {
+    uint32_t path;      /* source route: byte k is the candidate index at the k-th switch
+                         * from the one that set it; PATH_NONE = each switch chooses */
+    uint8_t path_hop;   /* switches passed since the path was set */
+    uint8_t proto;      /* PKT_CTRL: which message of the scheme */
+    uint16_t metric;    /* carried forward along the path (CONGA: CE, the path's max DRE) */
+    uint32_t to_node;   /* PKT_CTRL: the node that consumes it (UINT32_MAX otherwise) */
+    uint32_t fb;        /* piggybacked feedback, scheme-defined (CONGA: a path and its metric) */
+    uint32_t echo_path; /* on an ACK/NACK: the path the data packet it answers carried */
+    uint32_t pad;
+    simtime_t t_enq;    /* when it joined its current switch egress queue (lb_ops.sojourn) */
+    simtime_t sojourn;  /* queueing time accumulated at switches so far (lb_ops.sojourn; Proteus's CST) */
+    uint8_t b[16];      /* scheme-private */
 };
 
 /* One INT hop record, stamped at switch dequeue (HPCC). */
@@ -61,14 +86,16 @@ struct pkt {
     uint32_t in_port;    /* global port id it entered the current switch by */
     uint16_t sport, dport;
     uint8_t type, prio, flags, nhop;
+    struct lb_hdr lb;
     simtime_t ts;        /* sender timestamp, for delay-based schemes */
     uint64_t aux;        /* scheme-defined value on CNP / feedback packets */
     union {
         struct int_hop hop[INT_MAX_HOPS]; /* data and ACKs: INT records */
         uint64_t fb[8];                   /* feedback packets: scheme-defined fields */
     };
-    uint8_t lb[32];      /* scratch for load-balancing schemes */
 };
+_Static_assert(offsetof(struct pkt, lb) == 56 && offsetof(struct pkt, aux) < 128,
+               "forwarding fields and the path in the first cache line, the rest of lb with ts/aux in the second");
 
 struct pktq {
     struct pkt *head, *tail;
@@ -97,6 +124,7 @@ struct port {
     bool pause_sent[NQ];
     uint32_t headroom;
     uint8_t pfc_shift;
+    bool to_host;         /* the peer is a host (this is a host-facing switch port, or a NIC) */
     /* switch ECN */
     uint32_t kmin, kmax;
     double pmax;
@@ -152,7 +180,14 @@ struct qp {
     bool in_recovery;
     /* statistics */
     simtime_t ideal_fct;
-    uint32_t ooo;
+    uint32_t ooo;             /* data packets that arrived out of order */
+    uint32_t ooo_max;         /* largest out-of-order degree: packets between the expected one and an arrival (FLB's OOD) */
+    uint32_t flowlets;        /* at the first switch: 1 + gaps of at least the LB's flowlet gap */
+    uint32_t path_switches;   /* times the first switch sent it out of another port than before */
+    uint32_t lb_out;          /* that port, UINT32_MAX before the first packet */
+    simtime_t lb_last;        /* its last packet there, -1 before the first */
+    uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
+    simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
 };
 
@@ -182,6 +217,11 @@ struct sim_params {
     uint32_t irn_n;           /* RTO_low while at most this many packets are in flight */
     uint32_t irn_bits;        /* ring bitmap size in packets (power of two) */
     bool var_win;
+    bool sojourn;             /* the LB reads p->lb.sojourn: switches keep it */
+    bool reorder;             /* receiver reorder buffer instead of go-back-N on every gap */
+    uint64_t reorder_bytes;   /* its capacity per flow */
+    simtime_t reorder_timeout; /* a gap older than this is NACKed */
+    simtime_t flowlet_gap;    /* statistics: fct.csv's flowlets column */
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     simtime_t stop;       /* 0 = none */
 };
@@ -196,6 +236,8 @@ struct sim_counters {
     uint64_t timeouts;
     uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
+    uint64_t lb_ctrl_packets;   /* control packets load balancers sent */
+    uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
 };
 
 struct sim;
@@ -262,8 +304,18 @@ struct sim {
     const void *aux_par;
     uint8_t *aux_state, *aux_pstate;
     size_t aux_stride, aux_pstride;
-    const struct lb_ops *lb;
+    const struct lb_ops *lb;   /* data packets */
     const void *lb_par;
+    const struct lb_ops *lb_ctl; /* everything else, unless lb->all_packets (ECMP) */
+    const void *lb_ctl_par;
+    struct lb_switch *lbsw;    /* per node (used for switches) */
+    uint8_t *lb_nstate;        /* per-switch scheme state, lb_nstride each */
+    size_t lb_nstride;
+    uint8_t *lb_fstate;        /* per-flow scheme state, lb_fstride each */
+    size_t lb_fstride;
+    struct pktq ctrl_pending;  /* control packets waiting to enter their switch (EV_CTRL) */
+    struct lb_paths *paths;    /* per edge pair, enumerated on first use (net/paths.c) */
+    uint64_t seed;
 
     uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
     bool stopped;

@@ -13,7 +13,10 @@ enum ev_kind {
     EV_FLOW_START, /* next flow(s) in start order */
     EV_TIMER0,     /* flow id: CC timer k is EV_TIMER0 + k, RTO is EV_TIMER0 + CC_TIMERS */
     EV_MONITOR = EV_TIMER0 + CC_TIMERS + 1, /* hooks.sample: the stats layer's monitors (one pending at most) */
+    EV_NODE_TIMER, /* node * LB_TIMERS + kind: a load balancer's switch timer */
+    EV_CTRL,       /* control packets sent by a load balancer enter their switch */
 };
+_Static_assert(EV_CTRL < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -80,6 +83,8 @@ void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t);
 struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq);
 void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);
+/* paths.c */
+void lb_paths_free(struct sim *s);
 /* transport.c */
 uint64_t irn_next_retx(const struct sim *s, struct qp *f);
 void irn_recover(struct qp *f, uint64_t high);

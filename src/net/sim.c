@@ -39,11 +39,15 @@ struct pkt *pkt_alloc(struct sim *s)
     s->pool.free = p->next;
     if (++s->pool.in_use > s->pool.peak)
         s->pool.peak = s->pool.in_use;
+    /* Every field a later owner might read without writing it first: the
+     * pool hands out packets as their last user left them. */
     p->next = NULL;
     p->flags = 0;
     p->nhop = 0;
     p->payload = 0;
     p->seq = 0;
+    p->aux = 0;
+    p->lb = (struct lb_hdr){.path = PATH_NONE, .to_node = UINT32_MAX, .echo_path = PATH_NONE};
     return p;
 }
 
@@ -82,6 +86,48 @@ static __attribute__((noinline, cold)) void monitor_fire(struct sim *s)
     bool work = s->c.flows_completed < s->n_flows || s->next_start < s->n_flows;
     if (next != T_NEVER && work && !evq_empty(&s->evq))
         evq_push(&s->evq, next > s->now ? next : s->now + 1, EV_MONITOR, 0);
+}
+
+/* A switch timer fired: the same one-entry rule as flow timers. */
+static void node_timer_fire(struct sim *s, uint32_t id)
+{
+    struct lb_switch *sw = &s->lbsw[id / LB_TIMERS];
+    int kind = (int)(id % LB_TIMERS);
+    if (sw->timer_ev[kind] != s->now)
+        return;
+    sw->timer_ev[kind] = -1;
+    simtime_t want = sw->timer_at[kind];
+    if (want < 0)
+        return;
+    if (want > s->now) {
+        sw->timer_ev[kind] = want;
+        evq_push_timer(&s->evq, want, EV_NODE_TIMER, id);
+        return;
+    }
+    sw->timer_at[kind] = -1;
+    if (s->lb->on_timer)
+        s->lb->on_timer(s, sw, s->lb_par, kind);
+}
+
+/* Control packets a load balancer sent during a hook enter their switch now,
+ * after that hook returned (the switch is stored in in_port until then). */
+static void ctrl_inject(struct sim *s)
+{
+    while (s->ctrl_pending.head) {
+        struct pkt *p = q_pop(&s->ctrl_pending);
+        switch_receive(s, p->in_port, UINT32_MAX, p);
+    }
+}
+
+/* Events that are neither packet events nor flow timers, out of line. */
+static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned kind, uint32_t id)
+{
+    if (kind == EV_MONITOR)
+        monitor_fire(s);
+    else if (kind == EV_NODE_TIMER)
+        node_timer_fire(s, id);
+    else if (kind == EV_CTRL)
+        ctrl_inject(s);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -125,8 +171,8 @@ static void dispatch(struct sim *s, const struct event *ev)
     default: {
         /* here rather than as a case: the switch over the packet events then
          * compiles exactly as without monitors (measured with cachegrind) */
-        if (ev_kind(ev) == EV_MONITOR) {
-            monitor_fire(s);
+        if (ev_kind(ev) >= EV_MONITOR) {
+            rare_event(s, ev_kind(ev), id);
             break;
         }
         int kind = (int)ev_kind(ev) - EV_TIMER0;
@@ -191,7 +237,7 @@ uint64_t sim_packets_in_network(const struct sim *s)
     }
     for (uint32_t h = 0; h < s->n_hosts; h++)
         n += s->nics[h].ackq.n;
-    return n;
+    return n + s->ctrl_pending.n;
 }
 
 void sim_free(struct sim *s)
@@ -216,6 +262,10 @@ void sim_free(struct sim *s)
     free(s->host_port);
     free(s->flows);
     free(s->start_order);
+    lb_paths_free(s);
+    free(s->lbsw);
+    free(s->lb_nstate);
+    free(s->lb_fstate);
     free(s->cc_state);
     free(s->cc_pstate);
     free(s->aux_state);

@@ -131,6 +131,13 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         q = (int)((r + (unsigned)__builtin_ctz(rot)) % NQ);
     }
     struct pkt *p = port_q_pop(pt, q);
+    if (s->p.sojourn)
+        p->lb.sojourn += s->now - p->lb.t_enq;
+    {
+        const struct lb_ops *lb = p->type == PKT_DATA ? s->lb : s->lb_ctl;
+        if (lb->on_dequeue)
+            lb->on_dequeue(s, &s->lbsw[pt->node], p->type == PKT_DATA ? s->lb_par : s->lb_ctl_par, p, pid, q);
+    }
     if (q != 0) {
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
@@ -159,9 +166,41 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
 }
 /* ---------------------------------------------------------------- switch */
 
+/* At the first switch (the packet came from a host): the flow's flowlets
+ * (gaps of at least flowlet_gap) and path switches, the same measurement
+ * whichever scheme runs. */
+static void first_hop_stats(struct sim *s, const struct pkt *p, uint32_t out)
+{
+    struct qp *f = &s->flows[p->flow];
+    if (f->lb_last < 0 || s->now - f->lb_last >= s->p.flowlet_gap)
+        f->flowlets++;
+    f->lb_last = s->now;
+    if (f->lb_out != out) {
+        if (f->lb_out != UINT32_MAX)
+            f->path_switches++;
+        f->lb_out = out;
+    }
+}
+
+/* Forwarding: the LB sees the packet, the route gives the candidates, a
+ * carried path (source route) or the LB's choice picks one, the MMU admits it
+ * at its ingress, the LB may still re-steer it, and it joins the egress queue.
+ * Control packets addressed to this switch end here. */
 void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p)
 {
     struct node *sw = &s->nodes[node];
+    struct lb_switch *lsw = &s->lbsw[node];
+    bool data = p->type == PKT_DATA;
+    const struct lb_ops *lb = data ? s->lb : s->lb_ctl;
+    const void *lpar = data ? s->lb_par : s->lb_ctl_par;
+    if (p->type == PKT_CTRL && p->lb.to_node == node) {
+        if (s->lb->on_ctrl)
+            s->lb->on_ctrl(s, lsw, s->lb_par, p);
+        pkt_free(s, p);
+        return;
+    }
+    if (lb->on_arrival)
+        lb->on_arrival(s, lsw, lpar, p, in_pid);
     int n;
     const uint32_t *cand = sim_route(s, node, (uint32_t)s->host_index[p->dst], &n);
     if (n == 0) { /* unreachable: the topology is partitioned */
@@ -169,8 +208,16 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         pkt_free(s, p);
         return;
     }
-    uint32_t out = n == 1 ? cand[0] : cand[s->lb->choose(s, node, p, cand, n, s->lb_par)];
-    int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK ||
+    uint32_t out;
+    if (n == 1)
+        out = cand[0];
+    else if (p->lb.path != PATH_NONE && p->lb.path_hop < 4)
+        out = cand[((p->lb.path >> (8 * p->lb.path_hop)) & 0xffu) % (uint32_t)n];
+    else
+        out = cand[lb->choose(s, lsw, lpar, p, cand, n)];
+    if (p->lb.path != PATH_NONE)
+        p->lb.path_hop++;
+    int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK || p->type == PKT_CTRL ||
              (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
     if (q != 0) {
         struct port *in = &s->ports[in_pid];
@@ -185,7 +232,13 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         if (s->p.pfc)
             check_pause(s, sw, in_pid, q);
     }
+    if (lb->on_enqueue)
+        lb->on_enqueue(s, lsw, lpar, p, &out, q);
+    if (data && in_pid != UINT32_MAX && s->ports[in_pid].to_host)
+        first_hop_stats(s, p, out);
     p->in_port = in_pid;
+    if (s->p.sojourn)
+        p->lb.t_enq = s->now;
     port_q_push(&s->ports[out], q, p);
     if (s->cc->sw_enqueue)
         s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
@@ -193,4 +246,3 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         s->aux->sw_enqueue(s, out, sim_aux_pstate(s, out), s->aux_par, p, q);
     port_kick(s, out);
 }
-

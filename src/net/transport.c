@@ -103,16 +103,64 @@ void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags)
 /* Turn `a` into an ACK/NACK/CNP of flow f and queue it at the receiver's NIC.
  * `a` is either fresh or the data packet being answered: reusing that one
  * spares an allocation and the copy of its INT records. */
-void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux)
+static void ctrl_fill(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux)
 {
     reply_header(a, f, type, flags);
     a->aux = aux;
     a->payload = 0;
     a->seq = f->rcv_nxt;
     a->size = s->ack_size;
+}
+
+static void ctrl_queue(struct sim *s, struct qp *f, struct pkt *a)
+{
     struct nic *nic = nic_of(s, f->dst);
     q_push(&nic->ackq, a);
     port_kick(s, nic->port);
+}
+
+void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux)
+{
+    ctrl_fill(s, f, type, flags, a, aux);
+    ctrl_queue(s, f, a);
+}
+
+/* The data packet p becomes its own ACK/NACK. It echoes what a sender-side
+ * balancer needs (the path it took, its CE mark; its timestamp and INT stay)
+ * and keeps nothing of the forward route: the reply takes its own path back,
+ * hashed on the data packet's ports reversed. */
+static void reply_with_data(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *p, uint64_t aux)
+{
+    uint16_t sp = p->sport, dp = p->dport;
+    uint32_t path = p->lb.path;
+    if (p->flags & PF_ECN)
+        flags |= PF_ECN_ECHO;
+    p->lb = (struct lb_hdr){.path = PATH_NONE, .to_node = UINT32_MAX, .echo_path = path};
+    ctrl_fill(s, f, type, flags, p, aux);
+    p->sport = dp;
+    p->dport = sp;
+    ctrl_queue(s, f, p);
+}
+
+static inline void note_ooo(struct sim *s, struct qp *f, const struct pkt *p)
+{
+    uint64_t d = (p->seq - f->rcv_nxt) / s->p.mtu;
+    f->ooo++;
+    if (d > f->ooo_max)
+        f->ooo_max = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+/* Deliver everything held contiguously from rcv_nxt (IRN and reorder buffer). */
+static void pull_held(struct sim *s, struct qp *f)
+{
+    while (f->rcv_nxt < f->size && bit_get(f->irn_rx, s, irn_idx(s, f->rcv_nxt))) {
+        bit_put(f->irn_rx, s, irn_idx(s, f->rcv_nxt), false);
+        uint64_t len = f->size - f->rcv_nxt < s->p.mtu ? f->size - f->rcv_nxt : s->p.mtu;
+        f->rcv_nxt += len;
+        s->c.bytes_delivered += len;
+        if (s->p.reorder)
+            f->held_bytes -= len < f->held_bytes ? len : f->held_bytes;
+    }
 }
 
 /* IRN receiver: ACK in-order packets (pulling in any held ones), NACK an
@@ -123,12 +171,7 @@ static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_
     if (p->seq == f->rcv_nxt) {
         f->rcv_nxt += p->payload;
         s->c.bytes_delivered += p->payload;
-        while (f->rcv_nxt < f->size && bit_get(f->irn_rx, s, irn_idx(s, f->rcv_nxt))) {
-            bit_put(f->irn_rx, s, irn_idx(s, f->rcv_nxt), false);
-            uint64_t len = f->size - f->rcv_nxt < s->p.mtu ? f->size - f->rcv_nxt : s->p.mtu;
-            f->rcv_nxt += len;
-            s->c.bytes_delivered += len;
-        }
+        pull_held(s, f);
         return PKT_ACK;
     }
     if (p->seq > f->rcv_nxt) {
@@ -137,12 +180,39 @@ static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_
             return -1; /* beyond the ring: cannot happen under the BDP cap */
         if (!bit_get(f->irn_rx, s, i)) {
             bit_put(f->irn_rx, s, i, true);
-            f->ooo++;
+            note_ooo(s, f, p);
         }
         *sack = p->seq;
         return PKT_NACK;
     }
     return PKT_ACK;
+}
+
+/* Receiver reorder buffer (transport.reorder = buffer): hold an early packet
+ * while it fits (reorder_bytes, the ring) and its gap is younger than
+ * reorder_timeout; answer it as an in-order packet would be answered (the
+ * cumulative ACK, so ECN and INT still reach the sender). Returns false when
+ * it cannot be held: the caller NACKs as go-back-N does. */
+static bool reorder_hold(struct sim *s, struct qp *f, const struct pkt *p, bool ecn, int *reply)
+{
+    uint64_t i = irn_idx(s, p->seq);
+    if (i - irn_idx(s, f->rcv_nxt) >= s->p.irn_bits || f->held_bytes + p->payload > s->p.reorder_bytes)
+        return false;
+    if (f->held_bytes && s->now - f->gap_since >= s->p.reorder_timeout)
+        return false;
+    if (!bit_get(f->irn_rx, s, i)) {
+        if (!f->held_bytes)
+            f->gap_since = s->now;
+        bit_put(f->irn_rx, s, i, true);
+        f->held_bytes += p->payload;
+        if (f->held_bytes > s->c.reorder_peak_bytes)
+            s->c.reorder_peak_bytes = f->held_bytes;
+    }
+    if (++f->rcv_since_ack >= s->p.ack_interval || ecn) {
+        f->rcv_since_ack = 0;
+        *reply = PKT_ACK;
+    }
+    return true;
 }
 
 /* ns-3 HPCC's ReceiverCheckSeq, plus an ACK for the last byte so any
@@ -160,14 +230,21 @@ static bool receive_data(struct sim *s, struct pkt *p)
         f->rcv_nxt += p->payload;
         s->c.bytes_delivered += p->payload;
         f->rcv_since_ack++;
-        if (f->rcv_since_ack >= s->p.ack_interval || f->rcv_nxt >= f->size ||
+        bool filled = false;
+        if (s->p.reorder && f->held_bytes) {
+            pull_held(s, f);
+            f->gap_since = s->now; /* any gap left above opens now */
+            filled = true;
+        }
+        if (filled || f->rcv_since_ack >= s->p.ack_interval || f->rcv_nxt >= f->size ||
             (s->p.chunk && f->rcv_nxt % s->p.chunk == 0)) {
             f->rcv_since_ack = 0;
             reply = PKT_ACK;
         }
     } else if (p->seq > f->rcv_nxt) {
-        f->ooo++;
-        if (s->now >= f->nack_timer || f->last_nack != f->rcv_nxt) {
+        note_ooo(s, f, p);
+        if (!(s->p.reorder && reorder_hold(s, f, p, ecn, &reply)) &&
+            (s->now >= f->nack_timer || f->last_nack != f->rcv_nxt)) {
             f->nack_timer = s->now + s->p.nack_interval;
             f->last_nack = f->rcv_nxt;
             reply = PKT_NACK;
@@ -189,7 +266,7 @@ static bool receive_data(struct sim *s, struct pkt *p)
         s->c.acks++;
     else
         s->c.nacks++;
-    ctrl_from(s, f, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
+    reply_with_data(s, f, reply, ecn && !s->p.cnp_packets ? PF_CNP : 0, p, sack);
     return true;
 }
 
@@ -251,6 +328,10 @@ static void receive_ack(struct sim *s, struct pkt *p)
 
 void host_receive(struct sim *s, struct pkt *p)
 {
+    if (p->type == PKT_CTRL) { /* no host-side balancer consumes these yet */
+        pkt_free(s, p);
+        return;
+    }
     if (p->type == PKT_DATA) {
         if (!receive_data(s, p))
             pkt_free(s, p);
@@ -270,7 +351,9 @@ void flow_start(struct sim *s, struct qp *f)
     f->last_progress = s->now;
     for (int k = 0; k <= CC_TIMERS; k++)
         f->timer_at[k] = f->timer_ev[k] = -1;
-    if (s->p.irn) {
+    f->lb_out = UINT32_MAX;
+    f->lb_last = -1;
+    if (s->p.irn || s->p.reorder) {
         size_t words = s->p.irn_bits / 64;
         f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
         f->irn_tx = f->irn_rx + words;

@@ -60,11 +60,15 @@ static const struct param transport_params[] = {
     {"rto_low", P_TIME, F(cfg_transport, rto_low), "100us", "IRN: timeout while at most irn_n packets are in flight", NULL, 1, 1e15},
     {"rto_high", P_TIME, F(cfg_transport, rto_high), "320us", "IRN: timeout otherwise (ns-3-based work: 320us; the IRN paper: 3ms)", NULL, 1, 1e15},
     {"irn_n", P_INT, F(cfg_transport, irn_n), "3", "IRN: in-flight packets up to which rto_low applies", NULL, 0, 1e9},
+    {"reorder", P_ENUM, F(cfg_transport, reorder), "gbn", "receiver on an out-of-order packet: NACK and go back N, or hold it in a reorder buffer (gbn|buffer; IRN keeps its own)", REORDER_CHOICES, 0, 0},
+    {"reorder_bytes", P_SIZE, F(cfg_transport, reorder_bytes), "1MB", "reorder buffer: bytes held per flow at most; beyond, go-back-N", NULL, 1, 1e12},
+    {"reorder_timeout", P_TIME, F(cfg_transport, reorder_timeout), "1ms", "reorder buffer: a gap open this long is NACKed (go-back-N); lossless fabrics only reorder, so long", NULL, 1, 1e15},
     {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
     PARAM_END};
 
 static const struct param lb_params[] = {
     {"scheme", P_STR, F(cfg_lb, scheme), "ecmp", "load balancing at switches (see the lb list)", NULL, 0, 0},
+    {"flowlet_gap", P_TIME, F(cfg_lb, flowlet_gap), "0", "statistics: fct.csv counts a new flowlet after a gap this long at the first switch; 0 = the scheme's flowlet timeout, else 100us", NULL, 0, 1e15},
     PARAM_END};
 
 const struct param cfg_traffic_params[] = {

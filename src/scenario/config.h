@@ -14,6 +14,8 @@ enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_FILE };
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
+enum reorder_mode { REORDER_GBN, REORDER_BUFFER };
+#define REORDER_CHOICES "gbn|buffer"
 #define CNP_CHOICES "flag|packet"
 enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST };
 #define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst"
@@ -81,10 +83,14 @@ struct cfg_transport {
     bool pbfs;             /* PB-FS beside the CC */
     simtime_t rto_low, rto_high; /* IRN timeouts */
     int64_t irn_n;         /* IRN uses rto_low while at most this many packets are in flight */
+    int reorder;           /* receiver on a gap: go-back-N NACK, or hold in a reorder buffer */
+    uint64_t reorder_bytes;
+    simtime_t reorder_timeout;
 };
 
 struct cfg_lb {
     char scheme[64];
+    simtime_t flowlet_gap; /* statistics only; 0 = the scheme's flowlet timeout, else 100 us */
 };
 
 struct cfg_traffic {

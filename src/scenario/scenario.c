@@ -171,6 +171,43 @@ static void pair_maxima(struct scenario *sc, const struct topo *t)
     free(hcount);
 }
 
+/* The load balancer: per-switch records with their state, random stream and
+ * timers, per-flow state, the balancer for non-data packets, then each
+ * switch's init. */
+static void lb_setup(struct scenario *sc, struct sim *s, const struct lb_ops *lb)
+{
+    const struct config *cfg = sc->cfg;
+    s->seed = (uint64_t)cfg->run.seed;
+    s->lb_ctl = lb->all_packets ? lb : lb_find("ecmp");
+    s->p.sojourn = lb->sojourn;
+    s->lb_ctl_par = cfg->lb_params[lb_index(s->lb_ctl->name)];
+    simtime_t gap = cfg->lb.flowlet_gap;
+    if (!gap && lb->flowlet_gap)
+        gap = lb->flowlet_gap(s->lb_par);
+    s->p.flowlet_gap = gap ? gap : 100 * T_US;
+    s->lb_nstride = (lb->node_state_size + 7) & ~(size_t)7;
+    s->lb_nstate = s->lb_nstride ? xcalloc(s->n_nodes, s->lb_nstride) : NULL;
+    s->lb_fstride = (lb->flow_state_size + 7) & ~(size_t)7;
+    s->lb_fstate = s->lb_fstride ? xcalloc(s->n_flows ? s->n_flows : 1, s->lb_fstride) : NULL;
+    s->lbsw = xcalloc(s->n_nodes, sizeof *s->lbsw);
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        struct lb_switch *w = &s->lbsw[n];
+        w->node = n;
+        w->layer = s->nodes[n].layer;
+        w->edge = sc->routes.edge_index[n];
+        w->port0 = s->nodes[n].port0;
+        w->nports = s->nodes[n].nports;
+        w->st = s->lb_nstate ? s->lb_nstate + (size_t)n * s->lb_nstride : NULL;
+        rng_seed(&w->rng, s->seed, 0x4c420000ULL + n); /* "LB" streams, one per switch */
+        for (int k = 0; k < LB_TIMERS; k++)
+            w->timer_at[k] = w->timer_ev[k] = -1;
+    }
+    if (lb->init)
+        for (uint32_t n = 0; n < s->n_nodes; n++)
+            if (s->nodes[n].is_switch)
+                lb->init(s, &s->lbsw[n], s->lb_par);
+}
+
 int scenario_build(struct scenario *sc, struct err *e)
 {
     const struct config *cfg = sc->cfg;
@@ -194,7 +231,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->cc_par = cfg->cc_params[cc_index(cc->name)];
     s->lb = lb;
     s->lb_par = cfg->lb_params[lb_index(lb->name)];
-    s->data_hdr = HDR_DATA + cc->int_bytes;
+    s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
     {   /* ns-3 pads an ACK's payload so that it is 60 bytes without INT */
         int pad = 60 - HDR_L2 - HDR_IP - (int)(12 + cc->int_bytes);
         s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + HDR_IP + HDR_L2;
@@ -253,6 +290,8 @@ int scenario_build(struct scenario *sc, struct err *e)
     for (uint32_t li = 0; li < t->n_links; li++) {
         s->ports[link_port[2 * li]].peer = link_port[2 * li + 1];
         s->ports[link_port[2 * li + 1]].peer = link_port[2 * li];
+        s->ports[link_port[2 * li]].to_host = !t->nodes[t->links[li].b].is_switch;
+        s->ports[link_port[2 * li + 1]].to_host = !t->nodes[t->links[li].a].is_switch;
     }
     free(link_port);
 
@@ -369,10 +408,16 @@ int scenario_build(struct scenario *sc, struct err *e)
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
         return errf(e, "out of memory ordering %u flows", s->n_flows);
     assign_sports(s);
-    /* IRN's ring bitmaps cover twice the largest window, in packets */
+    /* IRN's ring bitmaps cover twice the largest window, in packets; the
+     * reorder buffer's, twice its capacity */
+    s->p.reorder = tp->reorder == REORDER_BUFFER && !s->p.irn;
+    s->p.reorder_bytes = tp->reorder_bytes;
+    s->p.reorder_timeout = tp->reorder_timeout;
+    uint64_t ring = s->p.reorder && tp->reorder_bytes > max_win ? tp->reorder_bytes : max_win;
     s->p.irn_bits = 64;
-    while (s->p.irn_bits < 2 * (max_win / s->p.mtu + 2))
+    while (s->p.irn_bits < 2 * (ring / s->p.mtu + 2))
         s->p.irn_bits *= 2;
+    lb_setup(sc, s, lb);
 
     s->cc_stride = (cc->state_size + 7) & ~(size_t)7;
     s->cc_state = xcalloc(s->n_flows ? s->n_flows : 1, s->cc_stride ? s->cc_stride : 8);

@@ -1,0 +1,83 @@
+/* The helper API load balancers call (lb.h): time, per-flow state, switch
+ * timers, control packets, edges and fabric facts. */
+#include "net/net_impl.h"
+
+simtime_t lb_now(const struct sim *s) { return s->now; }
+
+void *lb_flow_state(struct sim *s, uint32_t flow) { return s->lb_fstate + (size_t)flow * s->lb_fstride; }
+
+void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at)
+{
+    sw->timer_at[kind] = at;
+    if (sw->timer_ev[kind] >= 0 && sw->timer_ev[kind] <= at)
+        return; /* the entry in the heap re-pushes itself for the later time */
+    sw->timer_ev[kind] = at;
+    evq_push_timer(&s->evq, at, EV_NODE_TIMER, sw->node * LB_TIMERS + (uint32_t)kind);
+}
+
+uint32_t lb_host_edge(const struct sim *s, uint32_t host_node) { return s->host_edge[s->host_index[host_node]]; }
+uint32_t lb_edge_node(const struct sim *s, uint32_t edge) { return s->edge_node[edge]; }
+
+struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size)
+{
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_CTRL;
+    p->prio = 0;
+    p->flow = UINT32_MAX;
+    p->size = size;
+    p->ts = s->now;
+    p->src = from;
+    p->lb.proto = proto;
+    p->lb.to_node = to;
+    p->in_port = from; /* where it enters, until ctrl_inject */
+    if (s->host_index[to] >= 0) {
+        p->dst = to;
+    } else { /* an edge switch: route toward its first host, consume on the way */
+        uint32_t e = (uint32_t)s->lbsw[to].edge;
+        p->dst = UINT32_MAX;
+        for (uint32_t h = 0; h < s->n_hosts && p->dst == UINT32_MAX; h++)
+            if (s->host_edge[h] == e)
+                p->dst = s->nics[h].node;
+    }
+    p->sport = p->dport = 0;
+    return p;
+}
+
+void lb_ctrl_send(struct sim *s, struct pkt *p)
+{
+    s->c.lb_ctrl_packets++;
+    if (!s->ctrl_pending.head)
+        evq_push(&s->evq, s->now, EV_CTRL, 0);
+    q_push(&s->ctrl_pending, p);
+}
+
+uint64_t lb_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].bytes; }
+
+uint64_t lb_port_bytes(const struct sim *s, uint32_t port)
+{
+    uint64_t b = 0;
+    for (int q = 0; q < NQ; q++)
+        b += s->ports[port].q[q].bytes;
+    return b;
+}
+
+uint64_t lb_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
+uint64_t lb_port_tx_bytes(const struct sim *s, uint32_t port) { return s->ports[port].tx_bytes; }
+bool lb_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
+
+simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q)
+{
+    return port_paused(&s->ports[port], q) ? s->ports[port].paused_since[q] : T_NEVER;
+}
+
+simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q)
+{
+    const struct port *pt = &s->ports[port];
+    if (port_paused(pt, q))
+        return T_NEVER;
+    /* queue 0 goes first, then round robin: at worst every queued byte */
+    simtime_t busy = pt->busy_until > s->now ? pt->busy_until - s->now : 0;
+    return busy + tx_time(lb_port_bytes(s, port), pt->rate);
+}
+
+uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }

@@ -1,0 +1,84 @@
+/* Paths as values: between two edge switches, the equal-cost paths along the
+ * routing tables, enumerated on first use and kept per pair. A path word
+ * holds one byte per switch hop from the source edge: the index into that
+ * hop's candidate list (ascending by neighbour id), as CONGA's and ConWeave's
+ * implementations pack them. A switch forwarding a packet that carries a word
+ * uses byte p->lb.path_hop (switch.c). */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stdlib.h>
+
+#define PATH_MAX_HOPS 4
+
+struct lb_paths {
+    bool done;
+    uint32_t n;
+    uint32_t *word;
+};
+
+static void enumerate(struct sim *s, uint32_t node, uint32_t dst_edge, int hop, uint32_t word, struct lb_paths *ps,
+                      uint32_t *cap)
+{
+    if (node == s->edge_node[dst_edge]) {
+        if (ps->n == *cap) {
+            *cap = *cap ? 2 * *cap : 8;
+            ps->word = xrealloc(ps->word, *cap * sizeof *ps->word);
+        }
+        ps->word[ps->n++] = word;
+        return;
+    }
+    if (hop >= PATH_MAX_HOPS)
+        return; /* deeper than a word holds: not offered as a path */
+    size_t ri = (size_t)node * s->n_edges + dst_edge;
+    uint32_t n = s->route_cnt[ri];
+    for (uint32_t i = 0; i < n && i < 256; i++) {
+        uint32_t port = s->route_ports[s->route_off[ri] + i];
+        enumerate(s, s->ports[s->ports[port].peer].node, dst_edge, hop + 1, word | i << (8 * hop), ps, cap);
+    }
+}
+
+static struct lb_paths *pair(struct sim *s, uint32_t se, uint32_t de)
+{
+    if (!s->paths)
+        s->paths = xcalloc((size_t)s->n_edges * s->n_edges, sizeof *s->paths);
+    struct lb_paths *ps = &s->paths[(size_t)se * s->n_edges + de];
+    if (!ps->done) {
+        uint32_t cap = 0;
+        ps->done = true;
+        enumerate(s, s->edge_node[se], de, 0, 0, ps, &cap);
+    }
+    return ps;
+}
+
+uint32_t lb_path_count(struct sim *s, uint32_t src_edge, uint32_t dst_edge) { return pair(s, src_edge, dst_edge)->n; }
+
+uint32_t lb_path_word(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t i)
+{
+    struct lb_paths *ps = pair(s, src_edge, dst_edge);
+    return i < ps->n ? ps->word[i] : PATH_NONE;
+}
+
+int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t word, uint32_t *ports, int max)
+{
+    int k = 0;
+    for (uint32_t node = s->edge_node[src_edge]; node != s->edge_node[dst_edge] && k < max && k < PATH_MAX_HOPS;) {
+        size_t ri = (size_t)node * s->n_edges + dst_edge;
+        uint32_t n = s->route_cnt[ri];
+        if (!n)
+            break;
+        uint32_t port = s->route_ports[s->route_off[ri] + ((word >> (8 * k)) & 0xffu) % n];
+        ports[k++] = port;
+        node = s->ports[s->ports[port].peer].node;
+    }
+    return k;
+}
+
+void lb_paths_free(struct sim *s)
+{
+    if (!s->paths)
+        return;
+    for (size_t i = 0; i < (size_t)s->n_edges * s->n_edges; i++)
+        free(s->paths[i].word);
+    free(s->paths);
+    s->paths = NULL;
+}
