@@ -196,17 +196,19 @@ static int write_fct(struct output *o, struct err *e)
     if (!f)
         return -1;
     const struct sim *s = &o->sc->sim;
-    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo\n", f);
+    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo,ooo_max,flowlets,"
+          "path_switches\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->finish / T_NS), (long long)(fct / T_NS),
-                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo);
+                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
-                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo);
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo, q->ooo_max,
+                    q->flowlets, q->path_switches);
         }
     }
     if (fclose(f) != 0)
@@ -278,6 +280,25 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->nacks, (unsigned long long)c->cnps);
     fprintf(f, "  \"pbfs_postcards\": %llu,\n  \"pbfs_flows\": %llu,\n", (unsigned long long)c->pbfs_postcards,
             (unsigned long long)c->pbfs_flows);
+    {
+        uint64_t ooo = 0, ooo_max = 0, flowlets = 0, switches = 0, reordered_flows = 0;
+        for (uint32_t i = 0; i < s->n_flows; i++) {
+            const struct qp *q = &s->flows[i];
+            ooo += q->ooo;
+            flowlets += q->flowlets;
+            switches += q->path_switches;
+            reordered_flows += q->ooo > 0;
+            if (q->ooo_max > ooo_max)
+                ooo_max = q->ooo_max;
+        }
+        fprintf(f,
+                "  \"lb_stats\": {\"out_of_order_packets\": %llu, \"max_out_of_order_degree\": %llu, \"flows_reordered\": %llu, "
+                "\"flowlets\": %llu, \"path_switches\": %llu, \"reorder_buffer_peak_bytes\": %llu, "
+                "\"nacks_from_reordering\": %llu, \"control_packets\": %llu},\n",
+                (unsigned long long)ooo, (unsigned long long)ooo_max, (unsigned long long)reordered_flows,
+                (unsigned long long)flowlets, (unsigned long long)switches, (unsigned long long)c->reorder_peak_bytes,
+                (unsigned long long)(s->p.pfc && !s->p.irn ? c->nacks : 0), (unsigned long long)c->lb_ctrl_packets);
+    }
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);

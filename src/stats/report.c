@@ -107,6 +107,14 @@ static int csv_col(const struct csv *c, const char *name, struct err *e)
     return errf(e, "%s:1: the header has no column '%s'", c->path, name);
 }
 
+static int csv_col_opt(const struct csv *c, const char *name)
+{
+    for (int i = 0; i < c->nh; i++)
+        if (strcmp(c->hdr[i], name) == 0)
+            return i;
+    return -1;
+}
+
 static int get_u64(const struct csv *c, int col, uint64_t *v, struct err *e)
 {
     const char *s = c->fld[col];
@@ -150,6 +158,12 @@ int report_read_fct(struct report_run *r, const char *path, struct err *e)
         (cfinish = csv_col(&c, "finish_ns", e)) < 0 || (cfct = csv_col(&c, "fct_ns", e)) < 0 ||
         (csd = csv_col(&c, "slowdown", e)) < 0)
         goto fail;
+    /* load-balancing columns (optional: older runs lack them) */
+    static const char *const lbn[] = {"ooo", "ooo_max", "flowlets", "path_switches"};
+    int clb[4];
+    r->has_lb = true;
+    for (int k = 0; k < 4; k++)
+        r->has_lb &= (clb[k] = csv_col_opt(&c, lbn[k])) >= 0;
     while ((rc = csv_next(&c, e)) > 0) {
         r->flows = grow(r->flows, &cap, r->n_flows, sizeof *r->flows);
         struct report_flow *f = &r->flows[r->n_flows];
@@ -162,6 +176,15 @@ int report_read_fct(struct report_run *r, const char *path, struct err *e)
             goto fail;
         }
         f->id = (uint32_t)id;
+        if (r->has_lb) {
+            uint32_t *dst[4] = {&f->ooo, &f->ooo_max, &f->flowlets, &f->path_switches};
+            for (int k = 0; k < 4; k++) {
+                uint64_t x;
+                if (get_u64(&c, clb[k], &x, e) < 0)
+                    goto fail;
+                *dst[k] = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+            }
+        }
         bool has_finish = c.fld[cfinish][0], has_fct = c.fld[cfct][0], has_sd = c.fld[csd][0];
         if (has_finish != has_fct || has_fct != has_sd) {
             errf(e, "%s:%d: finish_ns, fct_ns and slowdown must be all empty (unfinished flow) or all set", path,
@@ -644,6 +667,29 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
               "PFC by layer (pause_sent: PAUSE frames sent by switches of the layer, summary.json; paused_ports, "
               "paused_us: ports of the layer that were paused, and for how long, pfc_ports.csv)",
               n, 5, rows, 3, st, v);
+    }
+
+    /* load balancing, from fct.csv's per-flow columns */
+    {
+        static const char *const rows[] = {"all flows"};
+        static const struct stat_col st[] = {{"reordered", K_INT}, {"ooo_pkts", K_INT}, {"max_ooo", K_INT},
+                                             {"flowlets", K_INT}, {"path_switch", K_INT}};
+        for (int k = 0; k < n; k++) {
+            double *w = v + (size_t)k * 5;
+            w[0] = w[1] = w[2] = w[3] = w[4] = runs[k].has_lb ? 0 : NAN;
+            for (size_t i = 0; i < runs[k].n_flows && runs[k].has_lb; i++) {
+                const struct report_flow *f = &runs[k].flows[i];
+                w[0] += f->ooo > 0;
+                w[1] += f->ooo;
+                w[2] = f->ooo_max > w[2] ? f->ooo_max : w[2];
+                w[3] += f->flowlets;
+                w[4] += f->path_switches;
+            }
+        }
+        table(out,
+              "Load balancing (fct.csv: flows that saw reordering, out-of-order packets, largest out-of-order degree "
+              "in packets, flowlets and path switches at the first switch)",
+              n, 1, rows, 5, st, v);
     }
 
     /* top 10 paused ports */

@@ -14,6 +14,7 @@ struct report_flow {
     uint64_t size;
     bool done;
     double fct_ns, slowdown; /* done only */
+    uint32_t ooo, ooo_max, flowlets, path_switches; /* when fct.csv has them */
 };
 
 struct report_port {
@@ -27,6 +28,7 @@ struct report_run {
     char dir[1024];
     struct report_flow *flows;
     size_t n_flows;
+    bool has_lb;                  /* fct.csv had the load-balancing columns */
     bool has_layers;              /* summary.json had pfc_pause_frames_by_layer */
     uint64_t pause_sent[4];       /* by the sender's layer */
     bool has_ports;               /* pfc_ports.csv was there */
