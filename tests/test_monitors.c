@@ -50,7 +50,7 @@ static void run_all(struct mrun *r)
 static void rm_dir(const char *dir)
 {
     static const char *const names[] = {"fct.csv", "pfc.csv", "summary.json", "pfc_ports.csv", "queue.csv",
-                                        "util.csv", "flow_rate.csv", "paused.csv", "qlen.txt", "fct.txt", "pfc.txt"};
+                                        "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", "qlen.txt", "fct.txt", "pfc.txt"};
     char p[256];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -173,6 +173,44 @@ static void test_queue_within_buffer_and_empty_at_end(void **st)
     /* one row per port per microsecond from 0 to the end, plus the closing one */
     assert_int_equal(rows, (unsigned long long)s->n_ports * (unsigned long long)(s->now / T_US + 2));
     free(last);
+    teardown_run(&r);
+}
+
+/* One long flow across a two-spine leaf-spine: ECMP puts it on one uplink,
+ * so every full window has bytes on one uplink and none on the other, and the
+ * imbalance (max - min) / mean is exactly 2 at both leaves (the far leaf's
+ * uplinks carry the ACKs, which also keep one path). "uplinks" selects those
+ * four ports. */
+static void test_imbalance(void **st)
+{
+    (void)st;
+    struct mrun r;
+    setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\n"
+              "[transport]\ncc = none\n[traffic]\npattern = none\n"
+              "[output]\nimbalance_interval = 10us\nutil_ports = uplinks\nutil_interval = 10us\n");
+    add_flow(&r, 0, 2, 2000000, 0);
+    run_all(&r);
+    FILE *f = open_out(&r, "imbalance.csv", "time_ns,node,imbalance\n");
+    long long t;
+    unsigned node;
+    double x;
+    int n = 0;
+    while (fscanf(f, "%lld,%u,%lf\n", &t, &node, &x) == 3) {
+        assert_true(node == 4 || node == 5); /* the leaves */
+        assert_true(fabs(x - 2.0) < 1e-9);
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 2 * 15); /* 160 us of transfer in 10 us windows, at both leaves */
+    f = open_out(&r, "util.csv", "time_ns,node,port,utilisation\n");
+    unsigned port;
+    int rows = 0;
+    while (fscanf(f, "%lld,%u,%u,%lf\n", &t, &node, &port, &x) == 4) {
+        assert_true((node == 4 || node == 5) && port >= 2); /* ports 0-1 face the hosts */
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows > 0);
     teardown_run(&r);
 }
 
@@ -463,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_ns3_qlen_format),
         cmocka_unit_test(test_bad_lists),
+        cmocka_unit_test(test_imbalance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

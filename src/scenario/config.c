@@ -108,6 +108,7 @@ static const struct param output_params[] = {
     {"flows", P_STR, F(cfg_output, flows), "", "flow_rate.csv: receive throughput of these flows: ids, ranges FIRST-LAST, [flow.NAME] names; empty = off", NULL, 0, 0},
     {"flow_interval", P_TIME, F(cfg_output, flow_interval), "10us", "flow_rate.csv interval", NULL, 0, 0},
     {"paused_interval", P_TIME, F(cfg_output, paused_interval), "0", "paused.csv: paused ports and paused paths every this often; 0 = off", NULL, 0, 0},
+    {"imbalance_interval", P_TIME, F(cfg_output, imbalance_interval), "0", "imbalance.csv: per edge switch, (max - min) / mean of its uplinks' bytes in each window of this length (ConWeave: 100us); 0 = off", NULL, 0, 0},
     PARAM_END};
 
 const struct cfg_section cfg_sections[] = {

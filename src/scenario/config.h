@@ -142,6 +142,7 @@ struct cfg_output {
     char flows[PARAM_STR_MAX];
     simtime_t flow_interval;
     simtime_t paused_interval; /* 0 = off */
+    simtime_t imbalance_interval; /* 0 = off */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */

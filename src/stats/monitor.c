@@ -9,7 +9,7 @@
 #include <string.h>
 #include "topo/topo.h"
 
-enum { M_QUEUE, M_UTIL, M_FLOW, M_PAUSED, M_QLEN, M_N };
+enum { M_QUEUE, M_UTIL, M_FLOW, M_PAUSED, M_IMBAL, M_QLEN, M_N };
 
 struct mon {
     bool on;
@@ -93,6 +93,13 @@ static int layer_of_name(const char *s)
     return -1;
 }
 
+/* A port of an edge switch toward another switch. */
+static bool is_uplink(const struct sim *s, uint32_t pid)
+{
+    const struct port *pt = &s->ports[pid];
+    return s->nodes[pt->node].is_switch && s->nodes[pt->node].layer == LAYER_EDGE && !pt->to_host;
+}
+
 int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, uint32_t **pids, struct err *e)
 {
     bool *sel = xcalloc(s->n_ports, sizeof *sel);
@@ -108,6 +115,17 @@ int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, 
         if (strcmp(tok, "all") == 0) {
             for (uint32_t i = 0; i < s->n_ports; i++)
                 sel[i] = true;
+            continue;
+        }
+        if (strcmp(tok, "uplinks") == 0) { /* edge switches' switch-facing ports */
+            uint32_t found = 0;
+            for (uint32_t i = 0; i < s->n_ports; i++)
+                if (is_uplink(s, i))
+                    sel[i] = true, found++;
+            if (!found) {
+                errf(e, "%s: 'uplinks': the topology has no edge switch with a link to another switch", key);
+                goto out;
+            }
             continue;
         }
         if (strncmp(tok, "layer:", 6) == 0) {
@@ -141,14 +159,14 @@ int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, 
         const char *colon = strchr(t, ':');
         char node_s[32];
         if (!colon || colon == t || (size_t)(colon - t) >= sizeof node_s) {
-            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, or all",
+            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, uplinks, or all",
                  key, tok);
             goto out;
         }
         snprintf(node_s, sizeof node_s, "%.*s", (int)(colon - t), t);
         const char *port_s = colon + 1;
         if (!all_digits(node_s) || (strcmp(port_s, "*") != 0 && !all_digits(port_s))) {
-            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, or all",
+            errf(e, "%s: '%s': expected NODE:PORT (e.g. 320:1 or sw320:1), NODE:*, layer:edge|agg|core|host, uplinks, or all",
                  key, tok);
             goto out;
         }
@@ -413,6 +431,28 @@ static void sample_paused(struct monitors *m, struct mon *mo, const struct sim *
     fprintf(mo->f, "%lld,%u,%llu\n", t_ns(s->now), ports, (unsigned long long)(fabric ? paused_paths(m, s) : 0));
 }
 
+/* ConWeave's imbalance metric: for each edge switch with two or more
+ * uplinks, (max - min) / mean of the bytes its uplinks sent in the window;
+ * windows in which they sent nothing are skipped. id[] holds the uplinks
+ * grouped by switch (node order), so one pass finds each group. */
+static void sample_imbalance(struct mon *mo, const struct sim *s)
+{
+    for (uint32_t i = 0; i < mo->n;) {
+        uint32_t node = s->ports[mo->id[i]].node, j = i;
+        uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+        for (; j < mo->n && s->ports[mo->id[j]].node == node; j++) {
+            uint64_t d = s->ports[mo->id[j]].tx_bytes - mo->prev[j];
+            mo->prev[j] = s->ports[mo->id[j]].tx_bytes;
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+            sum += d;
+        }
+        if (mo->last >= 0 && j - i >= 2 && sum > 0)
+            fprintf(mo->f, "%lld,%u,%.6f\n", t_ns(s->now), node, (double)(hi - lo) * (double)(j - i) / (double)sum);
+        i = j;
+    }
+}
+
 /* third.cc's monitor_buffer: per switch port, a histogram of the bytes in its
  * egress queues 1..7 (what ns-3's MMU counts in egress_bytes), by whole KB;
  * all histograms dumped whenever the time is a multiple of 100 ms. */
@@ -468,6 +508,7 @@ static void take(struct monitors *m, int k, const struct sim *s)
     case M_UTIL: sample_util(mo, s); break;
     case M_FLOW: sample_flow(mo, s); break;
     case M_PAUSED: sample_paused(m, mo, s); break;
+    case M_IMBAL: sample_imbalance(mo, s); break;
     case M_QLEN: sample_qlen(m, mo, s); break;
     }
     mo->last = s->now;
@@ -527,6 +568,7 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
     const struct sim *s = &sc->sim;
     *out = NULL;
     bool any = oc->queue_ports[0] || oc->util_ports[0] || oc->flows[0] || oc->paused_interval > 0 ||
+               oc->imbalance_interval > 0 ||
                (qlen_path && *qlen_path);
     if (!any)
         return 0;
@@ -560,14 +602,27 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
         m->m[M_PAUSED].iv = oc->paused_interval;
         paths_init(m, s);
     }
+    if (oc->imbalance_interval > 0) {
+        struct mon *mo = &m->m[M_IMBAL];
+        mo->iv = oc->imbalance_interval;
+        mo->id = xcalloc(s->n_ports + 1, sizeof *mo->id);
+        for (uint32_t i = 0; i < s->n_ports; i++) /* ports are numbered node by node */
+            if (is_uplink(s, i))
+                mo->id[mo->n++] = i;
+        if (!mo->n) {
+            errf(e, "output.imbalance_interval: the topology has no edge switch with uplinks");
+            goto fail;
+        }
+    }
     simtime_t start = s->n_flows && s->start_order ? s->flows[s->start_order[0]].start : 0;
     *first = T_NEVER;
-    static const char *const names[M_N] = {"queue.csv", "util.csv", "flow_rate.csv", "paused.csv", NULL};
+    static const char *const names[M_N] = {"queue.csv", "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv",
+                                           NULL};
     char qhdr[160] = "time_ns,node,port,bytes\n";
     if (m->by_prio)
         snprintf(qhdr, sizeof qhdr, "time_ns,node,port,bytes,q0,q1,q2,q3,q4,q5,q6,q7\n");
     const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation\n", "time_ns,flow_id,gbps\n",
-                                "time_ns,paused_ports,paused_paths\n", NULL};
+                                "time_ns,paused_ports,paused_paths\n", "time_ns,node,imbalance\n", NULL};
     for (int k = 0; k < M_QLEN; k++) {
         struct mon *mo = &m->m[k];
         if (mo->iv <= 0)

@@ -339,6 +339,27 @@ out:
     return rc;
 }
 
+static int read_imbalance(struct report_run *r, const char *path, struct err *e)
+{
+    struct csv c;
+    if (csv_open(&c, path, e) < 0)
+        return -1;
+    int col = csv_col(&c, "imbalance", e), rc = -1;
+    size_t cap = 0;
+    if (col < 0)
+        goto out;
+    while ((rc = csv_next(&c, e)) > 0) {
+        r->imbalance = grow(r->imbalance, &cap, r->n_imbalance, sizeof *r->imbalance);
+        if (get_dbl(&c, col, &r->imbalance[r->n_imbalance++], e) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+out:
+    csv_close(&c);
+    return rc < 0 ? -1 : 0;
+}
+
 static bool exists(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -361,12 +382,16 @@ int report_load(struct report_run *r, const char *dir, struct err *e)
     snprintf(path, sizeof path, "%s/pfc_ports.csv", dir);
     if (exists(path) && report_read_ports(r, path, e) < 0)
         return -1;
+    snprintf(path, sizeof path, "%s/imbalance.csv", dir);
+    if (exists(path) && read_imbalance(r, path, e) < 0)
+        return -1;
     return 0;
 }
 
 void report_free(struct report_run *r)
 {
     free(r->flows);
+    free(r->imbalance);
     free(r->ports);
     memset(r, 0, sizeof *r);
 }
@@ -690,6 +715,24 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
               "Load balancing (fct.csv: flows that saw reordering, out-of-order packets, largest out-of-order degree "
               "in packets, flowlets and path switches at the first switch)",
               n, 1, rows, 5, st, v);
+        static const char *const irows[] = {"imbalance"};
+        static const struct stat_col ist[] = {{"samples", K_INT}, {"avg", K_DEC}, {"p50", K_DEC}, {"p99", K_DEC}};
+        bool any = false;
+        for (int k = 0; k < n; k++) {
+            double *w = v + (size_t)k * 4;
+            struct report_stats is;
+            double *tmp = xcalloc(runs[k].n_imbalance + 1, sizeof *tmp);
+            memcpy(tmp, runs[k].imbalance, runs[k].n_imbalance * sizeof *tmp);
+            stats_of(&is, tmp, runs[k].n_imbalance, false);
+            free(tmp);
+            w[0] = (double)is.n, w[1] = is.avg, w[2] = is.p50, w[3] = is.p99;
+            any |= runs[k].n_imbalance > 0;
+        }
+        if (any)
+            table(out,
+                  "Uplink imbalance (imbalance.csv: (max - min) / mean of an edge switch's uplink bytes per window, "
+                  "as ConWeave measures it)",
+                  n, 1, irows, 4, ist, v);
     }
 
     /* top 10 paused ports */

@@ -32,6 +32,8 @@ struct report_run {
     bool has_layers;              /* summary.json had pfc_pause_frames_by_layer */
     uint64_t pause_sent[4];       /* by the sender's layer */
     bool has_ports;               /* pfc_ports.csv was there */
+    double *imbalance;            /* imbalance.csv's samples, when there */
+    size_t n_imbalance;
     struct report_port *ports;
     size_t n_ports;
 };
