@@ -73,6 +73,8 @@
 #define PBFS_MAX_SLOTS 32      /* upper bound of cc.pbfs.slots (N) */
 #define PBFS_SWITCHES 8        /* switches remembered per flow (L of Algorithm 1) */
 #define PBFS_POSTCARD_BYTES 64 /* a minimum Ethernet frame */
+extern const struct cc_ops cc_pbfs;
+
 #define PBFS_TAG 0x5042465350424653ULL /* "PBFSPBFS" in p->aux: a PB-FS postcard */
 
 enum { FB_SWITCH, FB_IP, FB_Q1, FB_RATE, FB_RECENT, FB_RECENT_MARKED };
@@ -325,7 +327,7 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     pc->fb[FB_RECENT] = (uint64_t)llround(window(ps, n, f, m, false));
     pc->fb[FB_RECENT_MARKED] = (uint64_t)llround(window(ps, n, f, m, true));
     s->c.pbfs_postcards++;
-    ((struct pbfs *)sim_aux_state(s, pk->flow))->postcards++;
+    ((struct pbfs *)cc_companion_state(s, &cc_pbfs, pk->flow))->postcards++;
     cc_switch_send(s, sw, pc);
 }
 

@@ -38,6 +38,11 @@ struct cc_ops {
     /* Optional hooks beyond the sender's ACK clock (NULL = not used). */
     /* Sender: a data packet is about to leave the NIC; may set p->flags (PF_MARK). */
     void (*on_send)(struct sim *s, struct qp *qp, void *st, const void *par, struct pkt *p);
+    /* Sender: the NIC would send the QP's next packet now (window, pacing and
+     * PFC allow it); return a later time to hold it until then (HF2T's gap
+     * elongation), or anything <= now to let it go. The QP keeps its place in
+     * the round robin; the NIC asks again when the time comes. */
+    simtime_t (*tx_hold)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Receiver: a data packet of the flow arrived (after the transport took it). */
     void (*on_rx_data)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* Sender: a PKT_FEEDBACK a switch sent with cc_switch_send (QCN, PB-FS). */
@@ -80,6 +85,9 @@ uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q);
 uint64_t cc_port_rate(const struct sim *s, uint32_t port);
 uint32_t cc_port_node(const struct sim *s, uint32_t port);
 bool cc_port_paused(const struct sim *s, uint32_t port, int q);
+/* A companion's per-flow state for `flow` (for its switch-side hooks, which
+ * get the port's state); NULL if that companion is not running. */
+void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow);
 /* The flow with this id (for switch-side hooks that answer a flow). */
 struct qp *cc_flow(struct sim *s, uint32_t flow);
 

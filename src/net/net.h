@@ -186,6 +186,9 @@ struct qp {
     uint32_t path_switches;   /* times the first switch sent it out of another port than before */
     uint32_t lb_out;          /* that port, UINT32_MAX before the first packet */
     simtime_t lb_last;        /* its last packet there, -1 before the first */
+    uint32_t held;            /* sender: packets a scheme held back (tx_hold) */
+    simtime_t held_time;      /* ...for this long in all */
+    simtime_t hold_until;
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
@@ -242,6 +245,8 @@ struct sim_counters {
 
 struct sim;
 /* Observers the stats layer attaches (may be NULL). */
+#define MAX_COMPANIONS 4
+
 struct sim_hooks {
     void *ctx;
     void (*pfc)(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause);
@@ -298,12 +303,16 @@ struct sim {
     size_t cc_stride;
     uint8_t *cc_pstate;        /* n_ports * cc_pstride, switch-side state */
     size_t cc_pstride;
-    /* An auxiliary scheme running beside the CC with the same hooks
-     * (transport.pbfs = on): NULL when off. */
-    const struct cc_ops *aux;
-    const void *aux_par;
-    uint8_t *aux_state, *aux_pstate;
-    size_t aux_stride, aux_pstride;
+    /* Companion schemes running beside the CC with the same hooks
+     * (transport.pbfs = on, ...), called in this order after the CC. */
+    struct companion {
+        const struct cc_ops *ops;
+        const void *par;
+        uint8_t *state, *pstate;  /* per flow, per port */
+        size_t stride, pstride;
+    } comp[MAX_COMPANIONS];
+    uint32_t n_comp;
+    uint32_t n_hold;           /* schemes with tx_hold (the NIC asks only if some) */
     const struct lb_ops *lb;   /* data packets */
     const void *lb_par;
     const struct lb_ops *lb_ctl; /* everything else, unless lb->all_packets (ECMP) */
@@ -356,9 +365,9 @@ static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint
 }
 
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
-static inline void *sim_aux_state(const struct sim *s, uint32_t flow) { return s->aux_state + (size_t)flow * s->aux_stride; }
+static inline void *comp_state(const struct companion *c, uint32_t flow) { return c->state + (size_t)flow * c->stride; }
+static inline void *comp_pstate(const struct companion *c, uint32_t port) { return c->pstate + (size_t)port * c->pstride; }
 static inline void *sim_cc_pstate(const struct sim *s, uint32_t port) { return s->cc_pstate + (size_t)port * s->cc_pstride; }
-static inline void *sim_aux_pstate(const struct sim *s, uint32_t port) { return s->aux_pstate + (size_t)port * s->aux_pstride; }
 
 /* Switch MMU, exposed for unit tests: the ns-3 HPCC formulas. */
 uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in);

@@ -66,9 +66,30 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     s->c.data_packets++;
     if (s->cc->on_send)
         s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
-    if (s->aux && s->aux->on_send)
-        s->aux->on_send(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->on_send)
+            s->comp[k].ops->on_send(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
     return p;
+}
+
+/* The latest time any scheme (the CC, then the companions) holds f's next
+ * packet until; each hold is counted once, with its length. */
+static simtime_t tx_hold(struct sim *s, struct qp *f)
+{
+    simtime_t until = -1;
+    if (s->cc->tx_hold)
+        until = s->cc->tx_hold(s, f, sim_cc_state(s, f->id), s->cc_par);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->tx_hold) {
+            simtime_t t = s->comp[k].ops->tx_hold(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par);
+            until = t > until ? t : until;
+        }
+    if (until > s->now && until != f->hold_until) {
+        f->held++;
+        f->held_time += until - s->now;
+        f->hold_until = until;
+    }
+    return until;
 }
 
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
@@ -100,6 +121,14 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
             if (f->next_avail < soonest)
                 soonest = f->next_avail;
             continue;
+        }
+        if (s->n_hold) { /* a scheme may hold the packet (HF2T): like pacing, the QP keeps its turn */
+            simtime_t until = tx_hold(s, f);
+            if (until > s->now) {
+                if (until < soonest)
+                    soonest = until;
+                continue;
+            }
         }
         nic->rr_last = idx;
         return make_data(s, f, seq);

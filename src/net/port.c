@@ -78,8 +78,9 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
     if (!pause && s->nodes[pt->node].is_switch) {
         if (s->cc->sw_resume)
             s->cc->sw_resume(s, pid, sim_cc_pstate(s, pid), s->cc_par, q);
-        if (s->aux && s->aux->sw_resume)
-            s->aux->sw_resume(s, pid, sim_aux_pstate(s, pid), s->aux_par, q);
+        for (uint32_t k = 0; k < s->n_comp; k++)
+            if (s->comp[k].ops->sw_resume)
+                s->comp[k].ops->sw_resume(s, pid, comp_pstate(&s->comp[k], pid), s->comp[k].par, q);
     }
     if (!pause)
         port_kick(s, pid);

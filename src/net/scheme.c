@@ -62,3 +62,11 @@ uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port
 bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
 struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
 
+
+void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow)
+{
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops == ops)
+            return comp_state(&s->comp[k], flow);
+    return NULL;
+}

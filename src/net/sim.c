@@ -268,8 +268,10 @@ void sim_free(struct sim *s)
     free(s->lb_fstate);
     free(s->cc_state);
     free(s->cc_pstate);
-    free(s->aux_state);
-    free(s->aux_pstate);
+    for (uint32_t k = 0; k < s->n_comp; k++) {
+        free(s->comp[k].state);
+        free(s->comp[k].pstate);
+    }
     memset(s, 0, sizeof *s);
 }
 

@@ -242,7 +242,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     port_q_push(&s->ports[out], q, p);
     if (s->cc->sw_enqueue)
         s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
-    if (s->aux && s->aux->sw_enqueue)
-        s->aux->sw_enqueue(s, out, sim_aux_pstate(s, out), s->aux_par, p, q);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->sw_enqueue)
+            s->comp[k].ops->sw_enqueue(s, out, comp_pstate(&s->comp[k], out), s->comp[k].par, p, q);
     port_kick(s, out);
 }

@@ -258,8 +258,9 @@ static bool receive_data(struct sim *s, struct pkt *p)
     }
     if (s->cc->on_rx_data)
         s->cc->on_rx_data(s, f, sim_cc_state(s, f->id), s->cc_par, p);
-    if (s->aux && s->aux->on_rx_data)
-        s->aux->on_rx_data(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->on_rx_data)
+            s->comp[k].ops->on_rx_data(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
     if (reply < 0)
         return false;
     if (reply == PKT_ACK)
@@ -284,8 +285,9 @@ static void receive_ack(struct sim *s, struct pkt *p)
     if (p->type == PKT_FEEDBACK) {
         if (s->cc->on_feedback)
             s->cc->on_feedback(s, f, st, s->cc_par, p);
-        if (s->aux && s->aux->on_feedback)
-            s->aux->on_feedback(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+        for (uint32_t k = 0; k < s->n_comp; k++)
+            if (s->comp[k].ops->on_feedback)
+                s->comp[k].ops->on_feedback(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
         return;
     }
     uint64_t seq = p->seq;
@@ -321,8 +323,9 @@ static void receive_ack(struct sim *s, struct pkt *p)
         s->cc->on_cnp(s, f, st, s->cc_par, p);
     if (s->cc->on_ack)
         s->cc->on_ack(s, f, st, s->cc_par, p);
-    if (s->aux && s->aux->on_ack)
-        s->aux->on_ack(s, f, sim_aux_state(s, f->id), s->aux_par, p);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->on_ack)
+            s->comp[k].ops->on_ack(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
     port_kick(s, nic_of(s, f->src)->port);
 }
 
@@ -360,8 +363,9 @@ void flow_start(struct sim *s, struct qp *f)
     }
     if (s->cc->init)
         s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
-    if (s->aux && s->aux->init)
-        s->aux->init(s, f, sim_aux_state(s, f->id), s->aux_par);
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops->init)
+            s->comp[k].ops->init(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par);
     struct nic *nic = nic_of(s, f->src);
     if (port_paused(&s->ports[nic->port], f->pg))
         f->ever_paused = true; /* starts behind a PAUSE */

@@ -171,6 +171,19 @@ static void pair_maxima(struct scenario *sc, const struct topo *t)
     free(hcount);
 }
 
+/* A scheme beside the CC (a companion): its parameters and state arrays. */
+static void add_companion(struct sim *s, const struct cc_ops *ops, const void *par)
+{
+    struct companion *c = &s->comp[s->n_comp++];
+    c->ops = ops;
+    c->par = par;
+    c->stride = (ops->state_size + 7) & ~(size_t)7;
+    c->state = xcalloc(s->n_flows ? s->n_flows : 1, c->stride ? c->stride : 8);
+    c->pstride = (ops->port_state_size + 7) & ~(size_t)7;
+    c->pstate = c->pstride ? xcalloc(s->n_ports, c->pstride) : NULL;
+    s->n_hold += ops->tx_hold != NULL;
+}
+
 /* The load balancer: per-switch records with their state, random stream and
  * timers, per-flow state, the balancer for non-data packets, then each
  * switch's init. */
@@ -229,6 +242,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         return errf(e, "lb.scheme: unknown load balancer '%s'", cfg->lb.scheme);
     s->cc = cc;
     s->cc_par = cfg->cc_params[cc_index(cc->name)];
+    s->n_hold = cc->tx_hold != NULL;
     s->lb = lb;
     s->lb_par = cfg->lb_params[lb_index(lb->name)];
     s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
@@ -427,12 +441,7 @@ int scenario_build(struct scenario *sc, struct err *e)
         const struct cc_ops *aux = cc_find("pbfs");
         if (!aux)
             return errf(e, "transport.pbfs: PB-FS is not available in this build");
-        s->aux = aux;
-        s->aux_par = cfg->cc_params[cc_index(aux->name)];
-        s->aux_stride = (aux->state_size + 7) & ~(size_t)7;
-        s->aux_state = xcalloc(s->n_flows ? s->n_flows : 1, s->aux_stride ? s->aux_stride : 8);
-        s->aux_pstride = (aux->port_state_size + 7) & ~(size_t)7;
-        s->aux_pstate = s->aux_pstride ? xcalloc(s->n_ports, s->aux_pstride) : NULL;
+        add_companion(s, aux, cfg->cc_params[cc_index(aux->name)]);
     }
     return 0;
 }
