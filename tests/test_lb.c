@@ -519,6 +519,31 @@ static void test_invariants_topologies(void **st)
     }
 }
 
+/* scenarios/lb-NAME.ini: loads, selects NAME, and runs its first 100 us
+ * (the whole 5 ms is a benchmark, not a test) without a drop. */
+static void test_scenarios(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"spray", "drill", "letflow"};
+    for (size_t i = 0; i < 3; i++) {
+        struct run r;
+        struct err e;
+        char path[512];
+        snprintf(path, sizeof path, ROCESIM_SOURCE_DIR "/scenarios/lb-%s.ini", names[i]);
+        memset(&r, 0, sizeof r);
+        assert_int_equal(config_init(&r.cfg), 0);
+        if (config_load_file(&r.cfg, path, &e) < 0 || config_validate(&r.cfg, &e) < 0 ||
+            scenario_load(&r.sc, &r.cfg, &e) < 0)
+            fail_msg("%s", e.msg);
+        run_build(&r);
+        assert_string_equal(r.sc.sim.lb->name, names[i]);
+        r.sc.sim.p.stop = 100 * T_US;
+        sim_run(&r.sc.sim);
+        assert_int_equal(r.sc.sim.c.packets_dropped, 0);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_invariants_matrix),
         cmocka_unit_test(test_invariants_cc),
         cmocka_unit_test(test_invariants_topologies),
+        cmocka_unit_test(test_scenarios),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
