@@ -31,7 +31,7 @@ struct lb_switch {
     uint8_t layer;           /* LAYER_EDGE 1, LAYER_AGG 2, LAYER_CORE 3 */
     int32_t edge;            /* its edge index (it has hosts), or -1 */
     uint32_t port0, nports;  /* its ports: port0 .. port0 + nports - 1 */
-    void *st;                /* node_state_size zeroed bytes, 8-aligned */
+    void *st;                /* node_state_size + edges x node_state_per_edge zeroed bytes, 8-aligned */
     struct rng rng;          /* its own random stream, from run.seed and the node id */
     simtime_t timer_at[LB_TIMERS]; /* wanted time, -1 = none */
     simtime_t timer_ev[LB_TIMERS]; /* time of the one heap entry, -1 = none */
@@ -43,6 +43,11 @@ struct lb_ops {
     const struct param *params;  /* keys of [lb.NAME] */
     size_t params_size;
     size_t node_state_size;      /* per switch, zeroed before init */
+    /* More zeroed bytes per switch, this many for every edge switch of the
+     * topology, at (char *)sw->st + node_state_size (keep that a multiple of
+     * the entries' alignment): tables indexed by the destination's edge,
+     * lb_host_edge(s, p->dst), sized by the topology, not the scheme. */
+    size_t node_state_per_edge;
     /* Per flow, zeroed: state a source edge switch keeps for its flows
      * (flowlet tables). Hardware would hash flows into a table and collide;
      * indexing by flow id is the collision-free idealisation. */

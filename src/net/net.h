@@ -318,7 +318,7 @@ struct sim {
     const struct lb_ops *lb_ctl; /* everything else, unless lb->all_packets (ECMP) */
     const void *lb_ctl_par;
     struct lb_switch *lbsw;    /* per node (used for switches) */
-    uint8_t *lb_nstate;        /* per-switch scheme state, lb_nstride each */
+    uint8_t *lb_nstate;        /* per-switch scheme state, lb_nstride each, switches only */
     size_t lb_nstride;
     uint8_t *lb_fstate;        /* per-flow scheme state, lb_fstride each */
     size_t lb_fstride;

@@ -198,11 +198,16 @@ static void lb_setup(struct scenario *sc, struct sim *s, const struct lb_ops *lb
     if (!gap && lb->flowlet_gap)
         gap = lb->flowlet_gap(s->lb_par);
     s->p.flowlet_gap = gap ? gap : 100 * T_US;
-    s->lb_nstride = (lb->node_state_size + 7) & ~(size_t)7;
-    s->lb_nstate = s->lb_nstride ? xcalloc(s->n_nodes, s->lb_nstride) : NULL;
+    /* state for switches only: hosts never meet a hook */
+    uint32_t nsw = 0;
+    for (uint32_t n = 0; n < s->n_nodes; n++)
+        nsw += s->nodes[n].is_switch;
+    s->lb_nstride = (lb->node_state_size + (size_t)s->n_edges * lb->node_state_per_edge + 7) & ~(size_t)7;
+    s->lb_nstate = s->lb_nstride && nsw ? xcalloc(nsw, s->lb_nstride) : NULL;
     s->lb_fstride = (lb->flow_state_size + 7) & ~(size_t)7;
     s->lb_fstate = s->lb_fstride ? xcalloc(s->n_flows ? s->n_flows : 1, s->lb_fstride) : NULL;
     s->lbsw = xcalloc(s->n_nodes, sizeof *s->lbsw);
+    nsw = 0;
     for (uint32_t n = 0; n < s->n_nodes; n++) {
         struct lb_switch *w = &s->lbsw[n];
         w->node = n;
@@ -210,7 +215,8 @@ static void lb_setup(struct scenario *sc, struct sim *s, const struct lb_ops *lb
         w->edge = sc->routes.edge_index[n];
         w->port0 = s->nodes[n].port0;
         w->nports = s->nodes[n].nports;
-        w->st = s->lb_nstate ? s->lb_nstate + (size_t)n * s->lb_nstride : NULL;
+        if (s->lb_nstate && s->nodes[n].is_switch)
+            w->st = s->lb_nstate + (size_t)nsw++ * s->lb_nstride;
         rng_seed(&w->rng, s->seed, 0x4c420000ULL + n); /* "LB" streams, one per switch */
         for (int k = 0; k < LB_TIMERS; k++)
             w->timer_at[k] = w->timer_ev[k] = -1;
