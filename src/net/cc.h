@@ -88,6 +88,11 @@ bool cc_port_paused(const struct sim *s, uint32_t port, int q);
 /* A companion's per-flow state for `flow` (for its switch-side hooks, which
  * get the port's state); NULL if that companion is not running. */
 void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow);
+void *cc_companion_port_state(struct sim *s, const struct cc_ops *ops, uint32_t port);
+/* The port of a host's NIC, and the load balancer's flowlet timeout (0 when
+ * it has none): host-side schemes that work with flowlet switching. */
+uint32_t cc_host_port(const struct sim *s, uint32_t host_node);
+simtime_t cc_flowlet_timeout(const struct sim *s);
 /* The flow with this id (for switch-side hooks that answer a flow). */
 struct qp *cc_flow(struct sim *s, uint32_t flow);
 

@@ -186,6 +186,9 @@ struct qp {
     uint32_t path_switches;   /* times the first switch sent it out of another port than before */
     uint32_t lb_out;          /* that port, UINT32_MAX before the first packet */
     simtime_t lb_last;        /* its last packet there, -1 before the first */
+    simtime_t last_tx;        /* sender: when its previous data packet left the NIC queue (-1: none) */
+    uint32_t gaps, gaps_rtt[3]; /* inter-packet gaps at the sender, and those >= 1, 2, 3 base RTTs (HF2T's Table 1) */
+    simtime_t gap_min, gap_max;
     uint32_t held;            /* sender: packets a scheme held back (tx_hold) */
     simtime_t held_time;      /* ...for this long in all */
     simtime_t hold_until;

@@ -64,6 +64,18 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     const struct port *np = &s->ports[nic_of(s, f->src)->port];
     f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(s, np, p->size) : ns3_trunc(s, tx_time(p->size, f->rate)));
     s->c.data_packets++;
+    if (f->last_tx >= 0) { /* the gap since the flow's previous packet, as HF2T measures it */
+        simtime_t g = s->now - f->last_tx;
+        f->gaps++;
+        f->gaps_rtt[0] += g >= f->base_rtt;
+        f->gaps_rtt[1] += g >= 2 * f->base_rtt;
+        f->gaps_rtt[2] += g >= 3 * f->base_rtt;
+        if (g < f->gap_min || f->gaps == 1)
+            f->gap_min = g;
+        if (g > f->gap_max)
+            f->gap_max = g;
+    }
+    f->last_tx = s->now;
     if (s->cc->on_send)
         s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
     for (uint32_t k = 0; k < s->n_comp; k++)

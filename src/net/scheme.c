@@ -70,3 +70,15 @@ void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow)
             return comp_state(&s->comp[k], flow);
     return NULL;
 }
+
+void *cc_companion_port_state(struct sim *s, const struct cc_ops *ops, uint32_t port)
+{
+    for (uint32_t k = 0; k < s->n_comp; k++)
+        if (s->comp[k].ops == ops)
+            return comp_pstate(&s->comp[k], port);
+    return NULL;
+}
+
+uint32_t cc_host_port(const struct sim *s, uint32_t host_node) { return s->nics[s->host_index[host_node]].port; }
+
+simtime_t cc_flowlet_timeout(const struct sim *s) { return s->lb->flowlet_gap ? s->lb->flowlet_gap(s->lb_par) : 0; }

@@ -356,6 +356,7 @@ void flow_start(struct sim *s, struct qp *f)
         f->timer_at[k] = f->timer_ev[k] = -1;
     f->lb_out = UINT32_MAX;
     f->lb_last = -1;
+    f->last_tx = -1;
     if (s->p.irn || s->p.reorder) {
         size_t words = s->p.irn_bits / 64;
         f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);

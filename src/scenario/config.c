@@ -64,6 +64,7 @@ static const struct param transport_params[] = {
     {"reorder_bytes", P_SIZE, F(cfg_transport, reorder_bytes), "1MB", "reorder buffer: bytes held per flow at most; beyond, go-back-N", NULL, 1, 1e12},
     {"reorder_timeout", P_TIME, F(cfg_transport, reorder_timeout), "1ms", "reorder buffer: a gap open this long is NACKed (go-back-N); lossless fabrics only reorder, so long", NULL, 1, 1e15},
     {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
+    {"hf2t", P_BOOL, F(cfg_transport, hf2t), "off", "HF2T (APNet'24) beside the chosen CC: stretch near-timeout gaps for a flowlet balancer ([cc.hf2t] keys)", NULL, 0, 0},
     PARAM_END};
 
 static const struct param lb_params[] = {

@@ -449,6 +449,15 @@ int scenario_build(struct scenario *sc, struct err *e)
             return errf(e, "transport.pbfs: PB-FS is not available in this build");
         add_companion(s, aux, cfg->cc_params[cc_index(aux->name)]);
     }
+    if (tp->hf2t) { /* needs the timeout of a flowlet balancer */
+        const struct cc_ops *h = cc_find("hf2t");
+        if (!h)
+            return errf(e, "transport.hf2t: HF2T is not available in this build");
+        if (!lb->flowlet_gap)
+            return errf(e, "transport.hf2t: HF2T stretches gaps to the flowlet timeout of a flowlet load balancer, "
+                           "and lb.scheme = %s has none (use letflow or conga)", lb->name);
+        add_companion(s, h, cfg->cc_params[cc_index(h->name)]);
+    }
     return 0;
 }
 

@@ -281,6 +281,21 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"pbfs_postcards\": %llu,\n  \"pbfs_flows\": %llu,\n", (unsigned long long)c->pbfs_postcards,
             (unsigned long long)c->pbfs_flows);
     {
+        uint64_t gaps = 0, g1 = 0, g2 = 0, g3 = 0, held = 0;
+        simtime_t held_time = 0;
+        for (uint32_t i = 0; i < s->n_flows; i++) {
+            const struct qp *q = &s->flows[i];
+            gaps += q->gaps, g1 += q->gaps_rtt[0], g2 += q->gaps_rtt[1], g3 += q->gaps_rtt[2];
+            held += q->held, held_time += q->held_time;
+        }
+        char sh[3][32];
+        uint64_t gk[3] = {g1, g2, g3};
+        for (int k = 0; k < 3; k++) /* shares of no gap at all are null, not 0 */
+            snprintf(sh[k], sizeof sh[k], gaps ? "%.6f" : "null", gaps ? (double)gk[k] / (double)gaps : 0.0);
+        fprintf(f,
+                "  \"sender_gaps\": {\"gaps\": %llu, \"share_ge_rtt\": %s, \"share_ge_2rtt\": %s, "
+                "\"share_ge_3rtt\": %s, \"packets_held\": %llu, \"hold_time_ns\": %.3f},\n",
+                (unsigned long long)gaps, sh[0], sh[1], sh[2], (unsigned long long)held, (double)held_time / T_NS);
         uint64_t ooo = 0, ooo_max = 0, flowlets = 0, switches = 0, reordered_flows = 0;
         for (uint32_t i = 0; i < s->n_flows; i++) {
             const struct qp *q = &s->flows[i];
