@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "net/cc.h"
 #include "net/lb.h"
+#include "exp/sweepspec.h"
 #include "scenario/workload.h"
 
 #define WHERE_MAX (PARAM_STR_MAX + 64)
@@ -185,6 +186,30 @@ static int set_key(struct config *c, const char *sec, const char *key, const cha
     return record ? note_section(c, sec, where, e) : 0;
 }
 
+/* [sweep] section.key = values (exp/sweepspec.h): the key must exist and
+ * every value must be valid for it, checked on a scratch config; running
+ * the values is `rocesim sweep`'s job, `rocesim run` keeps the base ones. */
+static int sweep_entry(const char *key, const char *val, const char *where, struct err *e)
+{
+    const char *dot = strrchr(key, '.'), *why;
+    if (!dot || dot == key || !dot[1] || dot - key >= 128)
+        return errf(e, "%s: [sweep] key '%.80s' is not section.key (e.g. transport.cc)", where, key);
+    char sec[128], **v;
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - key), key);
+    if (strcmp(sec, "sweep") == 0)
+        return errf(e, "%s: [sweep] cannot sweep itself", where);
+    int n = sweep_values(val, &v, &why);
+    if (n < 0)
+        return errf(e, "%s: [sweep] %.80s: %s", where, key, why);
+    struct config scratch;
+    int rc = config_init(&scratch) < 0 ? errf(e, "%s: internal: bad built-in defaults", where) : 0;
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = set_key(&scratch, sec, dot + 1, v[i], where, false, e);
+    config_free(&scratch);
+    sweep_values_free(v, n);
+    return rc;
+}
+
 /* run.name from a path: base name without extension; for ns-3's habit of
  * naming every config "config.txt", the directory name instead. */
 static void set_default_name(struct config *c, const char *path, bool dir_if_config)
@@ -279,7 +304,8 @@ static char *ini_read(char *str, int num, void *stream)
         trim_into(sec, sizeof sec, raw);
         snprintf(where, sizeof where, "%s:%d", x->fname, x->line);
         const struct param *tab;
-        if (section_params(sec, where, &tab, x->e) < 0 || note_section(x->c, sec, where, x->e) < 0) {
+        if (strcmp(sec, "sweep") != 0 &&
+            (section_params(sec, where, &tab, x->e) < 0 || note_section(x->c, sec, where, x->e) < 0)) {
             x->fail_line = x->line;
             return NULL;
         }
@@ -318,7 +344,8 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
             trim_into(val, sizeof val, val);
             break;
         }
-    if (set_key(x->c, sec, name, val, where, true, x->e) < 0)
+    if (strcmp(sec, "sweep") == 0 ? sweep_entry(name, val, where, x->e) < 0
+                                  : set_key(x->c, sec, name, val, where, true, x->e) < 0)
         return ini_fail(x);
     if (x->nseen == x->capseen) {
         size_t cap = x->capseen ? 2 * x->capseen : 32;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli/config_load.h"
 #include "core/units.h"
+#include "exp/exp.h"
 #include "net/cc.h"
 #include "net/lb.h"
 #include "scenario/scenario.h"
@@ -17,6 +18,10 @@ static const char usage[] =
     "       rocesim flows [SCENARIO] [--set section.key=value]...\n"
     "       rocesim list\n"
     "       rocesim report DIR [DIR2 ...]\n"
+    "       rocesim report --html DIR... [--out FILE]\n"
+    "       rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N]\n"
+    "       rocesim plot DIR...|sweep.csv [--out DIR]\n"
+    "       rocesim reproduce NAME [--quick] [--out DIR] | --list\n"
     "\n"
     "SCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
     "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50%% load,\n"
@@ -232,6 +237,7 @@ static int cmd_list(void)
         param_print(stdout, lb_registry[i]->params, sec);
     }
     list_workloads();
+    exp_print_features(stdout, exp_mpi_built);
     return 0;
 }
 
@@ -250,6 +256,9 @@ static int cmd_report(int argc, char **argv)
 int main(int argc, char **argv)
 {
     struct args a;
+    int xrc = exp_main(argc, argv, exp_dist_mpi); /* sweep, plot, reproduce, report --html */
+    if (xrc >= 0)
+        return xrc;
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return cmd_report(argc, argv);
     int rc = parse_args(argc, argv, &a);

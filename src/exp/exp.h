@@ -1,0 +1,55 @@
+/* The experiments layer: `rocesim sweep` (grids of runs, one child process
+ * each, on all cores, sharded or shared among MPI ranks), `rocesim plot`
+ * (gnuplot figures), `rocesim report --html` and `rocesim reproduce` (the
+ * papers' figures by name). It sits on top of the CLI: it runs our own
+ * binary as `rocesim run` children and reads their output folders back
+ * (stats/report.h), so a crashing run cannot take the sweep down. */
+#ifndef ROCESIM_EXP_H
+#define ROCESIM_EXP_H
+#include <stdbool.h>
+#include <stdio.h>
+
+/* How a sweep's points are shared among cooperating processes. Without MPI
+ * there is one (rank 0 of 1, gather = copy). */
+struct exp_dist {
+    int rank, size;
+    const char *name; /* "MPI" or NULL */
+    /* Concatenates every rank's text on rank 0 (rank order); returns a
+     * malloc'ed string on rank 0, NULL on the others. */
+    char *(*gather)(const char *mine);
+    void (*barrier)(void);
+};
+
+/* Handles argv[1] = sweep | plot | reproduce, and report when --html is
+ * among the arguments. Returns the exit code, or -1 if the command is not
+ * ours. dist may be NULL (single process); when launched by mpirun, the
+ * CLI passes the MPI one (cli/dist_mpi.c). */
+int exp_main(int argc, char **argv, const struct exp_dist *(*dist)(int *argc, char ***argv));
+
+/* cli/dist_mpi.c (executable only): the MPI sharing when built with MPI
+ * and launched by mpirun, else NULL. */
+const struct exp_dist *exp_dist_mpi(int *argc, char ***argv);
+extern const bool exp_mpi_built;
+
+/* `rocesim list`: which optional parts are there (MPI at build time,
+ * gnuplot and chromium at run time). */
+void exp_print_features(FILE *out, bool mpi_built);
+
+/* An executable named prog on $PATH? */
+bool exp_on_path(const char *prog);
+
+/* sweep.c */
+int exp_sweep(int argc, char **argv, const struct exp_dist *d);
+/* The binary to run children with: this process's own executable. */
+const char *exp_self(void);
+/* plot.c */
+int exp_plot(int argc, char **argv);
+/* Writes figures of run folders / a sweep.csv into outdir; returns the count made, -1 on error (message printed). */
+int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg, bool png);
+bool exp_have_gnuplot(void);
+/* html.c */
+int exp_report_html(int argc, char **argv);
+/* reproduce.c */
+int exp_reproduce(int argc, char **argv);
+
+#endif

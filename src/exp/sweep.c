@@ -1,0 +1,608 @@
+/* `rocesim sweep FILE`: the cross product of a scenario's [sweep] values,
+ * one `rocesim run` child per point, on every core; resumable; one table. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/config_load.h"
+#include "core/err.h"
+#include "core/xalloc.h"
+#include "exp/exp.h"
+#include "exp/sweepspec.h"
+#include "stats/report.h"
+
+#define DIRBUF 1600
+
+const char *exp_self(void)
+{
+    static char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return "rocesim";
+    self[n] = 0;
+    return self;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[DIRBUF];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = 0, cap = 8192;
+    char *t = xmalloc(cap);
+    size_t k;
+    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
+        if ((n += k) + 1 == cap)
+            t = xrealloc(t, cap *= 2);
+    fclose(f);
+    t[n] = 0;
+    return t;
+}
+
+/* A run is complete when its summary.json (written last, after fct.csv) is
+ * whole — a closing brace — and does not say the run was interrupted. */
+static bool run_complete(const char *dir)
+{
+    char path[DIRBUF + 32];
+    snprintf(path, sizeof path, "%s/fct.csv", dir);
+    if (access(path, R_OK) != 0)
+        return false;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *t = slurp(path);
+    if (!t)
+        return false;
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\r'))
+        n--;
+    bool ok = n > 1 && t[0] == '{' && t[n - 1] == '}' && !strstr(t, "\"interrupted\": true");
+    free(t);
+    return ok;
+}
+
+/* A number after "key": in summary.json, or NAN. */
+static double json_num(const char *t, const char *key)
+{
+    char k[80];
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *p = t ? strstr(t, k) : NULL;
+    return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const char *const bucket_names[REPORT_FIXED] = {"", "_small", "_medium", "_large"};
+static const char *const layer_names[4] = {"host", "edge", "agg", "core"};
+
+static void csv_field(char **row, size_t *len, size_t *cap, const char *s)
+{
+    bool q = strpbrk(s, ",\"\n") != NULL;
+    size_t need = *len + 2 * strlen(s) + 4;
+    if (need > *cap)
+        *row = xrealloc(*row, *cap = need * 2);
+    char *o = *row + *len;
+    if (*len)
+        *o++ = ',';
+    if (q)
+        *o++ = '"';
+    for (; *s; s++) {
+        if (*s == '"')
+            *o++ = '"';
+        *o++ = *s;
+    }
+    if (q)
+        *o++ = '"';
+    *o = 0;
+    *len = (size_t)(o - *row);
+}
+
+static void csv_num(char **row, size_t *len, size_t *cap, double v, int prec)
+{
+    char b[64];
+    if (isnan(v))
+        b[0] = 0;
+    else
+        snprintf(b, sizeof b, "%.*f", prec, v);
+    csv_field(row, len, cap, b);
+}
+
+static char *table_header(const struct sweep_spec *s)
+{
+    char *row = NULL;
+    size_t len = 0, cap = 0;
+    char b[96];
+    csv_field(&row, &len, &cap, "run");
+    for (int k = 0; k < s->nk; k++)
+        csv_field(&row, &len, &cap, s->k[k].key);
+    static const char *const head[] = {"status", "flows", "finished", "afct_us", "fct_p50_us", "fct_p99_us"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        csv_field(&row, &len, &cap, head[i]);
+    for (int b2 = 0; b2 < REPORT_FIXED; b2++)
+        for (int p = 0; p < 3; p++) {
+            snprintf(b, sizeof b, "sd%s_%s", bucket_names[b2], p == 0 ? "p50" : p == 1 ? "p95" : "p99");
+            csv_field(&row, &len, &cap, b);
+        }
+    csv_field(&row, &len, &cap, "pause_frames");
+    for (int l = 0; l < 4; l++) {
+        snprintf(b, sizeof b, "pause_frames_%s", layer_names[l]);
+        csv_field(&row, &len, &cap, b);
+    }
+    for (int l = 0; l < 4; l++) {
+        snprintf(b, sizeof b, "paused_us_%s", layer_names[l]);
+        csv_field(&row, &len, &cap, b);
+    }
+    static const char *const tail[] = {"drops", "timeouts", "ecn_marks", "sim_ms", "wall_s"};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+        csv_field(&row, &len, &cap, tail[i]);
+    return row;
+}
+
+/* One row of sweep.csv from a run folder (status "failed" with empty
+ * statistics when the run did not complete or its files do not parse). */
+static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir)
+{
+    char *row = NULL;
+    size_t len = 0, cap = 0;
+    csv_field(&row, &len, &cap, name);
+    for (int k = 0; k < s->nk; k++)
+        csv_field(&row, &len, &cap, s->k[k].vals[choice[k]]);
+    struct report_run r;
+    struct err e;
+    bool ok = run_complete(dir) && report_load(&r, dir, &e) == 0;
+    if (!ok) {
+        csv_field(&row, &len, &cap, "failed");
+        for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 5; i++)
+            csv_field(&row, &len, &cap, "");
+        return row;
+    }
+    struct report_summary sm;
+    report_compute(&r, &sm);
+    char path[DIRBUF + 32];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *js = slurp(path);
+    csv_field(&row, &len, &cap, "ok");
+    csv_num(&row, &len, &cap, (double)sm.flows, 0);
+    csv_num(&row, &len, &cap, (double)sm.finished, 0);
+    csv_num(&row, &len, &cap, sm.afct_us, 3);
+    csv_num(&row, &len, &cap, sm.fct[0].p50, 3);
+    csv_num(&row, &len, &cap, sm.fct[0].p99, 3);
+    for (int b = 0; b < REPORT_FIXED; b++) {
+        csv_num(&row, &len, &cap, sm.sd[b].p50, 4);
+        csv_num(&row, &len, &cap, sm.sd[b].p95, 4);
+        csv_num(&row, &len, &cap, sm.sd[b].p99, 4);
+    }
+    csv_num(&row, &len, &cap, json_num(js, "pfc_pause_frames"), 0);
+    for (int l = 0; l < 4; l++)
+        csv_num(&row, &len, &cap, r.has_layers ? (double)r.pause_sent[l] : NAN, 0);
+    double paused[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < r.n_ports; i++)
+        if (r.ports[i].layer >= 0 && r.ports[i].layer < 4)
+            paused[r.ports[i].layer] += r.ports[i].paused_us;
+    for (int l = 0; l < 4; l++)
+        csv_num(&row, &len, &cap, r.has_ports ? paused[l] : NAN, 3);
+    csv_num(&row, &len, &cap, json_num(js, "packets_dropped"), 0);
+    csv_num(&row, &len, &cap, json_num(js, "timeouts"), 0);
+    csv_num(&row, &len, &cap, json_num(js, "ecn_marks"), 0);
+    csv_num(&row, &len, &cap, json_num(js, "sim_time_ns") / 1e6, 6);
+    csv_num(&row, &len, &cap, json_num(js, "wall_seconds"), 3);
+    free(js);
+    report_free(&r);
+    return row;
+}
+
+/* ------------------------------------------------------------- running */
+
+struct point {
+    size_t index;
+    int choice[SWEEP_MAX_KEYS];
+    char name[512];
+    char dir[DIRBUF];
+    pid_t pid;
+    double t0;
+    int status; /* 0 pending, 1 running, 2 ok, 3 failed, 4 skipped (complete before) */
+};
+
+static void fmt_dur(char *b, size_t n, double s)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static pid_t launch(const char *self, struct point *p)
+{
+    char scen[DIRBUF + 32], log[DIRBUF + 32];
+    snprintf(scen, sizeof scen, "%s/scenario.ini", p->dir);
+    snprintf(log, sizeof log, "%s/run.log", p->dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0) {
+            dup2(nul, STDIN_FILENO);
+            close(nul);
+        }
+        execl(self, "rocesim", "run", scen, "--out", p->dir, "--quiet", (char *)NULL);
+        fprintf(stderr, "rocesim sweep: cannot run %s: %s\n", self, strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
+struct progress {
+    bool tty, quiet;
+    size_t total, done, failed, skipped, running;
+    double t0;
+};
+
+static void progress_line(const struct progress *g, const struct point *p, bool final)
+{
+    if (g->quiet)
+        return;
+    size_t finished = g->done + g->failed;
+    size_t left = g->total - g->skipped - finished;
+    double el = now_s() - g->t0;
+    char eta[32] = "?", els[32];
+    fmt_dur(els, sizeof els, el);
+    if (finished) /* the runs finished so far, with as many running at once as now, set the pace */
+        fmt_dur(eta, sizeof eta, el / (double)finished * (double)left);
+    if (g->tty) {
+        fprintf(stderr, "\rsweep: %zu/%zu runs done (%zu skipped, %zu failed), %zu running, %s elapsed, ETA %s   ",
+                finished + g->skipped, g->total, g->skipped, g->failed, g->running, els, eta);
+        if (final)
+            fputc('\n', stderr);
+    } else if (p) {
+        fprintf(stderr, "sweep: [%zu/%zu] %s %s (%s elapsed, ETA %s)\n", finished + g->skipped, g->total, p->name,
+                p->status == 2 ? "ok" : "FAILED", els, eta);
+    }
+}
+
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static int run_points(struct point *pts, size_t n, int jobs, const char *self, struct progress *g)
+{
+    size_t next = 0;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    double last = 0;
+    while (!stop_signal) {
+        while ((int)g->running < jobs && next < n && !stop_signal) {
+            struct point *p = &pts[next++];
+            if (p->status != 0)
+                continue;
+            p->t0 = now_s();
+            if ((p->pid = launch(self, p)) < 0) {
+                fprintf(stderr, "rocesim sweep: fork: %s\n", strerror(errno));
+                p->status = 3;
+                g->failed++;
+                continue;
+            }
+            p->status = 1;
+            g->running++;
+        }
+        if (!g->running)
+            break;
+        int st;
+        pid_t w = waitpid(-1, &st, 0);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (pts[i].status == 1 && pts[i].pid == w) {
+                struct point *p = &pts[i];
+                g->running--;
+                bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && run_complete(p->dir);
+                p->status = ok ? 2 : 3;
+                ok ? g->done++ : g->failed++;
+                if (!ok && !g->quiet) {
+                    char why[64];
+                    if (WIFSIGNALED(st))
+                        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(st));
+                    else
+                        snprintf(why, sizeof why, "exit code %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                    fprintf(stderr, "%ssweep: run %s failed (%s), see %s/run.log\n", g->tty ? "\n" : "", p->name, why,
+                            p->dir);
+                }
+                if (!g->tty || now_s() - last > 0.2) {
+                    progress_line(g, p, false);
+                    last = now_s();
+                }
+            }
+    }
+    if (stop_signal) { /* pass it on, wait, and let the next sweep redo what was cut short */
+        for (size_t i = 0; i < n; i++)
+            if (pts[i].status == 1)
+                kill(pts[i].pid, SIGTERM);
+        while (g->running && waitpid(-1, NULL, 0) > 0)
+            g->running--;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (g->tty)
+        progress_line(g, NULL, true);
+    return stop_signal ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static const char sweep_usage[] =
+    "usage: rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N] [--quiet]\n"
+    "Runs the cross product of FILE's [sweep] section (keys section.key, values\n"
+    "`a, b, c`, `LO:HI:STEP` or `LO..HI`), one `rocesim run` process per point,\n"
+    "N at a time (default: every core). Each run goes to DIR/<params>/ with its\n"
+    "resolved scenario.ini; DIR/sweep.csv has one row per run. A rerun skips\n"
+    "complete runs. --shard I/N runs every N-th point from the I-th (0-based)\n"
+    "and writes DIR/sweep.shard-I-of-N.csv; under mpirun the points are shared\n"
+    "among the ranks and rank 0 writes sweep.csv.\n";
+
+static int parse_int(const char *s, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return *s && !*end && !errno ? 0 : -1;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    size_t x = strtoull(*(char *const *)a, NULL, 10), y = strtoull(*(char *const *)b, NULL, 10);
+    return x < y ? -1 : x > y;
+}
+
+int exp_sweep(int argc, char **argv, const struct exp_dist *d)
+{
+    const char *file = NULL, *out = NULL;
+    long jobs = 0, shard_i = 0, shard_n = 1;
+    bool quiet = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool more = i + 1 < argc;
+        if ((strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) && more) {
+            if (parse_int(argv[++i], &jobs) < 0 || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "--jobs %s: expected a whole number of processes, 1..4096\n", argv[i]);
+                return EXIT_BADINPUT;
+            }
+        } else if ((strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) && more) {
+            out = argv[++i];
+        } else if (strcmp(a, "--shard") == 0 && more) {
+            const char *v = argv[++i], *sl = strchr(v, '/');
+            char ib[32];
+            snprintf(ib, sizeof ib, "%.*s", sl ? (int)(sl - v) : 0, v);
+            if (!sl || parse_int(ib, &shard_i) < 0 || parse_int(sl + 1, &shard_n) < 0 || shard_n < 1 || shard_i < 0 ||
+                shard_i >= shard_n) {
+                fprintf(stderr, "--shard %s: expected I/N with 0 <= I < N (e.g. 0/4 ... 3/4)\n", v);
+                return EXIT_BADINPUT;
+            }
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(sweep_usage, stdout);
+            return 0;
+        } else if (a[0] == '-' || file) {
+            fprintf(stderr, "rocesim sweep: %s %s\n%s", a[0] == '-' ? "unknown option or missing value:" : "more than one file:", a,
+                    sweep_usage);
+            return EXIT_BADINPUT;
+        } else {
+            file = a;
+        }
+    }
+    if (!file) {
+        fputs(sweep_usage, stderr);
+        return EXIT_BADINPUT;
+    }
+    int rank = d ? d->rank : 0, size = d ? d->size : 1;
+    if (!jobs)
+        jobs = size > 1 ? 1 : sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+
+    /* The base scenario, with its [sweep] section checked key by key; the
+     * whole-scenario checks apply to each point (the base may be invalid
+     * alone, e.g. a kmin that only some points keep below kmax). */
+    struct config c;
+    struct err e;
+    if (config_init(&c) < 0)
+        return fprintf(stderr, "internal: bad built-in defaults\n"), 1;
+    if (config_load_file(&c, file, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        config_load_free(&c);
+        config_free(&c);
+        return EXIT_BADINPUT;
+    }
+    char name[PARAM_STR_MAX];
+    snprintf(name, sizeof name, "%s", c.run.name);
+    config_load_free(&c);
+    config_free(&c);
+    struct sweep_spec s;
+    if (sweep_spec_load(&s, file, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return EXIT_BADINPUT;
+    }
+    char outdir[1024];
+    snprintf(outdir, sizeof outdir, "%s", out ? out : "");
+    if (!out)
+        snprintf(outdir, sizeof outdir, "results/%s-sweep", name);
+    if (mkdir_p(outdir) < 0) {
+        fprintf(stderr, "%s: cannot create folder: %s\n", outdir, strerror(errno));
+        sweep_spec_free(&s);
+        return 1;
+    }
+
+    /* Mine: every shard_n-th point from shard_i, and of those every size-th from rank. */
+    size_t n = 0;
+    struct point *pts = xcalloc(s.npoints / (size_t)shard_n + 1, sizeof *pts);
+    const char *keys[SWEEP_MAX_KEYS + 1], *vals[SWEEP_MAX_KEYS + 1];
+    bool name_swept = false;
+    for (int k = 0; k < s.nk; k++)
+        name_swept |= strcmp(s.k[k].key, "run.name") == 0;
+    int rc = 0;
+    for (size_t i = (size_t)shard_i, j = 0; i < s.npoints; i += (size_t)shard_n, j++) {
+        if (j % (size_t)size != (size_t)rank)
+            continue;
+        struct point *p = &pts[n++];
+        p->index = i;
+        sweep_point(&s, i, p->choice);
+        sweep_point_name(&s, p->choice, p->name, sizeof p->name);
+        snprintf(p->dir, sizeof p->dir, "%s/%s", outdir, p->name);
+        int nk = 0;
+        for (int k = 0; k < s.nk; k++, nk++) {
+            keys[nk] = s.k[k].key;
+            vals[nk] = s.k[k].vals[p->choice[k]];
+        }
+        if (!name_swept) { /* the runs keep the sweep's name, not "scenario" */
+            keys[nk] = "run.name";
+            vals[nk++] = name;
+        }
+        char *text = sweep_resolve(s.text, keys, vals, nk);
+        char scen[DIRBUF + 32];
+        snprintf(scen, sizeof scen, "%s/scenario.ini", p->dir);
+        /* Every point must be a valid scenario before anything runs: a bad combination is an input error. */
+        struct config pc;
+        struct err pe;
+        int bad = config_init(&pc) < 0 || config_load_ini(&pc, text, scen, &pe) < 0 || config_validate(&pc, &pe) < 0;
+        config_load_free(&pc);
+        config_free(&pc);
+        if (bad) {
+            /* Point at the sweep file's [sweep] line, not at a resolved file never written. */
+            const char *why = pe.msg;
+            if (strncmp(why, scen, strlen(scen)) == 0 && strstr(why, ": "))
+                why = strstr(why, ": ") + 2;
+            fprintf(stderr, "%s:%d: [sweep] point %s: %s\n", file, s.nk ? s.k[0].line : 1, p->name, why);
+            free(text);
+            rc = EXIT_BADINPUT;
+            break;
+        }
+        if (run_complete(p->dir)) {
+            p->status = 4;
+        } else {
+            FILE *f = NULL;
+            char sj[DIRBUF + 32];
+            snprintf(sj, sizeof sj, "%s/summary.json", p->dir);
+            if (mkdir_p(p->dir) < 0 || (unlink(sj) < 0 && errno != ENOENT) || !(f = fopen(scen, "w")) ||
+                fputs(text, f) < 0 || fclose(f) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", scen, strerror(errno));
+                rc = 1;
+            }
+        }
+        free(text);
+        if (rc)
+            break;
+    }
+    if (rc) {
+        free(pts);
+        sweep_spec_free(&s);
+        return rc;
+    }
+
+    struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = now_s()};
+    for (size_t i = 0; i < n; i++)
+        g.skipped += pts[i].status == 4;
+    if (!quiet && rank == 0)
+        fprintf(stderr, "sweep: %zu points%s, %zu here (%zu complete already), %ld at a time%s -> %s/\n", s.npoints,
+                shard_n > 1 ? " in all" : "", n, g.skipped, jobs, size > 1 ? " per rank" : "", outdir);
+    int interrupted = run_points(pts, n, (int)jobs, exp_self(), &g) < 0;
+
+    /* The table: my rows ("INDEX\tROW\n"), gathered on rank 0 in point order. */
+    size_t tcap = 1024, tlen = 0;
+    char *mine = xmalloc(tcap);
+    mine[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir);
+        size_t need = tlen + strlen(row) + 32;
+        if (need > tcap)
+            mine = xrealloc(mine, tcap = need * 2);
+        tlen += (size_t)sprintf(mine + tlen, "%zu\t%s\n", pts[i].index, row);
+        free(row);
+    }
+    char *all = d && d->gather ? d->gather(mine) : mine;
+    if (all) {
+        size_t nrows = 0, cap = 64;
+        char **rows = xmalloc(cap * sizeof *rows);
+        for (char *p = strtok(all, "\n"); p; p = strtok(NULL, "\n")) {
+            if (nrows == cap)
+                rows = xrealloc(rows, (cap *= 2) * sizeof *rows);
+            rows[nrows++] = p;
+        }
+        qsort(rows, nrows, sizeof *rows, cmp_rows);
+        char csv[1200];
+        if (shard_n > 1)
+            snprintf(csv, sizeof csv, "%s/sweep.shard-%ld-of-%ld.csv", outdir, shard_i, shard_n);
+        else
+            snprintf(csv, sizeof csv, "%s/sweep.csv", outdir);
+        char tmp[1300];
+        snprintf(tmp, sizeof tmp, "%s.tmp", csv);
+        FILE *f = fopen(tmp, "w");
+        char *hdr = table_header(&s);
+        size_t failed = 0;
+        if (f) {
+            fprintf(f, "%s\n", hdr);
+            for (size_t i = 0; i < nrows; i++) {
+                const char *r = strchr(rows[i], '\t') + 1;
+                fprintf(f, "%s\n", r);
+                failed += strstr(r, ",failed,") != NULL;
+            }
+        }
+        free(hdr);
+        if (!f || fclose(f) != 0 || rename(tmp, csv) != 0) {
+            fprintf(stderr, "%s: cannot write: %s\n", csv, strerror(errno));
+            rc = 1;
+        } else if (!quiet) {
+            fprintf(stderr, "sweep: %zu runs, %zu failed -> %s\n", nrows, failed, csv);
+        }
+        if (failed)
+            rc = 1;
+        free(rows);
+        if (all != mine)
+            free(all);
+    }
+    if (interrupted)
+        rc = 130;
+    free(mine);
+    free(pts);
+    sweep_spec_free(&s);
+    return rc;
+}
