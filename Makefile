@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD := build
 ASAN_BUILD := build-asan
 
-.PHONY: all deps run test test-release test-asan clean bench fuzz
+.PHONY: all deps test-deps run test test-release test-asan clean bench fuzz
 
 all: $(BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS)
@@ -18,10 +18,14 @@ $(ASAN_BUILD)/Makefile: CMakeLists.txt
 deps:
 	@scripts/deps.sh
 
+# Headless Chromium, only to check that `rocesim report --html` renders.
+test-deps:
+	@scripts/deps.sh test || echo "deps: chromium not installed: the HTML rendering test will be skipped" >&2
+
 run: deps all
 	$(BUILD)/rocesim run
 
-test: deps test-release test-asan
+test: deps test-deps test-release test-asan
 
 test-release: all
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

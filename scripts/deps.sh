@@ -1,7 +1,11 @@
 #!/bin/sh
 # Install the Debian packages rocesim needs, only those missing.
+# OpenMPI (sweeps across machines) and gnuplot (figures) are optional: the
+# build and `rocesim plot` detect them, but we install them so all works.
+# `scripts/deps.sh test` adds what only the tests need (chromium: big).
 set -e
-PKGS="gcc make cmake pkg-config libcmocka-dev libinih-dev"
+PKGS="gcc make cmake pkg-config libcmocka-dev libinih-dev libopenmpi-dev openmpi-bin gnuplot-nox"
+[ "${1:-}" = test ] && PKGS="chromium"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
