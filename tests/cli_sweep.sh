@@ -21,33 +21,33 @@ csv=$tmp/s/sweep.csv
 check test "$(wc -l < "$csv")" -eq 5
 check test "$(grep -c ',ok,' "$csv")" -eq 4
 check grep -q '^run,transport.cc,traffic.load,status,flows,finished,afct_us,' "$csv"
-check grep -q '^"cc=hpcc,load=0.5",hpcc,0.5,ok,' "$csv"
-check grep -q '^"cc=dcqcn,load=0.3",dcqcn,0.3,ok,' "$csv"
+check grep -q '^cc=hpcc_load=0.5,hpcc,0.5,ok,' "$csv"
+check grep -q '^cc=dcqcn_load=0.3,dcqcn,0.3,ok,' "$csv"
 # the saved scenario is the resolved one, and it is what ran: the same fct.csv as run --set
-d="$tmp/s/cc=hpcc,load=0.5"
+d="$tmp/s/cc=hpcc_load=0.5"
 check grep -q '^cc = hpcc' "$d/scenario.ini"
 check grep -q '^load = 0.5' "$d/scenario.ini"
 check grep -q '^; \[sweep\]' "$d/scenario.ini"
 "$bin" run "$grid" --quiet --set transport.cc=hpcc --set traffic.load=0.5 --out "$tmp/direct" || bad "direct run"
 check cmp -s "$d/fct.csv" "$tmp/direct/fct.csv"
 # more load, more flows: the rows are not copies of each other
-f3=$(grep '^"cc=dcqcn,load=0.3"' "$csv" | cut -d, -f6)
-f5=$(grep '^"cc=dcqcn,load=0.5"' "$csv" | cut -d, -f6)
+f3=$(grep '^cc=dcqcn_load=0.3' "$csv" | cut -d, -f6)
+f5=$(grep '^cc=dcqcn_load=0.5' "$csv" | cut -d, -f6)
 check test "$f5" -gt "$f3"
 
 # Resume: break two runs (summary.json cut short, summary.json gone); a rerun
 # redoes those two only and the table is the same.
-keep1="$tmp/s/cc=dcqcn,load=0.3" keep2="$tmp/s/cc=hpcc,load=0.3"
+keep1="$tmp/s/cc=dcqcn_load=0.3" keep2="$tmp/s/cc=hpcc_load=0.3"
 m1=$(stat -c %y "$keep1/summary.json") m2=$(stat -c %y "$keep2/fct.csv")
-head -c 40 "$tmp/s/cc=dcqcn,load=0.5/summary.json" > "$tmp/cut" && mv "$tmp/cut" "$tmp/s/cc=dcqcn,load=0.5/summary.json"
-rm "$tmp/s/cc=hpcc,load=0.5/summary.json"
+head -c 40 "$tmp/s/cc=dcqcn_load=0.5/summary.json" > "$tmp/cut" && mv "$tmp/cut" "$tmp/s/cc=dcqcn_load=0.5/summary.json"
+rm "$tmp/s/cc=hpcc_load=0.5/summary.json"
 cp "$csv" "$tmp/first.csv"
 "$bin" sweep "$grid" --jobs 2 --out "$tmp/s" 2>"$tmp/err2" || bad "resumed sweep exit code"
 check grep -q '4 here (2 complete already)' "$tmp/err2"
 check test "$(grep -c '\] .* ok ' "$tmp/err2")" -eq 2
 check test "$m1" = "$(stat -c %y "$keep1/summary.json")"
 check test "$m2" = "$(stat -c %y "$keep2/fct.csv")"
-check grep -q '"flows_completed"' "$tmp/s/cc=hpcc,load=0.5/summary.json"
+check grep -q '"flows_completed"' "$tmp/s/cc=hpcc_load=0.5/summary.json"
 check test "$(strip "$tmp/first.csv")" = "$(strip "$csv")"
 # nothing left to do: nothing runs
 "$bin" sweep "$grid" --out "$tmp/s" 2>"$tmp/err3" || bad "third sweep exit code"

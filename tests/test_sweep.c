@@ -65,7 +65,7 @@ static void test_points_and_names(void **state)
     assert_int_equal(ch[2], 0);
     char name[256];
     sweep_point_name(&s, ch, name, sizeof name);
-    assert_string_equal(name, "cc=dcqcn,load=0.3,cc.dcqcn.rate_ai=5Mbps,cc.hpcc.rate_ai=10Mbps");
+    assert_string_equal(name, "cc=dcqcn_load=0.3_cc.dcqcn.rate_ai=5Mbps_cc.hpcc.rate_ai=10Mbps");
     /* every point has its own folder */
     char seen[24][256];
     for (size_t i = 0; i < s.npoints; i++) {

@@ -279,7 +279,7 @@ void sweep_point_name(const struct sweep_spec *s, const int *choice, char *buf, 
         return;
     }
     for (int k = 0; k < s->nk && used + 1 < n; k++) {
-        int w = snprintf(buf + used, n - used, "%s%s=%s", k ? "," : "", short_key(s, k), s->k[k].vals[choice[k]]);
+        int w = snprintf(buf + used, n - used, "%s%s=%s", k ? "_" : "", short_key(s, k), s->k[k].vals[choice[k]]);
         if (w < 0)
             break;
         used += (size_t)w < n - used ? (size_t)w : n - used - 1;

@@ -40,7 +40,7 @@ void sweep_spec_free(struct sweep_spec *s);
 /* Point i (0 <= i < npoints): choice[k] = index into k[k].vals; the last key
  * varies fastest, so points are in the file's order of keys. */
 void sweep_point(const struct sweep_spec *s, size_t i, int *choice);
-/* The folder name of a point: "cc=dcqcn,load=0.3" (the key's last part when
+/* The folder name of a point: "cc=dcqcn_load=0.3" (the key's last part when
  * unique among the swept keys, else the whole key; '/' and blanks -> '_'). */
 void sweep_point_name(const struct sweep_spec *s, const int *choice, char *buf, size_t n);
 
