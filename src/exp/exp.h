@@ -47,6 +47,9 @@ int exp_plot(int argc, char **argv);
 /* Writes figures of run folders / a sweep.csv into outdir; returns the count made, -1 on error (message printed). */
 int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg, bool png);
 bool exp_have_gnuplot(void);
+/* A clustered bar chart: v[r * ncols + c] (NaN: no bar); 0 or -1. */
+int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,
+                  const char *const *rows, int ncols, const char *const *cols, const double *v);
 /* html.c */
 int exp_report_html(int argc, char **argv);
 /* reproduce.c */

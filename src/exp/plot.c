@@ -323,6 +323,57 @@ static int plot_monitor(const char *out, struct run *runs, int n, const char *fi
     }
     if (!have)
         return 0;
+    /* Several runs of a few series each (the flows of a scenario): one panel
+     * per run, same colour per series key, so schemes compare side by side. */
+    bool panels = n > 1 && n <= 8 && (int)nts <= 4 * n;
+    if (panels) {
+        int rows = (n + 1) / 2;
+        struct fig g;
+        FILE *f = fig_begin(&g, out, name, 1200, 330 * rows);
+        fprintf(f, "set multiplot layout %d,2 title '%s'\nset xlabel 'time (ms)'\nset ylabel '%s'\nset yrange [0:*]\n"
+                   "set key top right\n",
+                rows, title, ylabel);
+        double tmax = 0;
+        for (size_t k = 0; k < nts; k++)
+            if (ts[k].n && ts[k].t[ts[k].n - 1] > tmax)
+                tmax = ts[k].t[ts[k].n - 1];
+        fprintf(f, "set xrange [0:%g]\n", tmax);
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "set title ");
+            gq(f, runs[i].label);
+            fprintf(f, "\nplot ");
+            int shown = 0;
+            for (size_t k = 0; k < nts; k++) {
+                if (ts[k].run != i)
+                    continue;
+                char rel[256], nm[64];
+                snprintf(nm, sizeof nm, "%s_%zu.dat", name, k);
+                FILE *d = data_open(out, nm, rel, sizeof rel);
+                if (!d)
+                    break;
+                fprintf(d, "# time_ms value (%s %s)\n", runs[i].dir, ts[k].key);
+                for (size_t j = 0; j < ts[k].n; j++)
+                    fprintf(d, "%.6f %.6f\n", ts[k].t[j], ts[k].v[j]);
+                fclose(d);
+                int colour = 1;
+                for (size_t q = 0; q < k; q++) /* the same key keeps its colour across panels */
+                    if (ts[q].run == ts[k].run)
+                        colour++;
+                fprintf(f, "%s'%s' u 1:2 w l lw 2 lc %d t ", shown++ ? ", " : "", rel, colour);
+                gq(f, ts[k].key);
+            }
+            if (!shown)
+                fprintf(f, "NaN t 'no samples'");
+            fprintf(f, "\n");
+        }
+        fprintf(f, "unset multiplot\n");
+        for (size_t k = 0; k < nts; k++) {
+            free(ts[k].t);
+            free(ts[k].v);
+        }
+        free(ts);
+        return fig_end(&g) < 0 ? -1 : 1;
+    }
     /* the largest peaks first, but keep each run's order stable */
     for (size_t a = 1; a < nts; a++)
         for (size_t b = a; b > 0 && ts[b - 1].peak < ts[b].peak; b--) {
@@ -715,4 +766,41 @@ int exp_plot(int argc, char **argv)
         return EXIT_BADINPUT;
     printf("%d figure%s (PNG and SVG) -> %s/\n", made, made == 1 ? "" : "s", out);
     return 0;
+}
+
+int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,
+                  const char *const *rows, int ncols, const char *const *cols, const double *v)
+{
+    if (!exp_have_gnuplot())
+        return -1;
+    char data[PB], rel[256], nm[160];
+    snprintf(data, sizeof data, "%s/data", outdir);
+    if (mkdirs(data) < 0)
+        return -1;
+    snprintf(nm, sizeof nm, "%s.dat", name);
+    FILE *d = data_open(outdir, nm, rel, sizeof rel);
+    if (!d)
+        return -1;
+    fprintf(d, "# row, then one value per column\n");
+    for (int r = 0; r < nrows; r++) {
+        fprintf(d, "\"%s\"", rows[r]);
+        for (int c = 0; c < ncols; c++)
+            fprintf(d, isnan(v[r * ncols + c]) ? " NaN" : " %.6g", v[r * ncols + c]);
+        fprintf(d, "\n");
+    }
+    fclose(d);
+    struct fig g;
+    FILE *f = fig_begin(&g, outdir, name, 960, 600);
+    fprintf(f, "set title ");
+    gq(f, title);
+    fprintf(f, "\nset ylabel ");
+    gq(f, ylabel);
+    fprintf(f, "\nset style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+               "set boxwidth 0.9\nset yrange [0:*]\nset key top left\nplot ");
+    for (int c = 0; c < ncols; c++) {
+        fprintf(f, "%s'%s' u %d:xtic(1) lc %d t ", c ? ", " : "", rel, 2 + c, c + 1);
+        gq(f, cols[c]);
+    }
+    fprintf(f, "\n");
+    return fig_end(&g);
 }

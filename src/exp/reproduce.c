@@ -1,2 +1,635 @@
+/* `rocesim reproduce NAME [--quick] [--out DIR]` and `--list`: a shipped
+ * experiment (experiments/NAME.exp) names a sweep file (and a reduced one
+ * for --quick), the metrics to read from each run, the table's rows, and
+ * what the paper states. It runs the sweep, draws the figures and prints
+ * the table with the paper's numbers beside ours (also DIR/table.md). */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/err.h"
+#include "core/units.h"
+#include "core/xalloc.h"
 #include "exp/exp.h"
-int exp_reproduce(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+#include "exp/sweepspec.h"
+#include "stats/report.h"
+
+#define MAXM 16
+#define MAXROWS 64
+
+static const char *experiments_dir(void)
+{
+    const char *env = getenv("ROCESIM_EXPERIMENTS");
+    if (env && *env)
+        return env;
+    if (access("experiments", R_OK) == 0)
+        return "experiments";
+    return ROCESIM_SOURCE_DIR "/experiments";
+}
+
+struct kv {
+    char sec[64], key[128], *val;
+    int line;
+};
+
+struct expdef {
+    char path[1024];
+    struct kv *kv;
+    int n;
+};
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t l = strlen(s);
+    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r' || s[l - 1] == '\n'))
+        s[--l] = 0;
+    return s;
+}
+
+/* Sections and key = value lines; whole-line comments (# or ;) only, so the
+ * paper's text may hold any character. */
+static int exp_load(struct expdef *x, const char *path)
+{
+    memset(x, 0, sizeof *x);
+    snprintf(x->path, sizeof x->path, "%s", path);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char sec[64] = "", *line = NULL;
+    size_t cap = 0;
+    int ln = 0, rc = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        ln++;
+        char *s = trim(line);
+        if (!*s || *s == '#' || *s == ';')
+            continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            if (!e) {
+                fprintf(stderr, "%s:%d: expected [section]\n", path, ln);
+                rc = -1;
+                break;
+            }
+            *e = 0;
+            snprintf(sec, sizeof sec, "%s", trim(s + 1));
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq || !*sec) {
+            fprintf(stderr, "%s:%d: expected key = value inside a [section]\n", path, ln);
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        x->kv = xrealloc(x->kv, (size_t)(x->n + 1) * sizeof *x->kv);
+        struct kv *k = &x->kv[x->n++];
+        snprintf(k->sec, sizeof k->sec, "%s", sec);
+        snprintf(k->key, sizeof k->key, "%s", trim(s));
+        k->val = strdup(trim(eq + 1));
+        k->line = ln;
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static void exp_free(struct expdef *x)
+{
+    for (int i = 0; i < x->n; i++)
+        free(x->kv[i].val);
+    free(x->kv);
+}
+
+static const char *get(const struct expdef *x, const char *sec, const char *key)
+{
+    for (int i = 0; i < x->n; i++)
+        if (strcmp(x->kv[i].sec, sec) == 0 && strcmp(x->kv[i].key, key) == 0)
+            return x->kv[i].val;
+    return NULL;
+}
+
+/* ------------------------------------------------------------ metrics */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = 0, cap = 8192;
+    char *t = xmalloc(cap);
+    size_t k;
+    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
+        if ((n += k) + 1 == cap)
+            t = xrealloc(t, cap *= 2);
+    fclose(f);
+    t[n] = 0;
+    return t;
+}
+
+static double json_num(const char *dir, const char *key)
+{
+    char p[2048], k[96];
+    snprintf(p, sizeof p, "%s/summary.json", dir);
+    char *t = slurp(p);
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *q = t ? strstr(t, k) : NULL;
+    double v = q ? strtod(q + strlen(k), NULL) : NAN;
+    free(t);
+    return v;
+}
+
+static bool in_list(const char *list, long v)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *p = strtok(buf, ","); p; p = strtok(NULL, ","))
+        if (strtol(p, NULL, 10) == v)
+            return true;
+    return false;
+}
+
+static double ms_of(const char *s)
+{
+    simtime_t t;
+    return parse_time(s, &t) ? NAN : (double)t / T_MS;
+}
+
+/* Sum over the listed flows of flow_rate.csv's Gbps at each sample time. */
+struct samples {
+    double *t, *v;
+    size_t n;
+};
+
+static int rate_samples(const char *dir, const char *flows, struct samples *s)
+{
+    char p[2048];
+    snprintf(p, sizeof p, "%s/flow_rate.csv", dir);
+    FILE *f = fopen(p, "r");
+    memset(s, 0, sizeof *s);
+    if (!f)
+        return -1;
+    char line[256];
+    size_t cap = 0;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double t = strtod(strtok(line, ","), NULL) / 1e6;
+        char *fl = strtok(NULL, ","), *g = strtok(NULL, ",\n");
+        if (!fl || !g || !in_list(flows, strtol(fl, NULL, 10)))
+            continue;
+        if (!s->n || s->t[s->n - 1] != t) {
+            if (s->n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                s->t = xrealloc(s->t, cap * sizeof *s->t);
+                s->v = xrealloc(s->v, cap * sizeof *s->v);
+            }
+            s->t[s->n] = t;
+            s->v[s->n++] = 0;
+        }
+        s->v[s->n - 1] += strtod(g, NULL);
+    }
+    fclose(f);
+    return 0;
+}
+
+struct ival {
+    double a, b;
+};
+
+static int cmp_ival(const void *x, const void *y)
+{
+    double a = ((const struct ival *)x)->a, b = ((const struct ival *)y)->a;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* One metric of one run; NAN when it cannot be computed. Kinds:
+ *   summary KEY                 a number from summary.json
+ *   per KEY1 KEY2               KEY1 / KEY2 from summary.json
+ *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
+ *   rate_mean FLOWS FROM TO     mean Gbps of the flows together (flow_rate.csv), FROM < t <= TO
+ *   recover FLOWS AFTER GBPS T0 ms from T0 to the first sample after AFTER where the flows reach GBPS
+ *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv)
+ *   paused_ms NODES FROM TO     time at least one port of the nodes was paused (pfc.csv) */
+static double metric(const char *dir, const char *spec)
+{
+    char buf[512], *w[8];
+    int nw = 0;
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *p = strtok(buf, " \t"); p && nw < 8; p = strtok(NULL, " \t"))
+        w[nw++] = p;
+    if (nw == 2 && strcmp(w[0], "summary") == 0)
+        return json_num(dir, w[1]);
+    if (nw == 3 && strcmp(w[0], "per") == 0) {
+        double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
+        return b > 0 ? a / b : NAN;
+    }
+    if (nw == 3 && strcmp(w[0], "fct_pct") == 0) {
+        struct report_run r;
+        struct err e;
+        uint64_t max;
+        if (parse_size(w[2], &max) || report_load(&r, dir, &e) < 0)
+            return NAN;
+        double *v = xmalloc((r.n_flows + 1) * sizeof *v);
+        size_t k = 0;
+        for (size_t i = 0; i < r.n_flows; i++)
+            if (r.flows[i].done && r.flows[i].size <= max)
+                v[k++] = r.flows[i].fct_ns / 1e3;
+        qsort(v, k, sizeof *v, cmp_dbl);
+        double p = strtod(w[1], NULL), res = NAN;
+        if (k) {
+            size_t rank = (size_t)ceil(p / 100 * (double)k);
+            res = v[rank ? rank - 1 : 0];
+        }
+        free(v);
+        report_free(&r);
+        return res;
+    }
+    if ((nw == 4 && strcmp(w[0], "rate_mean") == 0) || (nw == 5 && strcmp(w[0], "recover") == 0)) {
+        struct samples s;
+        if (rate_samples(dir, w[1], &s) < 0)
+            return NAN;
+        double res = NAN;
+        if (w[0][1] == 'a') {
+            double from = ms_of(w[2]), to = ms_of(w[3]), sum = 0;
+            size_t k = 0;
+            for (size_t i = 0; i < s.n; i++)
+                if (s.t[i] > from && s.t[i] <= to)
+                    sum += s.v[i], k++;
+            res = k ? sum / (double)k : NAN;
+        } else {
+            double after = ms_of(w[2]), level = strtod(w[3], NULL), t0 = ms_of(w[4]);
+            for (size_t i = 0; i < s.n && isnan(res); i++)
+                if (s.t[i] > after && s.v[i] >= level)
+                    res = s.t[i] - t0;
+        }
+        free(s.t);
+        free(s.v);
+        return res;
+    }
+    if (nw == 4 && (strcmp(w[0], "pauses_to") == 0 || strcmp(w[0], "paused_ms") == 0)) {
+        char p[2048];
+        snprintf(p, sizeof p, "%s/pfc.csv", dir);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            return NAN;
+        double from = ms_of(w[2]), to = ms_of(w[3]);
+        bool count = w[0][1] == 'a' && w[0][5] == 's';
+        char line[256];
+        long n = 0;
+        /* open pauses by (node, port, priority): a handful of ports here */
+        struct open {
+            long node, port, prio;
+            double t;
+        } op[256];
+        int nop = 0;
+        struct ival *iv = NULL;
+        size_t niv = 0;
+        if (!fgets(line, sizeof line, f)) {
+            fclose(f);
+            return NAN;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *fl[6];
+            int k = 0;
+            for (char *q = strtok(line, ",\n"); q && k < 6; q = strtok(NULL, ",\n"))
+                fl[k++] = q;
+            if (k < 6)
+                continue;
+            long node = strtol(fl[1], NULL, 10);
+            if (!in_list(w[1], node))
+                continue;
+            double t = strtod(fl[0], NULL) / 1e6;
+            long port = strtol(fl[2], NULL, 10), prio = strtol(fl[3], NULL, 10);
+            bool pause = strcmp(fl[5], "pause") == 0;
+            if (count) {
+                n += pause && t >= from && t < to;
+                continue;
+            }
+            int j;
+            for (j = 0; j < nop; j++)
+                if (op[j].node == node && op[j].port == port && op[j].prio == prio)
+                    break;
+            if (pause && j == nop && nop < 256)
+                op[nop++] = (struct open){node, port, prio, t};
+            else if (!pause && j < nop) {
+                iv = xrealloc(iv, (niv + 1) * sizeof *iv);
+                iv[niv++] = (struct ival){op[j].t, t};
+                op[j] = op[--nop];
+            }
+        }
+        fclose(f);
+        if (count)
+            return (double)n;
+        for (int j = 0; j < nop; j++) { /* still paused at the end */
+            iv = xrealloc(iv, (niv + 1) * sizeof *iv);
+            iv[niv++] = (struct ival){op[j].t, INFINITY};
+        }
+        qsort(iv, niv, sizeof *iv, cmp_ival);
+        double total = 0, ca = 0, cb = -INFINITY;
+        for (size_t i = 0; i <= niv; i++) { /* union of the intervals, clipped to [from, to) */
+            if (i < niv && iv[i].a <= cb) {
+                if (iv[i].b > cb)
+                    cb = iv[i].b;
+                continue;
+            }
+            if (cb > ca) {
+                double a = ca < from ? from : ca, b = cb > to ? to : cb;
+                if (b > a)
+                    total += b - a;
+            }
+            if (i < niv) {
+                ca = iv[i].a;
+                cb = iv[i].b;
+            }
+        }
+        free(iv);
+        return total;
+    }
+    return NAN;
+}
+
+/* ------------------------------------------------------------ the run */
+
+static int list_experiments(void)
+{
+    const char *dir = experiments_dir();
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "%s: cannot open the experiments folder: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    char *names[256];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 256) {
+        size_t l = strlen(de->d_name);
+        if (l > 4 && strcmp(de->d_name + l - 4, ".exp") == 0)
+            names[n++] = strndup(de->d_name, l - 4);
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    printf("experiments (rocesim reproduce NAME [--quick]; from %s)\n", dir);
+    for (int i = 0; i < n; i++) {
+        char p[1200];
+        struct expdef x;
+        snprintf(p, sizeof p, "%s/%s.exp", dir, names[i]);
+        if (exp_load(&x, p) == 0) {
+            const char *t = get(&x, "experiment", "title");
+            printf("    %-14s %s\n", names[i], t ? t : "");
+        }
+        exp_free(&x);
+        free(names[i]);
+    }
+    return 0;
+}
+
+static const char repro_usage[] =
+    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N]\n"
+    "       rocesim reproduce --list\n"
+    "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
+    "the paper's numbers), draws its figures (gnuplot) and prints its table with\n"
+    "the paper's numbers beside ours; writes DIR/table.md, DIR/figures/ and the\n"
+    "runs in DIR/runs/ (default results/reproduce/NAME[-quick]). Reruns resume.\n";
+
+int exp_reproduce(int argc, char **argv)
+{
+    const char *name = NULL, *out = NULL, *jobs = NULL;
+    bool quick = false;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0)
+            return list_experiments();
+        if (strcmp(argv[i], "--quick") == 0)
+            quick = true;
+        else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
+            out = argv[++i];
+        else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "-j") == 0) && i + 1 < argc)
+            jobs = argv[++i];
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return fputs(repro_usage, stdout), 0;
+        else if (argv[i][0] == '-' || name)
+            return fprintf(stderr, "rocesim reproduce: unexpected %s\n%s", argv[i], repro_usage), EXIT_BADINPUT;
+        else
+            name = argv[i];
+    }
+    if (!name)
+        return fputs(repro_usage, stderr), EXIT_BADINPUT;
+    char path[1200];
+    const char *edir = experiments_dir();
+    snprintf(path, sizeof path, "%s/%s.exp", edir, name);
+    struct expdef x;
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "rocesim reproduce: no experiment '%s' (in %s; `rocesim reproduce --list` names them)\n", name, edir);
+        return EXIT_BADINPUT;
+    }
+    if (exp_load(&x, path) < 0) {
+        exp_free(&x);
+        return EXIT_BADINPUT;
+    }
+    const char *sw = get(&x, "experiment", quick ? "quick" : "sweep");
+    const char *rowkey = get(&x, "experiment", "rows"), *colkey = get(&x, "experiment", "columns");
+    if (!sw || !rowkey) {
+        fprintf(stderr, "%s: [experiment] needs %s and rows\n", path, quick ? "quick" : "sweep");
+        exp_free(&x);
+        return EXIT_BADINPUT;
+    }
+    char swpath[1400], outdir[1024], runs[1100], figs[1100];
+    snprintf(swpath, sizeof swpath, "%s/%s", edir, sw);
+    if (out)
+        snprintf(outdir, sizeof outdir, "%s", out);
+    else
+        snprintf(outdir, sizeof outdir, "results/reproduce/%s%s", name, quick ? "-quick" : "");
+    snprintf(runs, sizeof runs, "%s/runs", outdir);
+    snprintf(figs, sizeof figs, "%s/figures", outdir);
+    const char *title = get(&x, "experiment", "title"), *paper = get(&x, "experiment", "paper");
+    printf("%s%s\n%s\n", title ? title : name, quick ? " (quick)" : "", paper ? paper : "");
+    fflush(stdout);
+
+    char *sargv[12];
+    int sa = 0;
+    sargv[sa++] = argv[0];
+    sargv[sa++] = "sweep";
+    sargv[sa++] = swpath;
+    sargv[sa++] = "--out";
+    sargv[sa++] = runs;
+    if (jobs) {
+        sargv[sa++] = "--jobs";
+        sargv[sa++] = (char *)jobs;
+    }
+    sargv[sa] = NULL;
+    int rc = exp_sweep(sa, sargv, NULL);
+    if (rc == EXIT_BADINPUT || rc == 130) {
+        exp_free(&x);
+        return rc;
+    }
+
+    /* Rows (and columns) from the sweep's points; metrics averaged over the rest (seeds). */
+    struct sweep_spec s;
+    struct err e;
+    if (sweep_spec_load(&s, swpath, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        exp_free(&x);
+        return EXIT_BADINPUT;
+    }
+    int rk = -1, ck = -1;
+    for (int k = 0; k < s.nk; k++) {
+        if (strcmp(s.k[k].key, rowkey) == 0)
+            rk = k;
+        if (colkey && strcmp(s.k[k].key, colkey) == 0)
+            ck = k;
+    }
+    if (rk < 0) { /* columns may name a key only the full form sweeps */
+        fprintf(stderr, "%s: rows must name a key of %s's [sweep]\n", path, swpath);
+        sweep_spec_free(&s);
+        exp_free(&x);
+        return EXIT_BADINPUT;
+    }
+    int nrow = s.k[rk].n, ncol = ck >= 0 ? s.k[ck].n : 1, nm = 0;
+    const char *mspec[MAXM], *mhead[MAXM], *mkey[MAXM];
+    char mh[MAXM][128];
+    for (int i = 0; i < x.n && nm < MAXM; i++)
+        if (strcmp(x.kv[i].sec, "metrics") == 0) {
+            char *bar = strchr(x.kv[i].val, '|');
+            mkey[nm] = x.kv[i].key;
+            snprintf(mh[nm], sizeof mh[nm], "%s", bar ? bar + 1 : x.kv[i].key);
+            if (bar)
+                *bar = 0;
+            mspec[nm] = trim(x.kv[i].val);
+            mhead[nm] = trim(mh[nm]);
+            nm++;
+        }
+    double sum[MAXROWS][4][MAXM];
+    int cnt[MAXROWS][4][MAXM];
+    memset(sum, 0, sizeof sum);
+    memset(cnt, 0, sizeof cnt);
+    const char **rundirs = xcalloc(s.npoints + 1, sizeof *rundirs);
+    char (*rdbuf)[1700] = xcalloc(s.npoints + 1, sizeof *rdbuf);
+    int nrd = 0;
+    for (size_t i = 0; i < s.npoints; i++) {
+        int ch[SWEEP_MAX_KEYS];
+        char pn[512];
+        sweep_point(&s, i, ch);
+        sweep_point_name(&s, ch, pn, sizeof pn);
+        snprintf(rdbuf[nrd], sizeof rdbuf[nrd], "%s/%s", runs, pn);
+        rundirs[nrd] = rdbuf[nrd];
+        nrd++;
+        int r = ch[rk], c = ck >= 0 ? ch[ck] : 0;
+        if (r >= MAXROWS || c >= 4)
+            continue;
+        for (int m = 0; m < nm; m++) {
+            double v = metric(rdbuf[nrd - 1], mspec[m]);
+            if (!isnan(v))
+                sum[r][c][m] += v, cnt[r][c][m]++;
+        }
+    }
+
+    /* The table: markdown, to stdout and DIR/table.md. */
+    char tpath[1200];
+    snprintf(tpath, sizeof tpath, "%s/table.md", outdir);
+    FILE *tf = fopen(tpath, "w");
+    FILE *outs[2] = {stdout, tf};
+    for (int o = 0; o < 2; o++) {
+        FILE *f = outs[o];
+        if (!f)
+            continue;
+        if (o == 1)
+            fprintf(f, "# %s%s\n\n%s\n\n", title ? title : name, quick ? " (quick)" : "", paper ? paper : "");
+        fprintf(f, "\n| %s |", rowkey);
+        for (int m = 0; m < nm; m++)
+            for (int c = 0; c < ncol; c++)
+                fprintf(f, " %s%s%s |", mhead[m], ck >= 0 ? " " : "", ck >= 0 ? s.k[ck].vals[c] : "");
+        fprintf(f, " paper |\n|---|");
+        for (int m = 0; m < nm * ncol; m++)
+            fprintf(f, "---:|");
+        fprintf(f, "---|\n");
+        for (int r = 0; r < nrow && r < MAXROWS; r++) {
+            char lk[200];
+            snprintf(lk, sizeof lk, "%s", s.k[rk].vals[r]);
+            const char *label = get(&x, "labels", lk);
+            fprintf(f, "| %s |", label ? label : lk);
+            for (int m = 0; m < nm; m++)
+                for (int c = 0; c < ncol && c < 4; c++) {
+                    if (cnt[r][c][m]) {
+                        double v = sum[r][c][m] / cnt[r][c][m];
+                        fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
+                    } else
+                        fprintf(f, " - |");
+                }
+            const char *pv = get(&x, "paper", lk);
+            fprintf(f, " %s |\n", pv ? pv : "");
+        }
+        const char *note = get(&x, "experiment", "note");
+        if (note)
+            fprintf(f, "\n%s\n", note);
+    }
+    if (tf)
+        fclose(tf);
+
+    /* Figures: of every run (each a line), and of the sweep table. */
+    int made = 0;
+    const char *figs_of = get(&x, "experiment", "figures");
+    if (!exp_have_gnuplot()) {
+        fprintf(stderr, "rocesim reproduce: gnuplot not found: no figures (Debian gnuplot-nox)\n");
+    } else {
+        if (!figs_of || strstr(figs_of, "runs")) {
+            int k = exp_plot_dirs(rundirs, nrd, figs, true, true);
+            made += k > 0 ? k : 0;
+        }
+        if (figs_of && strstr(figs_of, "sweep")) {
+            const char *one[1] = {runs};
+            int k = exp_plot_dirs(one, 1, figs, true, true);
+            made += k > 0 ? k : 0;
+        }
+    }
+    /* The experiment's own figure: bars of one metric, a group per row, a bar per column. */
+    const char *bm = get(&x, "experiment", "figure");
+    for (int m = 0; bm && m < nm && exp_have_gnuplot(); m++) {
+        if (strcmp(mkey[m], bm) != 0)
+            continue;
+        const char *rl[MAXROWS], *cl[4];
+        double *v = xcalloc((size_t)(nrow * ncol) + 1, sizeof *v);
+        for (int r = 0; r < nrow && r < MAXROWS; r++) {
+            const char *label = get(&x, "labels", s.k[rk].vals[r]);
+            rl[r] = label ? label : s.k[rk].vals[r];
+            for (int c = 0; c < ncol && c < 4; c++)
+                v[r * ncol + c] = cnt[r][c][m] ? sum[r][c][m] / cnt[r][c][m] : NAN;
+        }
+        char cbuf[4][160];
+        for (int c = 0; c < ncol && c < 4; c++) {
+            if (ck >= 0)
+                snprintf(cbuf[c], sizeof cbuf[c], "%s = %s", colkey, s.k[ck].vals[c]);
+            cl[c] = ck >= 0 ? cbuf[c] : mhead[m];
+        }
+        char fname[200];
+        snprintf(fname, sizeof fname, "%s", name);
+        if (exp_plot_bars(figs, fname, title ? title : name, mhead[m], nrow < MAXROWS ? nrow : MAXROWS, rl,
+                          ncol < 4 ? ncol : 4, cl, v) == 0) {
+            made++;
+            printf("\nfigure: %s/%s.png\n", figs, fname);
+        }
+        free(v);
+    }
+    printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
+    free(rundirs);
+    free(rdbuf);
+    sweep_spec_free(&s);
+    exp_free(&x);
+    return rc;
+}
