@@ -168,7 +168,7 @@ static char *table_header(const struct sweep_spec *s)
 
 /* One row of sweep.csv from a run folder (status "failed" with empty
  * statistics when the run did not complete or its files do not parse). */
-static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir)
+static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, bool tried)
 {
     char *row = NULL;
     size_t len = 0, cap = 0;
@@ -179,7 +179,7 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     struct err e;
     bool ok = run_complete(dir) && report_load(&r, dir, &e) == 0;
     if (!ok) {
-        csv_field(&row, &len, &cap, "failed");
+        csv_field(&row, &len, &cap, tried ? "failed" : "pending"); /* pending: not run (yet), e.g. after Ctrl-C */
         for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 5; i++)
             csv_field(&row, &len, &cap, "");
         return row;
@@ -551,7 +551,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     char *mine = xmalloc(tcap);
     mine[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir);
+        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir, pts[i].status == 2 || pts[i].status == 3);
         size_t need = tlen + strlen(row) + 32;
         if (need > tcap)
             mine = xrealloc(mine, tcap = need * 2);
@@ -577,13 +577,14 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         snprintf(tmp, sizeof tmp, "%s.tmp", csv);
         FILE *f = fopen(tmp, "w");
         char *hdr = table_header(&s);
-        size_t failed = 0;
+        size_t failed = 0, pending = 0;
         if (f) {
             fprintf(f, "%s\n", hdr);
             for (size_t i = 0; i < nrows; i++) {
                 const char *r = strchr(rows[i], '\t') + 1;
                 fprintf(f, "%s\n", r);
                 failed += strstr(r, ",failed,") != NULL;
+                pending += strstr(r, ",pending,") != NULL;
             }
         }
         free(hdr);
@@ -591,9 +592,10 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
             fprintf(stderr, "%s: cannot write: %s\n", csv, strerror(errno));
             rc = 1;
         } else if (!quiet) {
-            fprintf(stderr, "sweep: %zu runs, %zu failed -> %s\n", nrows, failed, csv);
+            fprintf(stderr, "sweep: %zu runs, %zu failed%s -> %s\n", nrows, failed, pending ? ", some not run (rerun to finish)" : "",
+                    csv);
         }
-        if (failed)
+        if (failed || pending)
             rc = 1;
         free(rows);
         if (all != mine)
