@@ -34,6 +34,11 @@ check grep -q 'scenario of cc=hpcc_load=0.5' "$tmp/page.html" # each run's scena
 check test $? -eq 2
 check grep -q "neither a run folder" "$tmp/err"
 
+if [ -n "${ROCESIM_SANITIZED:-}" ]; then # the page was made by the sanitized binary; rendering is checked in the release pass
+    echo "cli_report_html: $pass passed, $fail failed (Chromium rendering checked in the release build only)"
+    [ "$fail" -eq 0 ]
+    exit
+fi
 chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$chrome" ]; then
     echo "cli_report_html: $pass passed, $fail failed; Chromium rendering SKIPPED: no chromium (make test-deps installs it)"

@@ -337,7 +337,8 @@ static double metric(const char *dir, const char *spec)
             iv = xrealloc(iv, (niv + 1) * sizeof *iv);
             iv[niv++] = (struct ival){op[j].t, INFINITY};
         }
-        qsort(iv, niv, sizeof *iv, cmp_ival);
+        if (niv)
+            qsort(iv, niv, sizeof *iv, cmp_ival);
         double total = 0, ca = 0, cb = -INFINITY;
         for (size_t i = 0; i <= niv; i++) { /* union of the intervals, clipped to [from, to) */
             if (i < niv && iv[i].a <= cb) {
