@@ -76,6 +76,11 @@ expect_err "bad int range" "\[sweep\] run.seed: a range LO..HI needs two whole n
 expect_err "empty item" "\[sweep\] transport.cc: empty value" "transport.cc = dcqcn,,hpcc"
 "$bin" sweep "$grid" --shard 2/2 >/dev/null 2>&1; check test $? -eq 2
 "$bin" sweep "$grid" --jobs 0 >/dev/null 2>&1; check test $? -eq 2
+# nothing to sweep: an INI file without [sweep], or an ns-3 config
+printf '[traffic]\nduration = 0.1ms\n' > "$tmp/nosweep.ini"
+"$bin" sweep "$tmp/nosweep.ini" --out "$tmp/ns" >/dev/null 2>"$tmp/err"
+check test $? -eq 2
+check grep -q "^$tmp/nosweep.ini: no \[sweep\] section" "$tmp/err"
 # a point that is invalid as a whole (kmin > kmax) is an input error too
 printf '[traffic]\nduration = 0.1ms\n[switch]\nkmax = 100KB\n[sweep]\nswitch.kmin = 50KB, 200KB\n' > "$tmp/combo.ini"
 "$bin" sweep "$tmp/combo.ini" --out "$tmp/combo" >/dev/null 2>"$tmp/err"

@@ -462,6 +462,12 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_BADINPUT;
     }
+    if (s.nk == 0) { /* an ns-3 config.txt, or an INI file without [sweep] */
+        fprintf(stderr, "%s: no [sweep] section: nothing to sweep (add e.g. [sweep] transport.cc = dcqcn, hpcc; "
+                        "one run is `rocesim run`)\n", file);
+        sweep_spec_free(&s);
+        return EXIT_BADINPUT;
+    }
     char outdir[1024];
     snprintf(outdir, sizeof outdir, "%s", out ? out : "");
     if (!out)
