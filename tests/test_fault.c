@@ -123,6 +123,47 @@ static void test_fail_lossy(void **st)
     run_failure("pfc = off\n", false);
 }
 
+/* A host's own link fails and comes back: while it is down the host is
+ * unreachable (packets for it are lost at the switch that finds no route,
+ * and counted), and its flows finish after the recovery. Host 8 (on leaf1,
+ * node 17) receives from host 0 and sends to host 1. */
+static void test_host_link(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 8\n"
+                  "fail = host8-leaf1@20us-400us\n[transport]\nrto = 300us\n[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 8, 1000000, 0);
+    run_add_flow(&r, 8, 1, 1000000, 0);
+    run_add_flow(&r, 2, 9, 1000000, 0); /* a bystander on the same leaves */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    s->p.stop = 20 * T_US + 1;
+    sim_run(s);
+    uint32_t hp = s->nodes[8].port0;
+    assert_true(s->ports[hp].down);
+    assert_int_equal(s->host_edge[8], UINT32_MAX); /* unreachable while down */
+    assert_int_equal(s->host_edge[9], s->host_edge[10]); /* its neighbours keep their edge switch */
+    s->p.stop = 400 * T_US - 1;
+    sim_run(s);
+    assert_int_equal(s->flows[2].state, FLOW_DONE);
+    assert_true(s->flows[0].state != FLOW_DONE && s->flows[1].state != FLOW_DONE);
+    s->p.stop = 0;
+    sim_run(s);
+    print_message("host link down 20-400 us: %llu packets lost, %llu timeouts, flows done at %.1f / %.1f us "
+                  "(bystander %.1f us)\n",
+                  (unsigned long long)s->c.packets_lost_link, (unsigned long long)s->c.timeouts,
+                  (double)s->flows[0].finish / T_US, (double)s->flows[1].finish / T_US,
+                  (double)s->flows[2].finish / T_US);
+    run_check_invariants(&r);
+    check_mmu_idle(s);
+    assert_true(s->c.packets_lost_link > 0);
+    assert_true(s->c.timeouts > 0); /* nothing got through to NACK: only the timeout recovers */
+    assert_true(s->flows[0].finish > 400 * T_US && s->flows[1].finish > 400 * T_US);
+    assert_int_equal(s->host_edge[8], s->host_edge[9]);
+    run_free(&r);
+}
+
 /* ns-3's LINK_DOWN key becomes a failure at 2 s + its microseconds (HPCC's
  * third.cc), checked against the topology with the config's line. */
 static void test_link_down_key(void **st)
@@ -149,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_fail_lossless),
         cmocka_unit_test(test_fail_recover_lossless),
         cmocka_unit_test(test_fail_lossy),
+        cmocka_unit_test(test_host_link),
         cmocka_unit_test(test_link_down_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
