@@ -598,6 +598,38 @@ static void test_fail_spec(void **state)
     topo_free(&t);
 }
 
+/* PCN's parking lot (Fig. 19(a)): 5 switches in a chain, 2 hosts each. */
+static void test_parkinglot(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_PARKINGLOT);
+    c.chain = 5, c.hosts_per_switch = 2;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 10);
+    assert_int_equal(t.n_nodes, 15);
+    assert_int_equal(t.n_links, 10 + 4);
+    check_index(&t);
+    check_layers_derived(&t);
+    check_names(&t);
+    assert_int_equal(degree(&t, 10), 3); /* s0: 2 hosts + s1 */
+    assert_int_equal(degree(&t, 12), 4); /* s2: 2 hosts + s1 + s3 */
+    assert_int_equal(degree(&t, 14), 3);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 9, 1000, &p), 0); /* F0: every bottleneck */
+    assert_int_equal(p.hops, 2 + 4);
+    assert_int_equal(routes_path(&r, &t, 3, 4, 1000, &p), 0); /* F2: s1 -> s2 only */
+    assert_int_equal(p.hops, 3);
+    routes_free(&r);
+    topo_free(&t);
+    c.chain = 1;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.chain"));
+}
+
 /* A small valid file: hosts need not be 0..H-1 (switches 0 and 5). */
 static const char small_ok[] =
     "6 2 5\n"
@@ -855,7 +887,7 @@ int main(void)
         cmocka_unit_test(test_clos_flb),      cmocka_unit_test(test_clos_is_fattree),
         cmocka_unit_test(test_clos_errors),   cmocka_unit_test(test_oversubscription),
         cmocka_unit_test(test_node_names),    cmocka_unit_test(test_link_rates),
-        cmocka_unit_test(test_fail_spec),
+        cmocka_unit_test(test_fail_spec),     cmocka_unit_test(test_parkinglot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

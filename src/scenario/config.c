@@ -29,6 +29,8 @@ static const struct param topology_params[] = {
     {"hosts_per_edge", P_INT, F(cfg_topology, hosts_per_edge), "2", "clos: hosts under each edge switch", NULL, 1, 4096},
     {"cores", P_INT, F(cfg_topology, cores), "4", "clos: core switches, a multiple of aggs_per_pod; aggregation j of every pod links to cores j*C/A .. (j+1)*C/A-1", NULL, 1, 65536},
     {"oversubscription", P_DOUBLE, F(cfg_topology, oversubscription), "0", "leafspine, clos: hosts per edge switch = this x its uplink capacity / host_link (e.g. 3 with 10 spines at 40G, 40G hosts: 30 hosts per leaf); 0 = use hosts_per_leaf / hosts_per_edge", NULL, 0, 4096},
+    {"chain", P_INT, F(cfg_topology, chain), "3", "parkinglot: switches in a chain, s0 - s1 - ... (chain - 1 bottleneck links)", NULL, 2, 4096},
+    {"hosts_per_switch", P_INT, F(cfg_topology, hosts_per_switch), "2", "parkinglot: hosts on each switch of the chain", NULL, 1, 4096},
     {"host_link", P_RATE, F(cfg_topology, host_link), "100Gbps", "rate of host-to-switch links", NULL, 0, 0},
     {"fabric_link", P_RATE, F(cfg_topology, fabric_link), "100Gbps", "rate of switch-to-switch links", NULL, 0, 0},
     {"link_delay", P_TIME, F(cfg_topology, link_delay), "1us", "propagation delay of every link", NULL, 0, 0},

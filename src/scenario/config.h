@@ -9,8 +9,8 @@
 #include "core/param.h"
 #include "core/simtime.h"
 
-enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_FILE };
-#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|file"
+enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
+#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
@@ -38,6 +38,7 @@ struct cfg_topology {
     int64_t senders, receivers;             /* dumbbell */
     int64_t pods, edges_per_pod, aggs_per_pod, hosts_per_edge, cores; /* clos */
     double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
+    int64_t chain, hosts_per_switch;        /* parkinglot */
     uint64_t host_link, fabric_link;        /* bps */
     simtime_t link_delay;
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */

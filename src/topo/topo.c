@@ -311,6 +311,28 @@ static int gen_dumbbell(struct topo *t, const struct cfg_topology *c, struct err
     return 0;
 }
 
+/* PCN's Fig. 19(a) parking lot: switches s0 - s1 - ... - s(n-1) in a chain,
+ * hosts_per_switch hosts on each (numbered switch by switch), so a flow from
+ * s0 to the last switch crosses every chain link and others cross one. */
+static int gen_parkinglot(struct topo *t, const struct cfg_topology *c, struct err *e)
+{
+    if (c->chain < 2 || c->chain > 4096)
+        return errf(e, "topology.chain: must be between 2 and 4096 (got %lld)", (long long)c->chain);
+    if (check_size(c->hosts_per_switch, "hosts_per_switch", e))
+        return -1;
+    uint64_t ns = (uint64_t)c->chain, hps = (uint64_t)c->hosts_per_switch, h = ns * hps;
+    if (topo_alloc(t, h + ns, h + ns - 1, e))
+        return -1;
+    uint32_t s0 = (uint32_t)h;
+    set_switches(t, s0, (uint32_t)ns, LAYER_EDGE);
+    set_names(t, NAMES_DUMBBELL, s0, (uint32_t)ns, 0, 0, 0, 0, 0);
+    for (uint32_t i = 0; i < h; i++)
+        add_link(t, i, s0 + (uint32_t)(i / hps), c->host_link, c->link_delay);
+    for (uint32_t i = 0; i + 1 < ns; i++)
+        add_link(t, s0 + i, s0 + i + 1, c->fabric_link, c->link_delay);
+    return 0;
+}
+
 static int topo_base(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     memset(t, 0, sizeof *t);
@@ -331,6 +353,7 @@ static int topo_base(struct topo *t, const struct cfg_topology *c, struct err *e
     case TOPO_FATTREE: rc = gen_fattree(t, c, e); break;
     case TOPO_DUMBBELL: rc = gen_dumbbell(t, c, e); break;
     case TOPO_CLOS: rc = gen_clos(t, c, e); break;
+    case TOPO_PARKINGLOT: rc = gen_parkinglot(t, c, e); break;
     default: return errf(e, "topology.type: unknown type %d", c->type);
     }
     return rc ? -1 : topo_finish(t, e);
@@ -433,7 +456,7 @@ static const char *naming_help(const struct topo *t)
     switch (t->naming) {
     case NAMES_LEAFSPINE: return "node ids, hostN, leafN, spineN";
     case NAMES_PODS: return "node ids, hostN, edgeP.N, aggP.N, coreN (P = pod)";
-    case NAMES_DUMBBELL: return "node ids, hostN, s0, s1";
+    case NAMES_DUMBBELL: return "node ids, hostN, sN";
     default: return "node ids";
     }
 }

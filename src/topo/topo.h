@@ -41,7 +41,7 @@ enum topo_naming {
     NAMES_IDS,       /* ns-3 topology files: node ids only */
     NAMES_LEAFSPINE, /* hostN, leafI, spineJ */
     NAMES_PODS,      /* fattree, clos: hostN, edgeP.I, aggP.J, coreC (P = pod) */
-    NAMES_DUMBBELL,  /* hostN, s0 (senders), s1 (receivers) */
+    NAMES_DUMBBELL,  /* dumbbell, parkinglot: hostN, sN (dumbbell: s0 senders, s1 receivers) */
 };
 
 struct topo {
