@@ -63,6 +63,26 @@ pattern = file
 file = $DATA/flow_to_switch.txt
 INI
 
+cat >"$TMP/fail.ini" <<INI
+[topology]
+type = leafspine
+fail = leaf0-spine99@1ms
+INI
+printf '1\n0 1 3 100 1000 2\n' >"$TMP/flow_ok.txt"
+cat >"$TMP/ns3_link_down.txt" <<TXT
+TOPOLOGY_FILE $DATA/topo_ok.txt
+FLOW_FILE $TMP/flow_ok.txt
+L2_ACK_INTERVAL 1
+LINK_DOWN 100 0 1
+TXT
+
+expect "fail names a missing node" "$TMP/fail.ini:3: " flows "$TMP/fail.ini"
+expect "ns-3 LINK_DOWN on no link" "$TMP/ns3_link_down.txt:4: " flows "$TMP/ns3_link_down.txt"
+expect "link_rate on no link" "--set topology.link_rate=leaf0-leaf1:1G: " flows --set topology.link_rate=leaf0-leaf1:1G
+expect "clos cores not striped" "--set topology.cores=5: " flows --set topology.type=clos --set topology.cores=5
+expect "oversubscription not whole" "--set topology.oversubscription=2.5: " flows --set topology.oversubscription=2.5 --set topology.spines=3
+expect "host cut off for good" "--set topology.fail=leaf0-host0@1ms: " flows --set topology.fail=leaf0-host0@1ms
+expect "static PFC threshold in reserve" "--set switch.pfc_threshold=2KB: " flows --set switch.pfc_threshold=2KB
 expect "unknown section" "$DATA/bad_section.ini:3: " flows "$DATA/bad_section.ini"
 expect "unknown key" "$DATA/bad_key.ini:3: " flows "$DATA/bad_key.ini"
 expect "bad unit" "$DATA/bad_unit.ini:2: " flows "$DATA/bad_unit.ini"

@@ -81,6 +81,71 @@ static void test_mmu_thresholds(void **st)
     config_free(&c);
 }
 
+/* switch.pfc_threshold = 64KB (a static threshold, as FLB's 256KB), same
+ * leaf: PAUSE once the ingress queue would hold more than 64000 B, RESUME once
+ * it holds at most 64000 - 3072 (resume_offset 3KiB). With 1036-byte packets:
+ * 61 fit (63196 B); the 62nd (64232 > 64000) lands in headroom, PAUSE due.
+ * Draining: the headroom packet first, then at 60, 59 packets still above
+ * 60928 B; at 58 (60088 B) RESUME is due. The threshold does not move with the
+ * shared use, but never exceeds what is free in the buffer. */
+static void test_mmu_static_threshold(void **st)
+{
+    (void)st;
+    struct config c;
+    struct scenario sc;
+    struct err e;
+    assert_int_equal(config_init(&c), 0);
+    const char *ini = "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
+                      "[switch]\nbuffer = 1MB\npfc_threshold = 64KB\n[traffic]\npattern = none\n";
+    if (config_load_ini(&c, ini, "mmu.ini", &e) < 0 || config_validate(&c, &e) < 0 || scenario_load(&sc, &c, &e) < 0 ||
+        scenario_build(&sc, &e) < 0)
+        fail_msg("%s", e.msg);
+    struct sim *s = &sc.sim;
+    struct node *leaf = &s->nodes[2];
+    struct port *in = &s->ports[leaf->port0];
+    assert_int_equal(mmu_pfc_threshold(s, leaf, in), 64000 - 4096);
+    for (int i = 1; i <= 61; i++) {
+        assert_true(mmu_admit(s, leaf, in, 3, 1036));
+        mmu_add(s, leaf, in, 3, 1036);
+        assert_false(mmu_should_pause(s, leaf, in, 3));
+        assert_int_equal(mmu_pfc_threshold(s, leaf, in), 59904);
+    }
+    assert_int_equal(in->ingress_bytes[3], 63196);
+    assert_int_equal(in->hdrm_bytes[3], 0);
+    mmu_add(s, leaf, in, 3, 1036);
+    assert_int_equal(in->hdrm_bytes[3], 1036);
+    assert_true(mmu_should_pause(s, leaf, in, 3));
+    in->pause_sent[3] = true;
+    for (int left = 61; left >= 58; left--) {
+        mmu_remove(s, leaf, in, 3, 1036);
+        assert_int_equal(in->ingress_bytes[3], 1036 * left);
+        if (left > 58)
+            assert_false(mmu_should_resume(s, leaf, in, 3));
+    }
+    assert_int_equal(in->ingress_bytes[3], 60088);
+    assert_true(mmu_should_resume(s, leaf, in, 3));
+    /* a nearly full buffer caps it: 5000 B free */
+    uint64_t used = leaf->shared_used;
+    leaf->shared_used = 875212 - 5000;
+    assert_int_equal(mmu_pfc_threshold(s, leaf, in), 5000);
+    leaf->shared_used = used;
+    for (int i = 0; i < 58; i++)
+        mmu_remove(s, leaf, in, 3, 1036);
+    assert_int_equal(leaf->shared_used, 0);
+    assert_int_equal(in->ingress_bytes[3], 0);
+    scenario_free(&sc);
+    config_load_free(&c);
+    config_free(&c);
+
+    /* a threshold inside the reserve can never be reached: rejected */
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load_ini(&c, "[switch]\npfc_threshold = 4KB\n", "bad.ini", &e), 0);
+    assert_int_equal(config_validate(&c, &e), -1);
+    assert_non_null(strstr(e.msg, "bad.ini:2: switch.pfc_threshold (4KB) must exceed switch.reserve"));
+    config_load_free(&c);
+    config_free(&c);
+}
+
 /* ns-3's alpha shift: 3 at the NIC rate, one less per doubling (400G -> 1). */
 static void test_pfc_shift_by_rate(void **st)
 {
@@ -112,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mmu_thresholds),
         cmocka_unit_test(test_pfc_shift_by_rate),
+        cmocka_unit_test(test_mmu_static_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

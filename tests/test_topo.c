@@ -311,6 +311,325 @@ static void test_payload_tx(void **state)
     topo_free(&t);
 }
 
+static uint32_t degree(const struct topo *t, uint32_t n) { return t->adj_off[n + 1] - t->adj_off[n]; }
+
+/* FLB's (ATC'25, Fig. 17) 12-pod Clos: 6 edge, 6 aggregation and 84 hosts per
+ * pod, 36 cores; the paper counts 36 paths between pods. */
+static void test_clos_flb(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_CLOS);
+    c.pods = 12, c.edges_per_pod = 6, c.aggs_per_pod = 6, c.hosts_per_edge = 14, c.cores = 36;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 1008);
+    assert_int_equal(t.n_nodes, 1008 + 72 + 72 + 36);
+    assert_int_equal(t.n_links, 1008 + 12 * 6 * 6 + 72 * 6);
+    check_index(&t);
+    check_layers_derived(&t);
+    uint32_t edge0 = 1008, agg0 = 1008 + 72, core0 = 1008 + 144;
+    for (uint32_t i = 0; i < 72; i++) {
+        assert_int_equal(t.nodes[edge0 + i].layer, LAYER_EDGE);
+        assert_int_equal(degree(&t, edge0 + i), 14 + 6);
+        assert_int_equal(t.nodes[agg0 + i].layer, LAYER_AGG);
+        assert_int_equal(degree(&t, agg0 + i), 6 + 36 / 6);
+    }
+    for (uint32_t i = 0; i < 36; i++) {
+        assert_int_equal(t.nodes[core0 + i].layer, LAYER_CORE);
+        assert_int_equal(degree(&t, core0 + i), 12); /* one aggregation per pod */
+    }
+    /* striping: aggregation j of every pod reaches cores 6j .. 6j+5 */
+    assert_non_null(topo_link_between(&t, agg0 + 6 * 5 + 2, core0 + 12));
+    assert_non_null(topo_link_between(&t, agg0 + 6 * 5 + 2, core0 + 17));
+    assert_null(topo_link_between(&t, agg0 + 6 * 5 + 2, core0 + 18));
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    /* host 0 (pod 0) to host 1007 (pod 11): 6 aggregations x 6 cores = 36 paths */
+    uint32_t hi = (uint32_t)t.host_index[1007];
+    int n, paths = 0;
+    const uint32_t *up = routes_next(&r, edge0, hi, &n);
+    assert_int_equal(n, 6);
+    for (int i = 0; i < n; i++) {
+        int m;
+        routes_next(&r, up[i], hi, &m);
+        assert_int_equal(m, 6);
+        paths += m;
+    }
+    assert_int_equal(paths, 36);
+    routes_next(&r, core0, hi, &n);
+    assert_int_equal(n, 1);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 1007, 1000, &p), 0);
+    assert_int_equal(p.hops, 6);
+    /* within a pod, across edges: through the 6 aggregations only */
+    assert_int_equal(routes_path(&r, &t, 0, 14, 1000, &p), 0);
+    assert_int_equal(p.hops, 4);
+    routes_free(&r);
+    topo_free(&t);
+}
+
+/* With the fat-tree's numbers the Clos is the same graph, link for link. */
+static void test_clos_is_fattree(void **state)
+{
+    (void)state;
+    struct cfg_topology f = cfg(TOPO_FATTREE), c = cfg(TOPO_CLOS);
+    f.k = 6;
+    c.pods = 6, c.edges_per_pod = 3, c.aggs_per_pod = 3, c.hosts_per_edge = 3, c.cores = 9;
+    struct topo a, b;
+    struct err e;
+    assert_int_equal(topo_generate(&a, &f, &e), 0);
+    assert_int_equal(topo_generate(&b, &c, &e), 0);
+    assert_int_equal(a.n_nodes, b.n_nodes);
+    assert_int_equal(a.n_links, b.n_links);
+    for (uint32_t l = 0; l < a.n_links; l++) {
+        assert_int_equal(a.links[l].a, b.links[l].a);
+        assert_int_equal(a.links[l].b, b.links[l].b);
+    }
+    for (uint32_t i = 0; i < a.n_nodes; i++)
+        assert_int_equal(a.nodes[i].layer, b.nodes[i].layer);
+    topo_free(&a);
+    topo_free(&b);
+}
+
+static void test_clos_errors(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_CLOS);
+    c.pods = 2, c.edges_per_pod = 2, c.aggs_per_pod = 4, c.hosts_per_edge = 2, c.cores = 6;
+    struct topo t;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.cores: 6 cores"));
+    c.cores = 8;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    topo_free(&t);
+    c.pods = 0;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.pods"));
+}
+
+/* FLB's leaf-spine (ATC'25, sec. 4.3): 10 x 10 at 40 Gbps, 3:1, so 30 hosts per leaf. */
+static void test_oversubscription(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    c.leaves = 10, c.spines = 10, c.hosts_per_leaf = 1, c.oversubscription = 3;
+    c.host_link = c.fabric_link = 40000000000ULL;
+    struct topo t;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 300);
+    assert_int_equal(degree(&t, 300), 30 + 10);
+    topo_free(&t);
+    c.fabric_link = 100000000000ULL; /* 3 x 10 x 100G / 40G = 75 */
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 750);
+    topo_free(&t);
+    c.oversubscription = 2.5, c.spines = 3, c.fabric_link = c.host_link;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "7.5 hosts per edge switch, not a whole number"));
+    /* clos: per edge, its uplinks are the pod's aggregation switches */
+    struct cfg_topology k = cfg(TOPO_CLOS);
+    k.pods = 2, k.edges_per_pod = 2, k.aggs_per_pod = 2, k.cores = 2, k.oversubscription = 2;
+    assert_int_equal(topo_generate(&t, &k, &e), 0);
+    assert_int_equal(t.n_hosts, 2 * 2 * 4);
+    topo_free(&t);
+}
+
+static void check_names(const struct topo *t)
+{
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        char name[64], id[16];
+        uint32_t x = UINT32_MAX;
+        topo_node_name(t, i, name, sizeof name);
+        assert_int_equal(topo_node_find(t, name, &x), 0);
+        assert_int_equal(x, i);
+        snprintf(id, sizeof id, "%u", i);
+        assert_int_equal(topo_node_find(t, id, &x), 0);
+        assert_int_equal(x, i);
+    }
+    uint32_t x;
+    char id[16];
+    snprintf(id, sizeof id, "%u", t->n_nodes);
+    assert_int_equal(topo_node_find(t, id, &x), -1);
+    assert_int_equal(topo_node_find(t, "", &x), -1);
+    assert_int_equal(topo_node_find(t, "-1", &x), -1);
+}
+
+static void test_node_names(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct err e;
+    uint32_t x;
+    char buf[32];
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    check_names(&t);
+    assert_int_equal(topo_node_find(&t, "leaf7", &x), 0);
+    assert_int_equal(x, 128 + 7);
+    assert_int_equal(topo_node_find(&t, "spine0", &x), 0);
+    assert_int_equal(x, 136);
+    assert_int_equal(topo_node_find(&t, "host127", &x), 0);
+    assert_int_equal(x, 127);
+    assert_int_equal(topo_node_find(&t, "leaf8", &x), -1);
+    assert_int_equal(topo_node_find(&t, "leaf 1", &x), -1);
+    assert_int_equal(topo_node_find(&t, "edge0.0", &x), -1);
+    topo_free(&t);
+    c = cfg(TOPO_FATTREE);
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    check_names(&t);
+    topo_node_name(&t, 16 + 3, buf, sizeof buf); /* 4th edge: pod 1, second */
+    assert_string_equal(buf, "edge1.1");
+    topo_node_name(&t, 16 + 8 + 5, buf, sizeof buf);
+    assert_string_equal(buf, "agg2.1");
+    topo_node_name(&t, 16 + 16 + 3, buf, sizeof buf);
+    assert_string_equal(buf, "core3");
+    assert_int_equal(topo_node_find(&t, "edge1.2", &x), -1); /* 2 per pod */
+    assert_int_equal(topo_node_find(&t, "edge4.0", &x), -1);
+    topo_free(&t);
+    c = cfg(TOPO_DUMBBELL);
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    check_names(&t);
+    assert_int_equal(topo_node_find(&t, "s1", &x), 0);
+    assert_int_equal(x, 5);
+    topo_free(&t);
+    c = cfg(TOPO_FILE);
+    strcpy(c.file, FAT_TXT);
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    check_names(&t);
+    assert_int_equal(topo_node_find(&t, "host0", &x), -1); /* files: ids only */
+    topo_free(&t);
+}
+
+static void test_link_rates(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    c.leaves = 2, c.spines = 2, c.hosts_per_leaf = 2;
+    strcpy(c.link_rate, " leaf0-spine1:25Gbps, 2-leaf1 : 10G,spine0-leaf1:40Gbps ");
+    struct topo t;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(topo_link_between(&t, 4, 7)->rate, 25000000000ULL);
+    assert_int_equal(topo_link_between(&t, 7, 4)->rate, 25000000000ULL);
+    assert_int_equal(topo_link_between(&t, 2, 5)->rate, 10000000000ULL);
+    assert_int_equal(topo_link_between(&t, 5, 6)->rate, 40000000000ULL);
+    assert_int_equal(topo_link_between(&t, 4, 6)->rate, 100000000000ULL);
+    topo_free(&t);
+    static const struct { const char *spec, *msg; } bad[] = {
+        {"leaf0-spine2:25Gbps", "no node 'spine2'"},
+        {"leaf0-leaf1:25Gbps", "no link between leaf0 (node 4) and leaf1 (node 5)"},
+        {"leaf0-spine1", "expected NODE-NODE:RATE"},
+        {"leaf0-spine1:fast", "'leaf0-spine1:fast'"},
+        {"leaf0-spine1:0", "'leaf0-spine1:0'"},
+        {"leaf0:25G", "expected NODE-NODE"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        strcpy(c.link_rate, bad[i].spec);
+        assert_int_equal(topo_generate(&t, &c, &e), -1);
+        if (!strstr(e.msg, bad[i].msg) || strncmp(e.msg, "topology.link_rate: ", 20) != 0)
+            fail_msg("%s: got '%s'", bad[i].spec, e.msg);
+    }
+}
+
+static void test_fail_spec(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_LEAFSPINE);
+    c.leaves = 2, c.spines = 4, c.hosts_per_leaf = 2;
+    strcpy(c.fail, "leaf0-spine1@1ms, spine3-leaf1@10us-2.5ms");
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_fails, 2);
+    assert_ptr_equal(&t.links[t.fails[0].link], topo_link_between(&t, 4, 7));
+    assert_int_equal(t.fails[0].down, T_MS);
+    assert_int_equal(t.fails[0].up, T_NEVER);
+    assert_ptr_equal(&t.links[t.fails[1].link], topo_link_between(&t, 5, 9));
+    assert_int_equal(t.fails[1].down, 10 * T_US);
+    assert_int_equal(t.fails[1].up, 2500 * T_US);
+    /* routing leaves a failed link out: leaf0 reaches leaf1's hosts by 3 spines, spine1 by a detour */
+    t.links[t.fails[0].link].down = true;
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    int n;
+    routes_next(&r, 4, 2, &n);
+    assert_int_equal(n, 3);
+    const uint32_t *nx = routes_next(&r, 7, 0, &n); /* spine1 toward host 0 (leaf0): via leaf1 */
+    assert_int_equal(n, 1);
+    assert_int_equal(nx[0], 5);
+    routes_free(&r);
+    topo_free(&t);
+    static const struct { const char *spec, *msg; } bad[] = {
+        {"leaf0-spine1", "expected NODE-NODE@TIME"},
+        {"leaf0-spine1@1", "'leaf0-spine1@1'"},
+        {"leaf0-spine1@2ms-1ms", "comes back up before it fails"},
+        {"leaf0-spine1@1ms-3ms,leaf0-spine1@2ms", "overlaps an earlier failure"},
+        {"leaf1-host0@1ms", "no link between"},
+        {"leaf0-spine9@1ms", "no node 'spine9'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        strcpy(c.fail, bad[i].spec);
+        assert_int_equal(topo_generate(&t, &c, &e), -1);
+        if (!strstr(e.msg, bad[i].msg) || strncmp(e.msg, "topology.fail: ", 15) != 0)
+            fail_msg("%s: got '%s'", bad[i].spec, e.msg);
+    }
+    strcpy(c.fail, "leaf0-spine1@1ms-2ms, leaf0-spine1@2ms"); /* back-to-back is fine */
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_fails, 2);
+    assert_int_equal(topo_check_fails_connected(&t, &e), 0);
+    topo_free(&t);
+    /* a host whose only link fails for good could never finish its flows */
+    strcpy(c.fail, "leaf1-host3@1ms");
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(topo_check_fails_connected(&t, &e), -1);
+    assert_non_null(strstr(e.msg, "cut host3 off from host0"));
+    topo_free(&t);
+    strcpy(c.fail, "leaf1-host3@1ms-2ms");
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(topo_check_fails_connected(&t, &e), 0);
+    topo_free(&t);
+    /* every spine of leaf0 gone: partitioned */
+    strcpy(c.fail, "leaf0-spine0@1ms, leaf0-spine1@1ms, leaf0-spine2@1ms, leaf0-spine3@2ms");
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(topo_check_fails_connected(&t, &e), -1);
+    topo_free(&t);
+}
+
+/* PCN's parking lot (Fig. 19(a)): 5 switches in a chain, 2 hosts each. */
+static void test_parkinglot(void **state)
+{
+    (void)state;
+    struct cfg_topology c = cfg(TOPO_PARKINGLOT);
+    c.chain = 5, c.hosts_per_switch = 2;
+    struct topo t;
+    struct routes r;
+    struct err e;
+    assert_int_equal(topo_generate(&t, &c, &e), 0);
+    assert_int_equal(t.n_hosts, 10);
+    assert_int_equal(t.n_nodes, 15);
+    assert_int_equal(t.n_links, 10 + 4);
+    check_index(&t);
+    check_layers_derived(&t);
+    check_names(&t);
+    assert_int_equal(degree(&t, 10), 3); /* s0: 2 hosts + s1 */
+    assert_int_equal(degree(&t, 12), 4); /* s2: 2 hosts + s1 + s3 */
+    assert_int_equal(degree(&t, 14), 3);
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    struct path_info p;
+    assert_int_equal(routes_path(&r, &t, 0, 9, 1000, &p), 0); /* F0: every bottleneck */
+    assert_int_equal(p.hops, 2 + 4);
+    assert_int_equal(routes_path(&r, &t, 3, 4, 1000, &p), 0); /* F2: s1 -> s2 only */
+    assert_int_equal(p.hops, 3);
+    routes_free(&r);
+    topo_free(&t);
+    c.chain = 1;
+    assert_int_equal(topo_generate(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "topology.chain"));
+}
+
 /* A small valid file: hosts need not be 0..H-1 (switches 0 and 5). */
 static const char small_ok[] =
     "6 2 5\n"
@@ -565,6 +884,10 @@ int main(void)
         cmocka_unit_test(test_parse_small),   cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_read_errors),   cmocka_unit_test(test_fattree16_scale),
         cmocka_unit_test(test_routes_equal_host_bfs),
+        cmocka_unit_test(test_clos_flb),      cmocka_unit_test(test_clos_is_fattree),
+        cmocka_unit_test(test_clos_errors),   cmocka_unit_test(test_oversubscription),
+        cmocka_unit_test(test_node_names),    cmocka_unit_test(test_link_rates),
+        cmocka_unit_test(test_fail_spec),     cmocka_unit_test(test_parkinglot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -900,10 +900,20 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
                 }
                 *(k->sp == S_QSTART ? &c->ns3.qlen_mon_start : &c->ns3.qlen_mon_end) = (simtime_t)u * T_NS;
                 break;
-            case S_LINK:
-                if (present && strtoull(tok, NULL, 10) != 0)
-                    warnf("%s: LINK_DOWN %s %s %s: link failures are not modelled yet (ignored)", where, v->v[0], v->v[1],
-                          v->v[2]);
+            case S_LINK: /* checked against the topology in config_validate */
+                if (!present || u == 0)
+                    break;
+                if (u > (uint64_t)(INT64_MAX / T_US) - 2000000) {
+                    errf(e, "%s: LINK_DOWN %.60s: time out of range (us after 2 s)", where, tok);
+                    goto out;
+                }
+                c->ns3.link_down_us = u;
+                c->ns3.link_down_a = (uint32_t)strtoul(v->v[1], NULL, 10);
+                c->ns3.link_down_b = (uint32_t)strtoul(v->v[2], NULL, 10);
+                if (origin_set(c, "ns3", "link_down", where) < 0) {
+                    errf(e, "%s: out of memory", where);
+                    goto out;
+                }
                 break;
             }
             break;
@@ -1049,17 +1059,40 @@ static int check_file(const struct config *c, const char *key, const char *path,
  * only when some source has host ids or counts to check. */
 static int validate_workload_hosts(const struct config *c, struct err *e)
 {
-    if (!workload_needs_topology(c))
+    /* generators are cheap to run, so always check them here, where keys have places */
+    bool lists = c->topology.link_rate[0] || c->topology.fail[0] || c->ns3.link_down_us;
+    if (!workload_needs_topology(c) && !lists && c->topology.type == TOPO_FILE)
         return 0;
     struct topo t;
     struct err sub;
     struct wl_key wk;
-    if (c->topology.type == TOPO_FILE ? topo_read_ns3(&t, c->topology.file, &sub) : topo_generate(&t, &c->topology, &sub))
-        return c->topology.type == TOPO_FILE ? errf(e, "%s", sub.msg) /* names the file and line */
-                                             : errf(e, "%s: %s", where_of(c, "topology.type"), sub.msg);
-    int rc = workload_check(c, &t, &wk, &sub);
+    /* the generator's own keys first, then each list key, so errors blame the right line */
+    struct cfg_topology base = c->topology;
+    base.link_rate[0] = base.fail[0] = 0;
+    if (topo_generate(&t, &base, &sub)) {
+        if (c->topology.type == TOPO_FILE)
+            return errf(e, "%s", sub.msg); /* names the file and line */
+        /* generator messages start with the key at fault: "topology.KEY: ..." */
+        char key[64];
+        size_t n = strcspn(sub.msg, ": ");
+        snprintf(key, sizeof key, "%.*s", (int)(n < sizeof key ? n : sizeof key - 1), sub.msg);
+        return errf(e, "%s: %s", where_of2(c, key, "topology.type"), sub.msg);
+    }
+    int rc = 0;
+    if (topo_set_link_rates(&t, c->topology.link_rate, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "topology.link_rate"), sub.msg);
+    else if (topo_parse_fails(&t, c->topology.fail, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "topology.fail"), sub.msg);
+    else if (c->ns3.link_down_us &&
+             topo_add_fail(&t, c->ns3.link_down_a, c->ns3.link_down_b, 2 * T_SEC + (simtime_t)c->ns3.link_down_us * T_US,
+                           T_NEVER, "LINK_DOWN", &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "ns3.link_down"), sub.msg);
+    else if (c->run.stop == 0 && topo_check_fails_connected(&t, &sub) < 0)
+        rc = errf(e, "%s: topology.fail: %s", where_of2(c, "topology.fail", "ns3.link_down"), sub.msg);
+    else if (workload_needs_topology(c) && workload_check(c, &t, &wk, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg);
     topo_free(&t);
-    return rc < 0 ? errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg) : 0;
+    return rc;
 }
 
 int config_validate(struct config *c, struct err *e)
@@ -1098,6 +1131,12 @@ int config_validate(struct config *c, struct err *e)
         if (m->kmin > m->kmax || !(m->pmax >= 0 && m->pmax <= 1))
             return errf(e, "%s: ECN map at rate %llu: need kmin <= kmax and 0 <= pmax <= 1", where_of(c, "switch.ecn_map"),
                         (unsigned long long)m->rate);
+    }
+    if (c->sw.pfc_threshold && (c->sw.pfc_threshold <= c->sw.reserve || c->sw.pfc_threshold >= UINT32_MAX)) {
+        fmt_size(a, sizeof a, c->sw.pfc_threshold);
+        fmt_size(b, sizeof b, c->sw.reserve);
+        return errf(e, "%s: switch.pfc_threshold (%s) must exceed switch.reserve (%s) and be below 4 GiB",
+                    where_of2(c, "switch.pfc_threshold", "switch.reserve"), a, b);
     }
     if (c->transport.recovery == REC_IRN && c->sw.pfc)
         return errf(e, "%s: transport.recovery=irn needs switch.pfc=off (IRN is for lossy fabrics)",

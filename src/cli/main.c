@@ -220,8 +220,13 @@ static int cmd_list(void)
     printf("\ntopologies (topology.type)\n"
            "    leafspine   leaves x hosts_per_leaf hosts, every leaf linked to every spine\n"
            "    fattree     k-ary three-tier fat-tree: k^3/4 hosts, k^2/4 core switches\n"
+           "    clos        three tiers: pods x (edges_per_pod x hosts_per_edge hosts, aggs_per_pod), cores;\n"
+           "                aggregation j of each pod links to cores j*C/A .. (j+1)*C/A-1\n"
            "    dumbbell    senders on one switch, receivers on another, one link between (PCN Fig. 1)\n"
-           "    file        an ns-3 HPCC topology file (topology.file)\n");
+           "    parkinglot  chain switches s0 - s1 - ..., hosts_per_switch hosts on each (PCN Fig. 19)\n"
+           "    file        an ns-3 HPCC topology file (topology.file)\n"
+           "  node names (topology.link_rate, topology.fail): node ids, and for generated topologies hostN,\n"
+           "  leafN/spineN (leafspine), edgeP.N/aggP.N/coreN (fattree, clos; P = pod), sN (dumbbell, parkinglot)\n");
     printf("\ncongestion control (transport.cc; parameters in [cc.NAME])\n");
     for (int i = 0; cc_registry[i]; i++) {
         char sec[80];

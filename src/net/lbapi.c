@@ -73,7 +73,7 @@ simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q)
 simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q)
 {
     const struct port *pt = &s->ports[port];
-    if (port_paused(pt, q))
+    if (port_paused(pt, q) || pt->down) /* a failed link's port never sends (busy_until = T_NEVER) */
         return T_NEVER;
     /* queue 0 goes first, then round robin: at worst every queued byte */
     simtime_t busy = pt->busy_until > s->now ? pt->busy_until - s->now : 0;

@@ -131,6 +131,7 @@ struct port {
     uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
+    bool down;             /* its link has failed (fault.c) */
 };
 
 struct node {
@@ -216,6 +217,7 @@ struct sim_params {
     bool cnp_packets;
     bool pfc, ecn;
     uint64_t reserve, resume_offset;
+    uint32_t pfc_static;      /* static PFC threshold beyond the reserve (bytes); 0 = dynamic */
     simtime_t nack_interval;
     simtime_t rto;
     bool irn;                 /* selective repeat instead of go-back-N */
@@ -240,10 +242,19 @@ struct sim_counters {
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
     uint64_t timeouts;
+    uint64_t packets_lost_link;     /* on a link's wire or in its ports' queues when it failed */
+    uint64_t link_changes;          /* link failures and recoveries that happened */
     uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
     uint64_t lb_ctrl_packets;   /* control packets load balancers sent */
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
+};
+
+/* At `at`, the link of port `port` (and its peer) goes down or comes back. */
+struct sim_link_event {
+    simtime_t at;
+    uint32_t port;
+    bool up;
 };
 
 struct sim;
@@ -329,6 +340,13 @@ struct sim {
     struct lb_paths *paths;    /* per edge pair, enumerated on first use (net/paths.c) */
     uint64_t seed;
 
+    /* Link failures and recoveries (fault.c), each one EV_LINK event; the
+     * scenario's reroute hook recomputes the routing tables after each. */
+    struct sim_link_event *link_ev;
+    uint32_t n_link_ev;
+    void (*reroute)(void *ctx, struct sim *s, uint32_t port, bool up);
+    void *reroute_ctx;
+
     uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
     bool stopped;
 };
@@ -346,6 +364,9 @@ void sim_run(struct sim *s);
 void sim_free(struct sim *s);
 /* Schedule the first hooks.sample call (after the hooks are set). */
 void sim_monitor_start(struct sim *s, simtime_t first);
+/* Take a link (given by either of its ports) down or bring it back now; the
+ * EV_LINK events call this, and so may tests. */
+void sim_link_set(struct sim *s, uint32_t port, bool up);
 
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 

@@ -15,8 +15,9 @@ enum ev_kind {
     EV_MONITOR = EV_TIMER0 + CC_TIMERS + 1, /* hooks.sample: the stats layer's monitors (one pending at most) */
     EV_NODE_TIMER, /* node * LB_TIMERS + kind: a load balancer's switch timer */
     EV_CTRL,       /* control packets sent by a load balancer enter their switch */
+    EV_LINK,       /* index into link_ev[]: a link fails or recovers (fault.c) */
 };
-_Static_assert(EV_CTRL < 16, "event kinds are 4 bits");
+_Static_assert(EV_LINK < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -76,6 +77,7 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p);
 void send_pfc(struct sim *s, uint32_t pid, int q, bool pause);
 struct pkt *switch_dequeue(struct sim *s, uint32_t pid);
 void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p);
+void switch_discard(struct sim *s, uint32_t pid, int q, struct pkt *p);
 /* nic.c */
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
 bool nic_may_send(struct sim *s, uint32_t node);

@@ -2,7 +2,7 @@
  * link, switch MMU (ns-3 HPCC's SwitchMmu), egress scheduler, receiver and
  * transport (go-back-N as ns-3, or IRN), and the hooks schemes plug into.
  * This file: the packet pool, the event loop and the life cycle; the rest is
- * in switch.c, port.c, nic.c, transport.c and scheme.c (shared inlines in
+ * in switch.c, port.c, nic.c, transport.c, scheme.c and fault.c (shared inlines in
  * net_impl.h).
  * Two events per packet hop: TX_DONE at the egress port (only when more is
  * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
@@ -75,6 +75,8 @@ void sim_start(struct sim *s)
         s->ports[p].tx_at = -1;
     if (s->n_flows)
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
+    for (uint32_t i = 0; i < s->n_link_ev; i++)
+        evq_push(&s->evq, s->link_ev[i].at, EV_LINK, i);
 }
 
 /* Out of line and cold, so the packet events' code is laid out as without it.
@@ -128,6 +130,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         node_timer_fire(s, id);
     else if (kind == EV_CTRL)
         ctrl_inject(s);
+    else if (kind == EV_LINK)
+        sim_link_set(s, s->link_ev[id].port, s->link_ev[id].up);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -142,6 +146,8 @@ static void dispatch(struct sim *s, const struct event *ev)
         break;
     case EV_ARRIVE: {
         struct port *pt = &s->ports[id];
+        if (__builtin_expect(!pt->wire.head || pt->wire.head->t_arrive != s->now, 0))
+            break; /* stale: the packet it was for was lost with its link (fault.c) */
         struct pkt *p = q_pop(&pt->wire);
         if (pt->wire.head)
             evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
@@ -266,6 +272,7 @@ void sim_free(struct sim *s)
     free(s->lbsw);
     free(s->lb_nstate);
     free(s->lb_fstate);
+    free(s->link_ev);
     free(s->cc_state);
     free(s->cc_pstate);
     for (uint32_t k = 0; k < s->n_comp; k++) {

@@ -8,7 +8,10 @@
 
 /* ---------------------------------------------------------------- switch MMU
  * ns-3 HPCC's SwitchMmu, per ingress (port, queue): a reserve, then the shared
- * pool up to a dynamic threshold, then per-port headroom once PAUSE is due. */
+ * pool up to a dynamic threshold, then per-port headroom once PAUSE is due.
+ * With switch.pfc_threshold the threshold is static instead (FLB's setup):
+ * p.pfc_static = that minus the reserve, so PAUSE comes once the ingress
+ * queue holds pfc_threshold bytes and RESUME once it is resume_offset below. */
 
 uint32_t mmu_shared_used(const struct sim *s, const struct port *in, int q)
 {
@@ -18,8 +21,9 @@ uint32_t mmu_shared_used(const struct sim *s, const struct port *in, int q)
 
 uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in)
 {
-    (void)s;
     int64_t free_b = (int64_t)sw->buffer - (int64_t)sw->total_hdrm - (int64_t)sw->total_rsrv - (int64_t)sw->shared_used;
+    if (s->p.pfc_static) /* switch.pfc_threshold, in shared bytes; never more than what is free */
+        return free_b <= 0 ? 0 : (uint64_t)free_b < s->p.pfc_static ? (uint32_t)free_b : s->p.pfc_static;
     return free_b > 0 ? (uint32_t)(free_b >> in->pfc_shift) : 0;
 }
 
@@ -56,6 +60,8 @@ void mmu_remove(struct sim *s, struct node *sw, struct port *in, int q, uint32_t
 
 void send_pfc(struct sim *s, uint32_t pid, int q, bool pause)
 {
+    if (s->ports[pid].down) /* nobody to hear it (fault.c forgets PFC state on both sides) */
+        return;
     struct pkt *p = pkt_alloc(s);
     p->type = PKT_PFC;
     p->size = PFC_FRAME_BYTES;
@@ -164,6 +170,18 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
     }
     return p;
 }
+/* A queued packet that will never be sent (its link failed): release its
+ * ingress accounting as a dequeue would, which may RESUME its ingress port. */
+void switch_discard(struct sim *s, uint32_t pid, int q, struct pkt *p)
+{
+    if (q == 0) /* queue 0 bypasses the MMU */
+        return;
+    struct node *sw = &s->nodes[s->ports[pid].node];
+    mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
+    if (s->p.pfc)
+        check_resume(s, sw, p->in_port, q);
+}
+
 /* ---------------------------------------------------------------- switch */
 
 /* At the first switch (the packet came from a host): the flow's flowlets
@@ -203,8 +221,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         lb->on_arrival(s, lsw, lpar, p, in_pid);
     int n;
     const uint32_t *cand = sim_route(s, node, (uint32_t)s->host_index[p->dst], &n);
-    if (n == 0) { /* unreachable: the topology is partitioned */
-        s->c.packets_dropped++;
+    if (n == 0) { /* unreachable: only failed links partition a topology (setup checks every flow's path) */
+        s->c.packets_lost_link++;
         pkt_free(s, p);
         return;
     }

@@ -23,10 +23,20 @@ static const struct param topology_params[] = {
     {"k", P_INT, F(cfg_topology, k), "4", "fattree: switch radix k (even); k^3/4 hosts, three tiers", NULL, 2, 128},
     {"senders", P_INT, F(cfg_topology, senders), "2", "dumbbell: hosts on the first switch", NULL, 1, 4096},
     {"receivers", P_INT, F(cfg_topology, receivers), "2", "dumbbell: hosts on the second switch", NULL, 1, 4096},
+    {"pods", P_INT, F(cfg_topology, pods), "4", "clos: pods", NULL, 1, 4096},
+    {"edges_per_pod", P_INT, F(cfg_topology, edges_per_pod), "2", "clos: edge (ToR) switches per pod, each linked to every aggregation switch of its pod", NULL, 1, 4096},
+    {"aggs_per_pod", P_INT, F(cfg_topology, aggs_per_pod), "2", "clos: aggregation switches per pod", NULL, 1, 4096},
+    {"hosts_per_edge", P_INT, F(cfg_topology, hosts_per_edge), "2", "clos: hosts under each edge switch", NULL, 1, 4096},
+    {"cores", P_INT, F(cfg_topology, cores), "4", "clos: core switches, a multiple of aggs_per_pod; aggregation j of every pod links to cores j*C/A .. (j+1)*C/A-1", NULL, 1, 65536},
+    {"oversubscription", P_DOUBLE, F(cfg_topology, oversubscription), "0", "leafspine, clos: hosts per edge switch = this x its uplink capacity / host_link (e.g. 3 with 10 spines at 40G, 40G hosts: 30 hosts per leaf); 0 = use hosts_per_leaf / hosts_per_edge", NULL, 0, 4096},
+    {"chain", P_INT, F(cfg_topology, chain), "3", "parkinglot: switches in a chain, s0 - s1 - ... (chain - 1 bottleneck links)", NULL, 2, 4096},
+    {"hosts_per_switch", P_INT, F(cfg_topology, hosts_per_switch), "2", "parkinglot: hosts on each switch of the chain", NULL, 1, 4096},
     {"host_link", P_RATE, F(cfg_topology, host_link), "100Gbps", "rate of host-to-switch links", NULL, 0, 0},
     {"fabric_link", P_RATE, F(cfg_topology, fabric_link), "100Gbps", "rate of switch-to-switch links", NULL, 0, 0},
     {"link_delay", P_TIME, F(cfg_topology, link_delay), "1us", "propagation delay of every link", NULL, 0, 0},
     {"file", P_STR, F(cfg_topology, file), "", "type=file: an ns-3 HPCC topology file", NULL, 0, 0},
+    {"link_rate", P_STR, F(cfg_topology, link_rate), "", "per-link rates, e.g. leaf0-spine1:25Gbps, 130-140:10Gbps (node names below, or node ids)", NULL, 0, 0},
+    {"fail", P_STR, F(cfg_topology, fail), "", "link failures: A-B@TIME (down from then on) or A-B@DOWN-UP (recovers at UP), comma-separated, e.g. leaf0-spine1@1ms", NULL, 0, 0},
     PARAM_END};
 
 static const struct param switch_params[] = {
@@ -39,6 +49,7 @@ static const struct param switch_params[] = {
     {"reserve", P_SIZE, F(cfg_switch, reserve), "4KiB", "guaranteed buffer per (ingress port, queue)", NULL, 0, 0},
     {"resume_offset", P_SIZE, F(cfg_switch, resume_offset), "3KiB", "send RESUME once shared use + this <= PFC threshold", NULL, 0, 0},
     {"pfc_shift", P_INT, F(cfg_switch, pfc_shift), "3", "dynamic PFC threshold = free >> shift at host-link rate (one less per doubling)", NULL, 0, 16},
+    {"pfc_threshold", P_SIZE, F(cfg_switch, pfc_threshold), "0", "static PFC threshold per ingress queue: PAUSE once it holds this many bytes, RESUME at this minus resume_offset (FLB: 256KB); 0 = dynamic (pfc_shift)", NULL, 0, 0},
     {"headroom", P_SIZE, F(cfg_switch, headroom), "0", "PFC headroom per port; 0 = auto: max(ns-3's 3*rate*delay, what can arrive after PAUSE)", NULL, 0, 0},
     PARAM_END};
 

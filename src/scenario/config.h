@@ -9,8 +9,8 @@
 #include "core/param.h"
 #include "core/simtime.h"
 
-enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_FILE };
-#define TOPO_CHOICES "leafspine|fattree|dumbbell|file"
+enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
+#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
@@ -36,9 +36,14 @@ struct cfg_topology {
     int64_t leaves, spines, hosts_per_leaf; /* leafspine */
     int64_t k;                              /* fattree */
     int64_t senders, receivers;             /* dumbbell */
+    int64_t pods, edges_per_pod, aggs_per_pod, hosts_per_edge, cores; /* clos */
+    double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
+    int64_t chain, hosts_per_switch;        /* parkinglot */
     uint64_t host_link, fabric_link;        /* bps */
     simtime_t link_delay;
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
+    char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
+    char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */
@@ -59,6 +64,7 @@ struct cfg_switch {
     uint64_t resume_offset; /* resume when shared + this <= threshold */
     int64_t pfc_shift;      /* alpha = 2^-shift at the host-link rate */
     uint64_t headroom;      /* 0 = auto (see switch.c) */
+    uint64_t pfc_threshold; /* static PFC threshold per ingress queue; 0 = dynamic (ns-3) */
     /* Per-rate table from an ns-3 config; when n_ecn_map > 0 it replaces the
      * linear kmin/kmax/pmax rule and every port rate must have an entry. */
     int n_ecn_map;
@@ -155,6 +161,9 @@ struct cfg_ns3 {
     /* QLEN_MON_FILE / _START / _END: third.cc's monitor_buffer histograms */
     char qlen_mon_file[PARAM_STR_MAX]; /* empty = off */
     simtime_t qlen_mon_start, qlen_mon_end;
+    /* LINK_DOWN t a b: link a-b fails at 2 s + t µs (HPCC's third.cc); 0 = none */
+    uint64_t link_down_us;
+    uint32_t link_down_a, link_down_b;
 };
 
 struct config {

@@ -1,6 +1,7 @@
 #include "scenario/scenario.h"
 #include "core/xalloc.h"
 #include "scenario/workload.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,12 +26,18 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
     memset(sc, 0, sizeof *sc);
     sc->cfg = cfg;
     const struct cfg_topology *tc = &cfg->topology;
-    if (tc->type == TOPO_FILE) {
-        if (topo_read_ns3(&sc->topo, tc->file, e) < 0)
-            return -1;
-        topo_assign_layers(&sc->topo);
-    } else if (topo_generate(&sc->topo, tc, e) < 0) {
+    /* a topology file, or a generator; then link_rate and fail */
+    if (topo_generate(&sc->topo, tc, e) < 0)
         return -1;
+    if (tc->type == TOPO_FILE)
+        topo_assign_layers(&sc->topo);
+    if (cfg->ns3.link_down_us > 0) { /* HPCC's third.cc: down at 2 s + LINK_DOWN's µs, for good */
+        char where[64];
+        snprintf(where, sizeof where, "LINK_DOWN %llu %u %u", (unsigned long long)cfg->ns3.link_down_us,
+                 cfg->ns3.link_down_a, cfg->ns3.link_down_b);
+        if (topo_add_fail(&sc->topo, cfg->ns3.link_down_a, cfg->ns3.link_down_b,
+                          2 * T_SEC + (simtime_t)cfg->ns3.link_down_us * T_US, T_NEVER, where, e) < 0)
+            return -1;
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
     return workload_build(&sc->flows, cfg, &sc->topo, e);
@@ -92,6 +99,71 @@ static void assign_sports(struct sim *s)
     free(cnt);
 }
 
+/* The simulator's routing tables from sc->routes: candidate egress ports per
+ * (switch, destination host). Replaces any earlier ones. */
+static void sim_routes_fill(struct scenario *sc)
+{
+    const struct topo *t = &sc->topo;
+    struct sim *s = &sc->sim;
+    free(s->route_off);
+    free(s->route_cnt);
+    free(s->route_ports);
+    free(s->edge_node);
+    free(s->host_edge);
+    free(s->host_port);
+    /* routing: candidate egress ports per (switch, destination edge switch) */
+    const struct routes *rt = &sc->routes;
+    s->n_edges = rt->n_edges;
+    size_t nent = (size_t)t->n_nodes * rt->n_edges;
+    s->route_off = xcalloc(nent + 1, sizeof *s->route_off);
+    s->route_cnt = xcalloc(nent + 1, sizeof *s->route_cnt);
+    memcpy(s->route_off, rt->off, nent * sizeof *s->route_off);
+    memcpy(s->route_cnt, rt->cnt, nent * sizeof *s->route_cnt);
+    size_t nnbr = rt->off[nent];
+    s->route_ports = xcalloc(nnbr + 1, sizeof *s->route_ports);
+    s->edge_node = xcalloc(rt->n_edges + 1, sizeof *s->edge_node);
+    memcpy(s->edge_node, rt->edge_node, rt->n_edges * sizeof *s->edge_node);
+    s->host_edge = xcalloc(t->n_hosts + 1, sizeof *s->host_edge);
+    memcpy(s->host_edge, rt->host_edge, t->n_hosts * sizeof *s->host_edge);
+    s->host_port = xcalloc(t->n_hosts + 1, sizeof *s->host_port);
+    uint32_t *port_to = xcalloc(t->n_nodes, sizeof *port_to);
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        struct node *nd = &s->nodes[n];
+        for (uint32_t k = 0; k < nd->nports; k++)
+            port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
+        for (uint32_t ei = 0; ei < rt->n_edges; ei++) {
+            size_t i = (size_t)n * rt->n_edges + ei;
+            for (uint32_t j = 0; j < rt->cnt[i]; j++)
+                s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
+        }
+        int32_t ei = rt->edge_index[n];
+        if (ei >= 0) /* its hosts: port_to is this node's view right now */
+            for (uint32_t h = 0; h < t->n_hosts; h++)
+                if (rt->host_edge[h] == (uint32_t)ei)
+                    s->host_port[h] = port_to[t->hosts[h]];
+    }
+    free(port_to);
+}
+
+/* sim's reroute hook: a link failed or recovered, so routes are computed again
+ * as at the start, without the failed links (ns-3's TakeDownLink does the
+ * same), and swapped in. Setup already built them once, so only running out
+ * of memory can fail here. */
+static void reroute(void *ctx, struct sim *s, uint32_t port, bool up)
+{
+    struct scenario *sc = ctx;
+    (void)s;
+    sc->topo.links[sc->topo.adj_link[port]].down = !up;
+    struct routes r;
+    struct err e;
+    if (routes_build(&r, &sc->topo, &e) < 0) {
+        fprintf(stderr, "rocesim: recomputing routes after a link change: %s\n", e.msg);
+        exit(1);
+    }
+    routes_free(&sc->routes);
+    sc->routes = r;
+    sim_routes_fill(sc);
+}
 
 /* Distinct host-link facts (delay, serialisation, rate) under one edge switch. */
 struct hclass {
@@ -269,6 +341,9 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.ecn = sw->ecn;
     s->p.reserve = sw->reserve;
     s->p.resume_offset = sw->resume_offset;
+    if (sw->pfc_threshold && (sw->pfc_threshold <= sw->reserve || sw->pfc_threshold - sw->reserve >= UINT32_MAX))
+        return errf(e, "switch.pfc_threshold must exceed switch.reserve and be below 4 GiB");
+    s->p.pfc_static = sw->pfc_threshold ? (uint32_t)(sw->pfc_threshold - sw->reserve) : 0;
     s->p.nack_interval = tp->nack_interval;
     s->p.rto = tp->rto ? tp->rto : (sw->pfc ? 10 * T_MS : 1 * T_MS);
     s->p.irn = tp->recovery == REC_IRN;
@@ -352,38 +427,21 @@ int scenario_build(struct scenario *sc, struct err *e)
                         (unsigned long long)nd->buffer, n, (unsigned long long)(nd->total_hdrm + nd->total_rsrv));
     }
 
-    /* routing: candidate egress ports per (switch, destination edge switch) */
-    const struct routes *rt = &sc->routes;
-    s->n_edges = rt->n_edges;
-    size_t nent = (size_t)t->n_nodes * rt->n_edges;
-    s->route_off = xcalloc(nent + 1, sizeof *s->route_off);
-    s->route_cnt = xcalloc(nent + 1, sizeof *s->route_cnt);
-    memcpy(s->route_off, rt->off, nent * sizeof *s->route_off);
-    memcpy(s->route_cnt, rt->cnt, nent * sizeof *s->route_cnt);
-    size_t nnbr = rt->off[nent];
-    s->route_ports = xcalloc(nnbr + 1, sizeof *s->route_ports);
-    s->edge_node = xcalloc(rt->n_edges + 1, sizeof *s->edge_node);
-    memcpy(s->edge_node, rt->edge_node, rt->n_edges * sizeof *s->edge_node);
-    s->host_edge = xcalloc(t->n_hosts + 1, sizeof *s->host_edge);
-    memcpy(s->host_edge, rt->host_edge, t->n_hosts * sizeof *s->host_edge);
-    s->host_port = xcalloc(t->n_hosts + 1, sizeof *s->host_port);
-    uint32_t *port_to = xcalloc(t->n_nodes, sizeof *port_to);
-    for (uint32_t n = 0; n < t->n_nodes; n++) {
-        struct node *nd = &s->nodes[n];
-        for (uint32_t k = 0; k < nd->nports; k++)
-            port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
-        for (uint32_t ei = 0; ei < rt->n_edges; ei++) {
-            size_t i = (size_t)n * rt->n_edges + ei;
-            for (uint32_t j = 0; j < rt->cnt[i]; j++)
-                s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
-        }
-        int32_t ei = rt->edge_index[n];
-        if (ei >= 0) /* its hosts: port_to is this node's view right now */
-            for (uint32_t h = 0; h < t->n_hosts; h++)
-                if (rt->host_edge[h] == (uint32_t)ei)
-                    s->host_port[h] = port_to[t->hosts[h]];
+    sim_routes_fill(sc);
+    /* link failures: one event per change, on the link's port at its a end */
+    s->n_link_ev = 0;
+    s->link_ev = xcalloc(2 * (size_t)t->n_fails + 1, sizeof *s->link_ev);
+    for (uint32_t i = 0; i < t->n_fails; i++) {
+        const struct topo_fail *f = &t->fails[i];
+        uint32_t a = t->links[f->link].a, pid = t->adj_off[a];
+        while (t->adj_link[pid] != f->link)
+            pid++;
+        s->link_ev[s->n_link_ev++] = (struct sim_link_event){.at = f->down, .port = pid, .up = false};
+        if (f->up != T_NEVER)
+            s->link_ev[s->n_link_ev++] = (struct sim_link_event){.at = f->up, .port = pid, .up = true};
     }
-    free(port_to);
+    s->reroute = reroute;
+    s->reroute_ctx = sc;
 
     /* ns-3's maxRtt / maxBdp over every host pair. A pair's path is its two
      * host links around the edge-to-edge path, so the largest is found over

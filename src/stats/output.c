@@ -263,6 +263,8 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered, (unsigned long long)c->bytes_retx);
     fprintf(f, "  \"packets_dropped\": %llu,\n  \"drops_in_lossless_mode\": %llu,\n  \"timeouts\": %llu,\n",
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
+    fprintf(f, "  \"packets_lost_link\": %llu,\n  \"link_changes\": %llu,\n", (unsigned long long)c->packets_lost_link,
+            (unsigned long long)c->link_changes);
     fprintf(f, "  \"pfc_pause_frames\": %llu,\n  \"pfc_resume_frames\": %llu,\n", (unsigned long long)c->pfc_pause_frames,
             (unsigned long long)c->pfc_resume_frames);
     /* by the layer of the switch that sent them; per second of simulated time */

@@ -99,6 +99,16 @@ const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t hi, 
     return routes_next_edge(r, node, e, n);
 }
 
+/* The far end of host h's failed link, or UINT32_MAX: a host keeps its edge
+ * switch (so edge indices stay put) while its link is down. */
+static uint32_t failed_nbr(const struct topo *t, uint32_t h)
+{
+    for (uint32_t l = 0; l < t->n_links; l++)
+        if (t->links[l].down && (t->links[l].a == h || t->links[l].b == h))
+            return t->links[l].a == h ? t->links[l].b : t->links[l].a;
+    return UINT32_MAX;
+}
+
 int routes_build(struct routes *r, const struct topo *t, struct err *e)
 {
     memset(r, 0, sizeof *r);
@@ -122,14 +132,19 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         errf(e, "routing: out of memory (%u nodes)", n);
         goto out;
     }
-    /* Sorted neighbour lists (CSR); ns-3 keys neighbours in a map, we order by id. */
+    /* Sorted neighbour lists (CSR); ns-3 keys neighbours in a map, we order by id.
+     * A failed link is no neighbour (as ns-3's TakeDownLink, which recomputes). */
     for (uint32_t l = 0; l < t->n_links; l++) {
+        if (t->links[l].down)
+            continue;
         b.nb_off[t->links[l].a + 1]++;
         b.nb_off[t->links[l].b + 1]++;
     }
     for (uint32_t i = 0; i < n; i++)
         b.nb_off[i + 1] += b.nb_off[i];
     for (uint32_t l = 0; l < t->n_links; l++) { /* the (zeroed) queue doubles as fill cursor */
+        if (t->links[l].down)
+            continue;
         uint32_t x = t->links[l].a, y = t->links[l].b;
         b.nb[b.nb_off[x] + b.q[x]++] = y;
         b.nb[b.nb_off[y] + b.q[y]++] = x;
@@ -144,7 +159,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         uint32_t h = t->hosts[hi];
         r->host_node[hi] = h;
         r->host_index[h] = (int32_t)hi;
-        r->host_nbr[hi] = b.nb_off[h + 1] > b.nb_off[h] ? b.nb[b.nb_off[h]] : UINT32_MAX;
+        r->host_nbr[hi] = b.nb_off[h + 1] > b.nb_off[h] ? b.nb[b.nb_off[h]] : failed_nbr(t, h);
         uint32_t sw = r->host_nbr[hi];
         if (sw != UINT32_MAX && t->nodes[sw].is_switch)
             r->edge_index[sw] = 0;
@@ -155,8 +170,9 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
             r->edge_index[i] = (int32_t)r->n_edges++;
         }
     for (uint32_t hi = 0; hi < nh; hi++) {
-        uint32_t sw = r->host_nbr[hi];
-        r->host_edge[hi] = sw != UINT32_MAX && r->edge_index[sw] >= 0 ? (uint32_t)r->edge_index[sw] : UINT32_MAX;
+        uint32_t sw = r->host_nbr[hi], h = t->hosts[hi];
+        bool live = b.nb_off[h + 1] > b.nb_off[h]; /* a host whose link failed is unreachable */
+        r->host_edge[hi] = live && sw != UINT32_MAX && r->edge_index[sw] >= 0 ? (uint32_t)r->edge_index[sw] : UINT32_MAX;
     }
     uint64_t entries = (uint64_t)n * r->n_edges;
     if (entries >= UINT32_MAX) {

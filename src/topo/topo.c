@@ -1,8 +1,12 @@
-/* Topology generators (leaf-spine, fat-tree, dumbbell), the shared finishing
- * step that indexes hosts and ports, switch layers and link lookup. */
+/* Topology generators (leaf-spine, fat-tree, Clos, dumbbell), the shared
+ * finishing step that indexes hosts and ports, switch layers, link lookup,
+ * node names, per-link rate overrides and link failures. */
 #include "topo/topo.h"
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/units.h"
 #include "scenario/config.h"
 
 #define TOPO_MAX_NODES ((1u << 28) - 1) /* keeps every node*host product well inside 64 bits */
@@ -15,6 +19,7 @@ void topo_free(struct topo *t)
     free(t->host_index);
     free(t->adj_off);
     free(t->adj_link);
+    free(t->fails);
     memset(t, 0, sizeof *t);
 }
 
@@ -160,24 +165,52 @@ static void set_switches(struct topo *t, uint32_t first, uint32_t n, uint8_t lay
         t->nodes[i] = (struct topo_node){.is_switch = true, .layer = layer};
 }
 
+static void set_names(struct topo *t, int naming, uint32_t first_edge, uint32_t n_edge, uint32_t edge_pp,
+                      uint32_t first_agg, uint32_t n_agg, uint32_t agg_pp, uint32_t n_core)
+{
+    t->naming = naming;
+    t->first_edge = first_edge, t->n_edge = n_edge, t->n_edge_pp = edge_pp;
+    t->first_agg = first_agg, t->n_agg = n_agg, t->n_agg_pp = agg_pp;
+    t->first_core = first_agg + n_agg, t->n_core = n_core;
+}
+
 /* Lower-layer end first, like ns-3's fat.txt ("host switch", "tor agg"). */
 static void add_link(struct topo *t, uint32_t a, uint32_t b, uint64_t rate, simtime_t delay)
 {
     t->links[t->n_links++] = (struct topo_link){.a = a, .b = b, .rate = rate, .delay = delay};
 }
 
+/* topology.oversubscription: hosts per edge switch = ratio x uplink capacity
+ * / host rate, which must come out whole (3 x 10 x 40G / 40G = 30). */
+static int oversub_hosts(const struct cfg_topology *c, int64_t uplinks, const char *key, int64_t *hosts, struct err *e)
+{
+    double h = c->oversubscription * (double)uplinks * (double)c->fabric_link / (double)c->host_link;
+    double r = floor(h + 0.5);
+    if (r < 1 || fabs(h - r) > 1e-6 * r)
+        return errf(e, "topology.oversubscription: %g x %lld uplinks x fabric_link / host_link = %g hosts per edge "
+                       "switch, not a whole number (or set topology.%s instead)",
+                    c->oversubscription, (long long)uplinks, h, key);
+    if (r > TOPO_MAX_NODES)
+        return errf(e, "topology.oversubscription: %g hosts per edge switch is too many", r);
+    *hosts = (int64_t)r;
+    return 0;
+}
+
 static int gen_leafspine(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
+    int64_t hosts = c->hosts_per_leaf;
     if (check_size(c->leaves, "leaves", e) || check_size(c->spines, "spines", e) ||
-        check_size(c->hosts_per_leaf, "hosts_per_leaf", e))
+        (c->oversubscription > 0 && oversub_hosts(c, c->spines, "hosts_per_leaf", &hosts, e)) ||
+        check_size(hosts, "hosts_per_leaf", e))
         return -1;
-    uint64_t nl = (uint64_t)c->leaves, ns = (uint64_t)c->spines, hpl = (uint64_t)c->hosts_per_leaf;
+    uint64_t nl = (uint64_t)c->leaves, ns = (uint64_t)c->spines, hpl = (uint64_t)hosts;
     uint64_t h = nl * hpl;
     if (topo_alloc(t, h + nl + ns, h + nl * ns, e))
         return -1;
     uint32_t leaf0 = (uint32_t)h, spine0 = (uint32_t)(h + nl);
     set_switches(t, leaf0, (uint32_t)nl, LAYER_EDGE);
     set_switches(t, spine0, (uint32_t)ns, LAYER_AGG);
+    set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)nl, 0, spine0, (uint32_t)ns, 0, 0);
     for (uint32_t i = 0; i < h; i++)
         add_link(t, i, leaf0 + (uint32_t)(i / hpl), c->host_link, c->link_delay);
     for (uint32_t l = 0; l < nl; l++)
@@ -202,6 +235,7 @@ static int gen_fattree(struct topo *t, const struct cfg_topology *c, struct err 
     set_switches(t, edge0, (uint32_t)ne, LAYER_EDGE);
     set_switches(t, agg0, (uint32_t)ne, LAYER_AGG);
     set_switches(t, core0, (uint32_t)nc, LAYER_CORE);
+    set_names(t, NAMES_PODS, edge0, (uint32_t)ne, hk, agg0, (uint32_t)ne, hk, (uint32_t)nc);
     for (uint32_t i = 0; i < h; i++)
         add_link(t, i, edge0 + i / hk, c->host_link, c->link_delay);
     for (uint32_t p = 0; p < k; p++)
@@ -215,6 +249,51 @@ static int gen_fattree(struct topo *t, const struct cfg_topology *c, struct err 
     return 0;
 }
 
+/* A general 3-tier Clos: P pods of E edge and A aggregation switches (every
+ * edge linked to every aggregation of its pod), H hosts per edge, C cores.
+ * Standard striping: aggregation j of each pod links to the C/A cores
+ * j*C/A .. (j+1)*C/A - 1, so pods meet at every core and each aggregation
+ * has C/A uplinks. With E = A = k/2, H = k/2, C = k^2/4 this is the k-ary
+ * fat-tree, link for link. Numbering as the fat-tree: hosts, edges, aggs
+ * (pod-major), cores. */
+static int gen_clos(struct topo *t, const struct cfg_topology *c, struct err *e)
+{
+    int64_t hosts = c->hosts_per_edge;
+    if (check_size(c->pods, "pods", e) || check_size(c->edges_per_pod, "edges_per_pod", e) ||
+        check_size(c->aggs_per_pod, "aggs_per_pod", e) || check_size(c->cores, "cores", e) ||
+        (c->oversubscription > 0 && oversub_hosts(c, c->aggs_per_pod, "hosts_per_edge", &hosts, e)) ||
+        check_size(hosts, "hosts_per_edge", e))
+        return -1;
+    if (c->cores % c->aggs_per_pod)
+        return errf(e, "topology.cores: %lld cores cannot be striped evenly over %lld aggregation switches per pod "
+                       "(cores must be a multiple of aggs_per_pod)",
+                    (long long)c->cores, (long long)c->aggs_per_pod);
+    uint64_t np = (uint64_t)c->pods, ep = (uint64_t)c->edges_per_pod, ap = (uint64_t)c->aggs_per_pod;
+    uint64_t nc = (uint64_t)c->cores, hpe = (uint64_t)hosts, up = nc / ap;
+    uint64_t ne = np * ep, na = np * ap, h = ne * hpe;
+    if (ne > TOPO_MAX_NODES || na > TOPO_MAX_NODES || h > TOPO_MAX_NODES)
+        return errf(e, "topology: clos with %llu hosts and %llu switches is too large", (unsigned long long)h,
+                    (unsigned long long)(ne + na + nc));
+    if (topo_alloc(t, h + ne + na + nc, h + ne * ap + na * up, e))
+        return -1;
+    uint32_t edge0 = (uint32_t)h, agg0 = (uint32_t)(h + ne), core0 = (uint32_t)(h + ne + na);
+    set_switches(t, edge0, (uint32_t)ne, LAYER_EDGE);
+    set_switches(t, agg0, (uint32_t)na, LAYER_AGG);
+    set_switches(t, core0, (uint32_t)nc, LAYER_CORE);
+    set_names(t, NAMES_PODS, edge0, (uint32_t)ne, (uint32_t)ep, agg0, (uint32_t)na, (uint32_t)ap, (uint32_t)nc);
+    for (uint32_t i = 0; i < h; i++)
+        add_link(t, i, edge0 + (uint32_t)(i / hpe), c->host_link, c->link_delay);
+    for (uint32_t p = 0; p < np; p++)
+        for (uint32_t x = 0; x < ep; x++)
+            for (uint32_t j = 0; j < ap; j++)
+                add_link(t, edge0 + p * (uint32_t)ep + x, agg0 + p * (uint32_t)ap + j, c->fabric_link, c->link_delay);
+    for (uint32_t p = 0; p < np; p++)
+        for (uint32_t j = 0; j < ap; j++)
+            for (uint32_t i = 0; i < up; i++)
+                add_link(t, agg0 + p * (uint32_t)ap + j, core0 + j * (uint32_t)up + i, c->fabric_link, c->link_delay);
+    return 0;
+}
+
 /* PCN's Fig. 1: senders on S0, receivers on S1, one S0-S1 bottleneck. */
 static int gen_dumbbell(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
@@ -225,13 +304,36 @@ static int gen_dumbbell(struct topo *t, const struct cfg_topology *c, struct err
         return -1;
     uint32_t s0 = (uint32_t)h;
     set_switches(t, s0, 2, LAYER_EDGE);
+    set_names(t, NAMES_DUMBBELL, s0, 2, 0, 0, 0, 0, 0);
     for (uint32_t i = 0; i < h; i++)
         add_link(t, i, i < ns ? s0 : s0 + 1, c->host_link, c->link_delay);
     add_link(t, s0, s0 + 1, c->fabric_link, c->link_delay);
     return 0;
 }
 
-int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e)
+/* PCN's Fig. 19(a) parking lot: switches s0 - s1 - ... - s(n-1) in a chain,
+ * hosts_per_switch hosts on each (numbered switch by switch), so a flow from
+ * s0 to the last switch crosses every chain link and others cross one. */
+static int gen_parkinglot(struct topo *t, const struct cfg_topology *c, struct err *e)
+{
+    if (c->chain < 2 || c->chain > 4096)
+        return errf(e, "topology.chain: must be between 2 and 4096 (got %lld)", (long long)c->chain);
+    if (check_size(c->hosts_per_switch, "hosts_per_switch", e))
+        return -1;
+    uint64_t ns = (uint64_t)c->chain, hps = (uint64_t)c->hosts_per_switch, h = ns * hps;
+    if (topo_alloc(t, h + ns, h + ns - 1, e))
+        return -1;
+    uint32_t s0 = (uint32_t)h;
+    set_switches(t, s0, (uint32_t)ns, LAYER_EDGE);
+    set_names(t, NAMES_DUMBBELL, s0, (uint32_t)ns, 0, 0, 0, 0, 0);
+    for (uint32_t i = 0; i < h; i++)
+        add_link(t, i, s0 + (uint32_t)(i / hps), c->host_link, c->link_delay);
+    for (uint32_t i = 0; i + 1 < ns; i++)
+        add_link(t, s0 + i, s0 + i + 1, c->fabric_link, c->link_delay);
+    return 0;
+}
+
+static int topo_base(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     memset(t, 0, sizeof *t);
     if (c->type == TOPO_FILE) {
@@ -250,7 +352,298 @@ int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e)
     case TOPO_LEAFSPINE: rc = gen_leafspine(t, c, e); break;
     case TOPO_FATTREE: rc = gen_fattree(t, c, e); break;
     case TOPO_DUMBBELL: rc = gen_dumbbell(t, c, e); break;
+    case TOPO_CLOS: rc = gen_clos(t, c, e); break;
+    case TOPO_PARKINGLOT: rc = gen_parkinglot(t, c, e); break;
     default: return errf(e, "topology.type: unknown type %d", c->type);
     }
     return rc ? -1 : topo_finish(t, e);
+}
+
+int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e)
+{
+    if (topo_base(t, c, e) < 0)
+        return -1;
+    if (topo_set_link_rates(t, c->link_rate, e) < 0 || topo_parse_fails(t, c->fail, e) < 0) {
+        topo_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- names ---- */
+
+/* Digits only, no sign or blanks, at most 10 of them; advances *p. */
+static bool take_uint(const char **p, uint32_t *v)
+{
+    const char *s = *p;
+    uint64_t x = 0;
+    int n = 0;
+    while (*s >= '0' && *s <= '9' && n < 11) {
+        x = x * 10 + (uint64_t)(*s++ - '0');
+        n++;
+    }
+    if (n == 0 || n > 10 || x > UINT32_MAX)
+        return false;
+    *v = (uint32_t)x;
+    *p = s;
+    return true;
+}
+
+/* "PREFIX<i>" (pods == 0) or "PREFIX<p>.<i>" (i < per_pod), in [0, count). */
+static bool take_named(const char *name, const char *prefix, uint32_t count, uint32_t per_pod, uint32_t *idx)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(name, prefix, pl) != 0)
+        return false;
+    const char *s = name + pl;
+    uint32_t a, b;
+    if (!take_uint(&s, &a))
+        return false;
+    if (per_pod) {
+        if (*s++ != '.' || !take_uint(&s, &b) || b >= per_pod || (uint64_t)a * per_pod + b >= count)
+            return false;
+        a = a * per_pod + b;
+    }
+    if (*s || a >= count)
+        return false;
+    *idx = a;
+    return true;
+}
+
+int topo_node_find(const struct topo *t, const char *name, uint32_t *id)
+{
+    const char *s = name;
+    uint32_t i;
+    if (take_uint(&s, &i) && !*s)
+        return i < t->n_nodes ? (*id = i, 0) : -1;
+    bool pods = t->naming == NAMES_PODS;
+    if (t->naming == NAMES_IDS)
+        return -1;
+    if (take_named(name, "host", t->n_hosts, 0, &i))
+        return *id = t->hosts[i], 0;
+    if (t->naming == NAMES_DUMBBELL)
+        return take_named(name, "s", t->n_edge, 0, &i) ? (*id = t->first_edge + i, 0) : -1;
+    if (take_named(name, pods ? "edge" : "leaf", t->n_edge, pods ? t->n_edge_pp : 0, &i))
+        return *id = t->first_edge + i, 0;
+    if (take_named(name, pods ? "agg" : "spine", t->n_agg, pods ? t->n_agg_pp : 0, &i))
+        return *id = t->first_agg + i, 0;
+    if (pods && take_named(name, "core", t->n_core, 0, &i))
+        return *id = t->first_core + i, 0;
+    return -1;
+}
+
+void topo_node_name(const struct topo *t, uint32_t id, char *buf, size_t n)
+{
+    bool pods = t->naming == NAMES_PODS;
+    if (t->naming == NAMES_IDS || id >= t->n_nodes)
+        snprintf(buf, n, "%u", id);
+    else if (!t->nodes[id].is_switch)
+        snprintf(buf, n, "host%d", t->host_index[id]);
+    else if (t->naming == NAMES_DUMBBELL)
+        snprintf(buf, n, "s%u", id - t->first_edge);
+    else if (id - t->first_edge < t->n_edge)
+        pods ? snprintf(buf, n, "edge%u.%u", (id - t->first_edge) / t->n_edge_pp, (id - t->first_edge) % t->n_edge_pp)
+             : snprintf(buf, n, "leaf%u", id - t->first_edge);
+    else if (id - t->first_agg < t->n_agg)
+        pods ? snprintf(buf, n, "agg%u.%u", (id - t->first_agg) / t->n_agg_pp, (id - t->first_agg) % t->n_agg_pp)
+             : snprintf(buf, n, "spine%u", id - t->first_agg);
+    else
+        snprintf(buf, n, "core%u", id - t->first_core);
+}
+
+static const char *naming_help(const struct topo *t)
+{
+    switch (t->naming) {
+    case NAMES_LEAFSPINE: return "node ids, hostN, leafN, spineN";
+    case NAMES_PODS: return "node ids, hostN, edgeP.N, aggP.N, coreN (P = pod)";
+    case NAMES_DUMBBELL: return "node ids, hostN, sN";
+    default: return "node ids";
+    }
+}
+
+/* ---- per-link rates and failures ---- */
+
+/* Copies [b, end) into item without blanks ("leaf0 - spine1 : 25G" reads as
+ * one item); false if it does not fit. */
+static bool copy_item(char *item, size_t n, const char *b, const char *end)
+{
+    size_t k = 0;
+    for (; b < end; b++)
+        if (*b != ' ' && *b != '\t') {
+            if (k + 1 >= n)
+                return false;
+            item[k++] = *b;
+        }
+    item[k] = 0;
+    return true;
+}
+
+/* One list item, blanks trimmed: [*b, *e). Returns false at the end. */
+static bool next_item(const char **p, const char **b, const char **end)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t' || *s == ',')
+        s++;
+    if (!*s)
+        return false;
+    const char *c = strchr(s, ',');
+    const char *x = c ? c : s + strlen(s);
+    *p = x;
+    while (x > s && (x[-1] == ' ' || x[-1] == '\t'))
+        x--;
+    *b = s;
+    *end = x;
+    return true;
+}
+
+/* "A-B" (node names contain no '-') -> link index. */
+static int find_link(const struct topo *t, const char *key, const char *item, const char *ab, uint32_t *li, struct err *e)
+{
+    const char *dash = strchr(ab, '-');
+    if (!dash || dash == ab || !dash[1])
+        return errf(e, "topology.%s: '%s': expected NODE-NODE (%s)", key, item, naming_help(t));
+    char a[64], b[64];
+    if ((size_t)(dash - ab) >= sizeof a || strlen(dash + 1) >= sizeof b)
+        return errf(e, "topology.%s: '%s': node name too long", key, item);
+    snprintf(a, sizeof a, "%.*s", (int)(dash - ab), ab);
+    snprintf(b, sizeof b, "%s", dash + 1);
+    uint32_t x, y;
+    if (topo_node_find(t, a, &x) < 0)
+        return errf(e, "topology.%s: '%s': no node '%s' (names: %s)", key, item, a, naming_help(t));
+    if (topo_node_find(t, b, &y) < 0)
+        return errf(e, "topology.%s: '%s': no node '%s' (names: %s)", key, item, b, naming_help(t));
+    const struct topo_link *l = topo_link_between(t, x, y);
+    if (!l)
+        return errf(e, "topology.%s: '%s': no link between %s (node %u) and %s (node %u)", key, item, a, x, b, y);
+    *li = (uint32_t)(l - t->links);
+    return 0;
+}
+
+int topo_set_link_rates(struct topo *t, const char *spec, struct err *e)
+{
+    const char *p = spec, *b, *end;
+    char item[256];
+    while (next_item(&p, &b, &end)) {
+        if (!copy_item(item, sizeof item, b, end))
+            return errf(e, "topology.link_rate: item too long: '%.60s...'", b);
+        char *colon = strrchr(item, ':');
+        if (!colon)
+            return errf(e, "topology.link_rate: '%s': expected NODE-NODE:RATE, e.g. leaf0-spine1:25Gbps", item);
+        *colon = 0;
+        uint64_t rate;
+        const char *why = parse_rate(colon + 1, &rate);
+        if (why || rate == 0) {
+            *colon = ':';
+            return errf(e, "topology.link_rate: '%s': %s", item, why ? why : "a rate must be positive");
+        }
+        uint32_t li;
+        if (find_link(t, "link_rate", item, item, &li, e) < 0)
+            return -1;
+        t->links[li].rate = rate;
+    }
+    return 0;
+}
+
+int topo_add_fail(struct topo *t, uint32_t a, uint32_t b, simtime_t down, simtime_t up, const char *where,
+                  struct err *e)
+{
+    const struct topo_link *l = topo_link_between(t, a, b);
+    if (!l)
+        return errf(e, "%s: no link between node %u and node %u", where, a, b);
+    uint32_t li = (uint32_t)(l - t->links);
+    if (up <= down)
+        return errf(e, "%s: the link comes back up before it fails", where);
+    for (uint32_t i = 0; i < t->n_fails; i++)
+        if (t->fails[i].link == li && down < t->fails[i].up && t->fails[i].down < up)
+            return errf(e, "%s: overlaps an earlier failure of the same link", where);
+    if ((t->n_fails & (t->n_fails - 1)) == 0) { /* grow at powers of two */
+        void *v = realloc(t->fails, (t->n_fails ? 2 * (size_t)t->n_fails : 1) * sizeof *t->fails);
+        if (!v)
+            return errf(e, "%s: out of memory", where);
+        t->fails = v;
+    }
+    t->fails[t->n_fails++] = (struct topo_fail){.link = li, .down = down, .up = up};
+    return 0;
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
+int topo_check_fails_connected(const struct topo *t, struct err *e)
+{
+    bool permanent = false;
+    for (uint32_t i = 0; i < t->n_fails; i++)
+        permanent |= t->fails[i].up == T_NEVER;
+    if (!permanent || t->n_hosts < 2)
+        return 0;
+    /* union-find over the links that stay up; hosts have one link, so no path transits a host */
+    uint32_t *up = malloc((size_t)t->n_nodes * sizeof *up);
+    bool *dead = calloc(t->n_links ? t->n_links : 1, sizeof *dead);
+    if (!up || !dead) {
+        free(up);
+        free(dead);
+        return errf(e, "topology: out of memory");
+    }
+    for (uint32_t i = 0; i < t->n_fails; i++)
+        if (t->fails[i].up == T_NEVER)
+            dead[t->fails[i].link] = true;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        up[i] = i;
+    for (uint32_t l = 0; l < t->n_links; l++)
+        if (!dead[l])
+            up[uf_find(up, t->links[l].a)] = uf_find(up, t->links[l].b);
+    int rc = 0;
+    uint32_t root = uf_find(up, t->hosts[0]);
+    for (uint32_t h = 1; h < t->n_hosts && !rc; h++)
+        if (uf_find(up, t->hosts[h]) != root) {
+            char a[32], b[32];
+            topo_node_name(t, t->hosts[0], a, sizeof a);
+            topo_node_name(t, t->hosts[h], b, sizeof b);
+            rc = errf(e, "failures that never recover cut %s off from %s, so flows between them could never "
+                         "finish: give a recovery time (A-B@DOWN-UP) or set run.stop", b, a);
+        }
+    free(up);
+    free(dead);
+    return rc;
+}
+
+int topo_parse_fails(struct topo *t, const char *spec, struct err *e)
+{
+    const char *p = spec, *b, *end;
+    char item[256], where[300];
+    while (next_item(&p, &b, &end)) {
+        if (!copy_item(item, sizeof item, b, end))
+            return errf(e, "topology.fail: item too long: '%.60s...'", b);
+        char *at = strchr(item, '@');
+        if (!at)
+            return errf(e, "topology.fail: '%s': expected NODE-NODE@TIME or NODE-NODE@DOWN-UP, e.g. leaf0-spine1@1ms",
+                        item);
+        *at = 0;
+        char *times = at + 1, *dash = strchr(times, '-');
+        if (dash)
+            *dash = 0;
+        simtime_t down, up = T_NEVER;
+        const char *why = parse_time(times, &down);
+        if (!why && dash)
+            why = parse_time(dash + 1, &up);
+        if (dash)
+            *dash = '-';
+        *at = '@';
+        if (why)
+            return errf(e, "topology.fail: '%s': %s", item, why);
+        *at = 0;
+        uint32_t li;
+        int rc = find_link(t, "fail", item, item, &li, e);
+        *at = '@';
+        if (rc < 0)
+            return -1;
+        snprintf(where, sizeof where, "topology.fail: '%s'", item);
+        if (topo_add_fail(t, t->links[li].a, t->links[li].b, down, up, where, e) < 0)
+            return -1;
+    }
+    return 0;
 }

@@ -25,6 +25,23 @@ struct topo_link {
     uint64_t rate;     /* bps */
     simtime_t delay;   /* ps */
     double error_rate; /* ns-3 column 5; 0 for generated links */
+    bool down;         /* failed: routes_build leaves it out (ports keep their numbers) */
+};
+
+/* A link failure (topology.fail, ns-3 LINK_DOWN): down at `down`, back at
+ * `up` (T_NEVER: stays down). */
+struct topo_fail {
+    uint32_t link;
+    simtime_t down, up;
+};
+
+/* How a generator's nodes are named (topo_node_name / topo_node_find). Every
+ * topology also takes plain node ids. */
+enum topo_naming {
+    NAMES_IDS,       /* ns-3 topology files: node ids only */
+    NAMES_LEAFSPINE, /* hostN, leafI, spineJ */
+    NAMES_PODS,      /* fattree, clos: hostN, edgeP.I, aggP.J, coreC (P = pod) */
+    NAMES_DUMBBELL,  /* dumbbell, parkinglot: hostN, sN (dumbbell: s0 senders, s1 receivers) */
 };
 
 struct topo {
@@ -39,11 +56,37 @@ struct topo {
      * Port p of node n (0-based) is links[adj_link[adj_off[n] + p]]. */
     uint32_t *adj_off;    /* n_nodes + 1 entries */
     uint32_t *adj_link;   /* 2 * n_links entries: link indices */
+    /* Generated topologies: names. Edge switches are first_edge.. (pod-major,
+     * n_edge_pp per pod), aggregation/spine first_agg.., core first_core.. */
+    int naming;
+    uint32_t n_edge, n_agg, n_core, n_edge_pp, n_agg_pp;
+    uint32_t first_edge, first_agg, first_core;
+    /* Link failures in the order given (topology.fail, LINK_DOWN). */
+    struct topo_fail *fails;
+    uint32_t n_fails;
 };
 
-/* Build leafspine / fattree / dumbbell from the [topology] section (type=file
- * reads c->file as given, via topo_read_ns3). On error *t is left empty. */
+/* Build leafspine / fattree / clos / dumbbell from the [topology] section
+ * (type=file reads c->file as given, via topo_read_ns3), then apply
+ * c->link_rate and parse c->fail. On error *t is left empty. */
 int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e);
+/* The two list keys on their own (topo_generate calls them; the config
+ * checks call them apart to blame the right key). Errors name the key.
+ * "A-B:RATE, ..." sets those links' rates (both directions). */
+int topo_set_link_rates(struct topo *t, const char *spec, struct err *e);
+/* "A-B@T" (down from T on) or "A-B@T1-T2" (down at T1, up at T2), comma-
+ * separated; appends to t->fails. Rejects unknown nodes, non-links,
+ * T2 <= T1 and overlapping failures of one link. */
+int topo_parse_fails(struct topo *t, const char *spec, struct err *e);
+/* Add one failure (ns-3 LINK_DOWN): `where` prefixes errors. */
+int topo_add_fail(struct topo *t, uint32_t a, uint32_t b, simtime_t down, simtime_t up, const char *where,
+                  struct err *e);
+/* After every failure that never recovers, can every host still reach every
+ * other? If not, -1 naming a cut-off host and the failure that did it. */
+int topo_check_fails_connected(const struct topo *t, struct err *e);
+/* Node names: see enum topo_naming. find: 0, or -1 if no node has that name. */
+int topo_node_find(const struct topo *t, const char *name, uint32_t *id);
+void topo_node_name(const struct topo *t, uint32_t id, char *buf, size_t n);
 /* Parse an ns-3 HPCC topology file: "N S L", the S switch ids, then L lines
  * "a b rate delay error_rate". `fname` is used in "fname:line: ..." errors.
  * Rejects: missing nodes, ids out of range, self-links, duplicate links,

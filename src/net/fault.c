@@ -1,0 +1,82 @@
+/* Links that fail and recover at a time (topology.fail, ns-3's LINK_DOWN).
+ * A failed link loses every packet on its wire and in the egress queues of
+ * its two ports (counted in packets_lost_link; PFC frames are not counted),
+ * sends nothing until it recovers, and forgets PFC state across it (neither
+ * side can hear a RESUME). The scenario's reroute hook then recomputes the
+ * routing tables without the link, so nothing is forwarded to it, and the
+ * path sets are dropped to be enumerated again from the new tables (a packet
+ * already carrying a path word still works: each hop takes its byte modulo
+ * the candidates it has now); lossless
+ * runs recover the loss by NACK or retransmission timeout.
+ * A dead port is idle for ever: busy_until = tx_at = T_NEVER makes port_kick
+ * return without sending or arming a TX_DONE, so the packet path needs no
+ * extra test; the wire's pending ARRIVE finds no packet due and is stale. */
+#include "net/net_impl.h"
+#include <string.h>
+
+static void lose(struct sim *s, struct pkt *p)
+{
+    if (p->type != PKT_PFC)
+        s->c.packets_lost_link++;
+    pkt_free(s, p);
+}
+
+static void port_down(struct sim *s, uint32_t pid)
+{
+    struct port *pt = &s->ports[pid];
+    bool sw = s->nodes[pt->node].is_switch;
+    pt->down = true;
+    pt->busy_until = T_NEVER;
+    pt->tx_at = T_NEVER;
+    while (pt->wire.head)
+        lose(s, q_pop(&pt->wire));
+    for (int q = 0; q < NQ; q++)
+        while (pt->q[q].head) {
+            struct pkt *p = port_q_pop(pt, q);
+            if (sw)
+                switch_discard(s, pid, q, p);
+            lose(s, p);
+        }
+    if (!sw) { /* the NIC's ACK/NACK/CNP queue feeds only this port */
+        struct nic *nic = nic_of(s, pt->node);
+        while (nic->ackq.head)
+            lose(s, q_pop(&nic->ackq));
+    }
+    for (int q = 0; q < NQ; q++)
+        if (port_paused(pt, q))
+            pt->paused_time += s->now - pt->paused_since[q];
+    pt->paused_mask = 0;
+    memset(pt->pause_sent, 0, sizeof pt->pause_sent);
+    /* schemes' per-port state described what was queued: start afresh (zeroed, as at setup) */
+    if (s->cc_pstride)
+        memset(sim_cc_pstate(s, pid), 0, s->cc_pstride);
+    for (uint32_t i = 0; i < s->n_comp; i++)
+        if (s->comp[i].pstride)
+            memset(comp_pstate(&s->comp[i], pid), 0, s->comp[i].pstride);
+}
+
+void sim_link_set(struct sim *s, uint32_t pid, bool up)
+{
+    uint32_t peer = s->ports[pid].peer;
+    if (s->ports[pid].down == !up)
+        return;
+    if (up) {
+        for (int i = 0; i < 2; i++) {
+            struct port *pt = &s->ports[i ? peer : pid];
+            pt->down = false;
+            pt->busy_until = s->now;
+            pt->tx_at = -1;
+        }
+    } else {
+        port_down(s, pid);
+        port_down(s, peer);
+    }
+    s->c.link_changes++;
+    if (s->reroute)
+        s->reroute(s->reroute_ctx, s, pid, up);
+    lb_paths_free(s); /* path sets follow the new tables, enumerated again on first use */
+    if (up) { /* a NIC may have waited to send */
+        port_kick(s, pid);
+        port_kick(s, peer);
+    }
+}
