@@ -1038,6 +1038,31 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
     return rc < 0 ? errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg) : 0;
 }
 
+/* [cc.NAME] / [lb.NAME] keys the user set for a scheme that is not selected
+ * do nothing: warn, naming where each was set (a typo'd transport.cc or a
+ * leftover section). ns-3 configs set every CC's keys by design: not those. */
+static void warn_unused_scheme_keys(const struct config *c)
+{
+    const struct origins *o = c->origins;
+    size_t src_len = strlen(c->source);
+    for (size_t i = 0; o && i < o->n; i++) {
+        const char *k = o->v[i].key, *w = o->v[i].where;
+        bool cc = strncmp(k, "cc.", 3) == 0, lb = strncmp(k, "lb.", 3) == 0;
+        const char *dot = (cc || lb) ? strrchr(k, '.') : NULL;
+        if (!dot || dot == k + 2)
+            continue;
+        if (c->ns3.active && strncmp(w, c->source, src_len) == 0 && w[src_len] == ':')
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
+        const char *sel = cc ? c->transport.cc : c->lb.scheme;
+        if (strcmp(name, sel) == 0 || (cc && c->transport.pbfs && strcmp(name, "pbfs") == 0))
+            continue;
+        warnf("%s: %s is set, but %s is %s: [%s.%s] is not used", w, k, cc ? "transport.cc" : "lb.scheme", sel,
+              cc ? "cc" : "lb", name);
+    }
+}
+
 int config_validate(struct config *c, struct err *e)
 {
     char names[256], a[32], b[32];
@@ -1081,5 +1106,8 @@ int config_validate(struct config *c, struct err *e)
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));
-    return validate_workload_hosts(c, e);
+    if (validate_workload_hosts(c, e) < 0)
+        return -1;
+    warn_unused_scheme_keys(c);
+    return 0;
 }
