@@ -39,7 +39,7 @@ static void add_flow(struct mrun *r, uint32_t src, uint32_t dst, uint64_t size, 
 static void run_all(struct mrun *r)
 {
     struct err e;
-    if (scenario_build(&r->base.sc, &e) < 0 || output_open(&r->o, &r->base.sc, r->dir, false, &e) < 0)
+    if (scenario_build(&r->base.sc, &e) < 0 || output_open(&r->o, &r->base.sc, &(struct output_opts){.out_dir = r->dir, .quiet = true}, &e) < 0)
         fail_msg("%s", e.msg);
     sim_start(&r->base.sc.sim);
     sim_run(&r->base.sc.sim);
@@ -482,7 +482,7 @@ static void test_bad_lists(void **st)
         struct err e;
         if (scenario_build(&r.base.sc, &e) < 0)
             fail_msg("%s", e.msg);
-        assert_int_equal(output_open(&r.o, &r.base.sc, r.dir, false, &e), -1);
+        assert_int_equal(output_open(&r.o, &r.base.sc, &(struct output_opts){.out_dir = r.dir, .quiet = true}, &e), -1);
         if (strncmp(e.msg, bad[i].msg, strlen(bad[i].msg)) != 0)
             fail_msg("got '%s', want '%s...'", e.msg, bad[i].msg);
         teardown_run(&r);
