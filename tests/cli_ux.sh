@@ -4,7 +4,9 @@
 # place; a run folder says what produced it and holds no earlier run's files;
 # --set runs land in distinct folders; fct.csv names each flow's section;
 # flow statistics over no flow are null; a killed run keeps what it has.
-# usage: cli_ux.sh ROCESIM_BIN
+# With BUILD_DIR, also checks that installing (what `make install` runs) puts
+# a working rocesim in PREFIX/bin.
+# usage: cli_ux.sh ROCESIM_BIN [BUILD_DIR]
 set -u
 abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
 BIN=$(abs "$1")
@@ -115,6 +117,12 @@ if [ "${ROCESIM_SANITIZED:-0}" != 1 ]; then
         >/dev/null 2>"$TMP/err"
     code=$?
     check "out of memory exits 2 with a message" test $code -eq 2 -a -n "$(grep 'out of memory' "$TMP/err")"
+fi
+
+if [ $# -ge 2 ]; then
+    cmake --install "$2" --prefix "$TMP/prefix" >/dev/null 2>"$TMP/err"
+    PATH="$TMP/prefix/bin:$PATH" rocesim --version >"$TMP/out" 2>>"$TMP/err"
+    check "install puts rocesim in PREFIX/bin" test $? -eq 0 -a "$(cat "$TMP/out")" = "$("$BIN" --version)"
 fi
 
 echo "$pass passed, $fail failed"

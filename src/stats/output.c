@@ -130,7 +130,7 @@ static bool on_progress(void *ctx, const struct sim *s)
 /* ---------------------------------------------------------------- open */
 
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
-                                          "util.csv", "flow_rate.csv", "paused.csv", NULL};
+                                          "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
 
 static int clear_owned(const char *dir, struct err *e)
 {
