@@ -81,6 +81,11 @@ expect "flow to a non-host" "$DATA/flow_to_switch.txt:3: " flows "$TMP/flow_host
 printf '[traffic]\npattern = none\n[flow.a]\nsrc = 0\ndst = 1\nsize = 1KB\n[output]\nqueue_ports = 999:0\n' >"$TMP/mon.ini"
 expect "monitor port list names a missing node" "$TMP/mon.ini:8: output.queue_ports: " run "$TMP/mon.ini" --quiet --out "$TMP/mon"
 expect "--set monitor flow list" "--set output.flows=7: output.flows: " run --quiet --set traffic.pattern=none --set flow.a.src=0 --set flow.a.dst=1 --set flow.a.size=1KB --set output.flows=7 --out "$TMP/mon"
+# errors found while building traffic and network still name where the key was set
+printf '[run]\nseed = 3\n[traffic.bg]\nload = 0.2\ncdf = nosuch\n' >"$TMP/cdf.ini"
+expect "unknown CDF in [traffic.NAME]" "$TMP/cdf.ini:5: [traffic.bg] traffic.cdf: no workload named 'nosuch'" flows "$TMP/cdf.ini"
+expect "--set unknown CDF" "--set traffic.cdf=nosuch: traffic.cdf: " flows --set traffic.cdf=nosuch
+expect "buffer below headroom" "--set switch.buffer=10KB: switch.buffer " run --quiet --set switch.buffer=10KB --out "$TMP/buf"
 expect "report: malformed fct.csv line" "$DATA/report/bad_fields/fct.csv:3: " report "$DATA/report/ok" "$DATA/report/bad_fields"
 expect "report: bad number" "$DATA/report/bad_number/fct.csv:4: " report "$DATA/report/bad_number"
 expect "report: missing run folder" "$TMP/no-run/fct.csv: " report "$TMP/no-run"

@@ -100,16 +100,49 @@ static int fail(const struct err *e)
     return EXIT_BADINPUT;
 }
 
-/* An error about an [output] key found once the network exists: "output.KEY: ..."
- * gets the place the key was set in front, like every other input error. */
-static void locate_output_error(const struct config *c, struct err *e)
+static bool is_section(const char *sec, size_t n)
 {
-    size_t n = strspn(e->msg, "abcdefghijklmnopqrstuvwxyz_.");
-    char key[80];
-    if (strncmp(e->msg, "output.", 7) != 0 || e->msg[n] != ':' || n >= sizeof key)
-        return;
-    snprintf(key, sizeof key, "%.*s", (int)n, e->msg);
-    const char *w = config_origin(c, key);
+    static const char *const dyn[] = {"cc.", "lb.", "traffic.", "flow."};
+    for (const struct cfg_section *cs = cfg_sections; cs->name; cs++)
+        if (strlen(cs->name) == n && strncmp(cs->name, sec, n) == 0)
+            return true;
+    for (int i = 0; i < 4; i++)
+        if (n > strlen(dyn[i]) && strncmp(sec, dyn[i], strlen(dyn[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Errors found once the config is loaded (building traffic, the network,
+ * the monitors) name a key, "switch.buffer (...) is smaller ...", or
+ * "[traffic.bg] traffic.cdf: ...", but not where it was set: put that in
+ * front (the key's FILE:LINE or --set option, else the scenario file), like
+ * every other input error. Messages that start with a path (a topology,
+ * flow or CDF file's FILE:LINE:, or an output folder) are left alone. */
+static void locate_error(const struct config *c, struct err *e)
+{
+    const char *m = e->msg, *sec_end = NULL, *w = NULL;
+    char key[160];
+    if (m[0] == '[' && (sec_end = strstr(m, "] ")) != NULL) /* "[traffic.NAME] traffic.KEY: ..." */
+        m = sec_end + 2;
+    size_t n = strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789_.-");
+    const char *dot = NULL;
+    for (size_t i = 0; n < 64 && (m[n] == ':' || m[n] == ' ') && i < n; i++)
+        if (m[i] == '.')
+            dot = m + i;
+    if (dot && is_section(m, (size_t)(dot - m))) {
+        if (sec_end) /* the key of the named section, traffic.NAME.KEY, else the section itself */
+            snprintf(key, sizeof key, "%.*s.%.*s", (int)(sec_end - e->msg - 1), e->msg + 1, (int)(m + n - dot - 1), dot + 1);
+        else
+            snprintf(key, sizeof key, "%.*s", (int)n, m);
+        if (!(w = config_origin(c, key)) && sec_end) {
+            snprintf(key, sizeof key, "%.*s.*", (int)(sec_end - e->msg - 1), e->msg + 1);
+            w = config_origin(c, key);
+        }
+    } else {
+        size_t tok = strcspn(e->msg, ": ");
+        if (strncmp(e->msg, "--set ", 6) == 0 || memchr(e->msg, '/', tok) || memchr(e->msg, '.', tok))
+            return;
+    }
     char msg[sizeof e->msg];
     snprintf(msg, sizeof msg, "%.300s: %.700s", w ? w : c->source, e->msg);
     memcpy(e->msg, msg, sizeof msg);
@@ -195,7 +228,10 @@ static int cmd_flows(int argc, char **argv)
     struct scenario sc;
     memset(&sc, 0, sizeof sc);
     int rc = 0;
-    if (load_config(&c, &a, &e) < 0 || scenario_load(&sc, &c, &e) < 0 || check_some_flows(&c, &sc, &e) < 0)
+    int st = load_config(&c, &a, &e);
+    if (st == 0 && scenario_load(&sc, &c, &e) < 0)
+        locate_error(&c, &e), st = -1;
+    if (st < 0 || check_some_flows(&c, &sc, &e) < 0)
         rc = fail(&e);
     else
         flowfile_write(stdout, &sc.flows);
@@ -285,9 +321,14 @@ static int cmd_run(int argc, char **argv)
         .quiet = a.quiet,
         .stop = &got_signal,
     };
-    if (load_config(&c, &a, &e) < 0 || scenario_load(&sc, &c, &e) < 0 || check_some_flows(&c, &sc, &e) < 0 ||
-        scenario_build(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0) {
-        locate_output_error(&c, &e);
+    int st = load_config(&c, &a, &e); /* its errors say where already */
+    if (st == 0 && scenario_load(&sc, &c, &e) < 0)
+        locate_error(&c, &e), st = -1;
+    if (st == 0 && check_some_flows(&c, &sc, &e) < 0)
+        st = -1;
+    if (st == 0 && (scenario_build(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
+        locate_error(&c, &e), st = -1;
+    if (st < 0) {
         release(&c, &sc, &o);
         return fail(&e);
     }
