@@ -108,6 +108,8 @@ check "killed run: summary.json parses and says interrupted" json "$TMP/killed/s
 check "killed run: every fct.csv line has the header's fields" \
     awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR < 100 || n < 12 }' "$TMP/killed/fct.csv"
 check "killed run: unfinished flows have empty finish columns" grep -q '^[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,,,[0-9]*,,[01],[0-9,]*,traffic$' "$TMP/killed/fct.csv"
+"$BIN" report "$TMP/killed" >"$TMP/out" 2>"$TMP/err"
+check "report reads the killed run and says it is partial" grep -q "^rocesim report: .*(interrupted: partial results)" "$TMP/out"
 check "killed run: pfc.csv ends on a line boundary" test "$(tail -c 1 "$TMP/killed/pfc.csv" | od -An -c | tr -d ' ')" = '\n'
 
 # out of memory: exit 2 with a message (not under ASan, which needs the address space)
