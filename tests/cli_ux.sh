@@ -51,7 +51,11 @@ leaves = 2
 spines = 1
 hosts_per_leaf = 4
 [traffic]
-duration = 100us
+duration = 300us
+load = 0.37
+intra_rack = 0.3
+[cc.dcqcn]
+rate_ai = 40Mbps
 [traffic.incast]
 pattern = incast
 fan_in = 3
@@ -71,7 +75,23 @@ check "fct.csv names [flow.victim]" test "$(grep -c '^[0-9]*,1,6,50000,2000,.*,f
 check "fct.csv names [traffic.incast] (3 flows)" test "$(grep -c ',0,20000,5000,.*,traffic\.incast$' "$TMP/named/fct.csv")" -eq 3
 check "fct.csv: background flows are [traffic]" grep -q ',traffic$' "$TMP/named/fct.csv"
 check "summary.json: effective scenario, version, command line" json "$TMP/named/summary.json" \
-    "d['config']['traffic']['load'] == '0.5' and d['config']['traffic']['cdf'] == 'web_search' and d['config']['flow.victim']['size'] == '50KB' and d['config']['cc.dcqcn']['rate_ai'] == '50Mbps' and d['rocesim_version'] != '' and 'named.ini' in d['command_line'] and d['interrupted'] is False"
+    "d['config']['traffic']['load'] == '0.37' and d['config']['traffic']['intra_rack'] == '0.3' and d['config']['traffic']['cdf'] == 'web_search' and d['config']['flow.victim']['size'] == '50KB' and d['config']['cc.dcqcn']['rate_ai'] == '40Mbps' and d['rocesim_version'] != '' and 'named.ini' in d['command_line'] and d['interrupted'] is False"
+
+# summary.json's config is the whole scenario: given back as --set options
+# alone (no file), it makes the very same flows
+python3 - "$TMP/named/summary.json" >"$TMP/sets" <<'PY'
+import json, sys
+for sec, keys in json.load(open(sys.argv[1]))['config'].items():
+    if isinstance(keys, dict):
+        for k, v in keys.items():
+            if v != '':
+                print('--set=%s.%s=%s' % (sec, k, v))
+PY
+"$BIN" flows "$TMP/named.ini" >"$TMP/flows_file" 2>"$TMP/err"
+mapfile -t sets <"$TMP/sets"
+"$BIN" flows "${sets[@]}" >"$TMP/flows_set" 2>"$TMP/err"
+check "summary.json config given back as --set makes the same flows" \
+    test "$(wc -l <"$TMP/flows_file")" -gt 5 -a "${#sets[@]}" -gt 50 -a -z "$(cmp "$TMP/flows_file" "$TMP/flows_set" 2>&1)"
 
 # an earlier run's monitor files do not survive a new run in the same folder
 "$BIN" run "${small[@]}" --quiet --out "$TMP/reuse" --set output.queue_ports=all 2>"$TMP/err"
