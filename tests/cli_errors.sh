@@ -86,6 +86,8 @@ printf '[run]\nseed = 3\n[traffic.bg]\nload = 0.2\ncdf = nosuch\n' >"$TMP/cdf.in
 expect "unknown CDF in [traffic.NAME]" "$TMP/cdf.ini:5: [traffic.bg] traffic.cdf: no workload named 'nosuch'" flows "$TMP/cdf.ini"
 expect "--set unknown CDF" "--set traffic.cdf=nosuch: traffic.cdf: " flows --set traffic.cdf=nosuch
 expect "buffer below headroom" "--set switch.buffer=10KB: switch.buffer " run --quiet --set switch.buffer=10KB --out "$TMP/buf"
+: >"$TMP/afile"
+expect "--out under a file" "--out $TMP/afile/x: " run --quiet --set traffic.duration=10us --out "$TMP/afile/x"
 expect "report: malformed fct.csv line" "$DATA/report/bad_fields/fct.csv:3: " report "$DATA/report/ok" "$DATA/report/bad_fields"
 expect "report: bad number" "$DATA/report/bad_number/fct.csv:4: " report "$DATA/report/bad_number"
 expect "report: missing run folder" "$TMP/no-run/fct.csv: " report "$TMP/no-run"

@@ -117,7 +117,8 @@ static bool is_section(const char *sec, size_t n)
  * "[traffic.bg] traffic.cdf: ...", but not where it was set: put that in
  * front (the key's FILE:LINE or --set option, else the scenario file), like
  * every other input error. Messages that start with a path (a topology,
- * flow or CDF file's FILE:LINE:, or an output folder) are left alone. */
+ * flow or CDF file's FILE:LINE:, an output folder) or an option (--out)
+ * are left alone. */
 static void locate_error(const struct config *c, struct err *e)
 {
     const char *m = e->msg, *sec_end = NULL, *w = NULL;
@@ -140,7 +141,7 @@ static void locate_error(const struct config *c, struct err *e)
         }
     } else {
         size_t tok = strcspn(e->msg, ": ");
-        if (strncmp(e->msg, "--set ", 6) == 0 || memchr(e->msg, '/', tok) || memchr(e->msg, '.', tok))
+        if (strncmp(e->msg, "--", 2) == 0 || memchr(e->msg, '/', tok) || memchr(e->msg, '.', tok))
             return;
     }
     char msg[sizeof e->msg];

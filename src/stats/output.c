@@ -165,8 +165,14 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     } else
         snprintf(o->dir, sizeof o->dir, "results/%s%s", cfg->run.name[0] ? cfg->run.name : "default",
                  opt->dir_suffix ? opt->dir_suffix : "");
-    if (mkdir_p(o->dir, e) < 0 || clear_owned(o->dir, e) < 0)
+    if (mkdir_p(o->dir, e) < 0 || clear_owned(o->dir, e) < 0) {
+        if (out_dir && *out_dir) { /* name the option, like every input error */
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, e->msg);
+            memcpy(e->msg, msg, sizeof msg);
+        }
         return -1;
+    }
     if (!(o->pfc_csv = open_in(o, "pfc.csv", e)))
         return -1;
     fputs("time_ns,node,port,priority,sender,event\n", o->pfc_csv);
