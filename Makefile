@@ -1,10 +1,11 @@
 # Thin wrapper over CMake. `make run` and `make test` install missing Debian
 # packages first (scripts/deps.sh), so a fresh machine needs nothing else.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 BUILD := build
 ASAN_BUILD := build-asan
 
-.PHONY: all deps test-deps run test test-release test-asan clean bench fuzz
+.PHONY: all deps test-deps run test test-release test-asan clean bench fuzz install
 
 all: $(BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS)
@@ -36,6 +37,10 @@ test-asan: $(ASAN_BUILD)/Makefile
 
 bench: deps all
 	bench/run
+
+# `make install PREFIX=$HOME/.local` for a user install; puts rocesim in $(PREFIX)/bin.
+install: all
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -10,6 +10,7 @@
 #include "cli/config_load.h"
 #include "core/units.h"
 #include "net/cc.h"
+#include "topo/topo.h"
 
 #ifndef ROCESIM_SHARED_DIR
 #define ROCESIM_SHARED_DIR "../shared"
@@ -265,6 +266,10 @@ static void test_ini_errors(void **state)
     ini_err("[cc.dcqcn]\nrate_ai = fast\n", "t.ini:2: ", "cc.dcqcn.rate_ai: bad rate 'fast'");
     ini_err("[transport]\nrecovery = foo\n", "t.ini:2: ", "bad choice 'foo': expected one of gbn|irn");
     ini_err("[run]\nstop = 1 parsec\n", "t.ini:2: ", "run.stop: bad time");
+    /* A unit-less rate or size is an error naming the units, not 100 bps. */
+    ini_err("[topology]\nhost_link = 100\n", "t.ini:2: ", "topology.host_link: bad rate '100': a rate needs a unit: bps, Kbps, Mbps, Gbps");
+    ini_err("[switch]\nbuffer = 32\n", "t.ini:2: ", "switch.buffer: bad size '32': a size needs a unit: B, KB, MB");
+    ini_err("[flow.x]\nsize = 1000\n", "t.ini:2: ", "flow.x.size: bad size '1000'");
     memset(longline, 'x', sizeof longline);
     memcpy(longline, "[run]\nname = ", 13);
     strcpy(longline + 300, "\n");
@@ -312,6 +317,8 @@ static void test_set(void **state)
     set_err("cc.foo.rate_ai=1G", "unknown section [cc.foo]");
     set_err("cc.dcqcn.nope=1", "unknown key 'nope' in [cc.dcqcn]");
     set_err("traffic.load=1.7", "value out of range");
+    set_err("topology.fabric_link=400", "a rate needs a unit");
+    set_err("cc.dcqcn.rate_ai=5", "a rate needs a unit");
     set_err("=", "expected section.key=value");
 }
 
@@ -459,6 +466,12 @@ static void test_ns3_defaults(void **state)
     assert_int_equal(*(const uint64_t *)ccp(&c, "dcqcn", "rate_ai", P_RATE), 5000000);
     assert_true(*(const double *)ccp(&c, "dcqcn", "ewma_gain", P_DOUBLE) == 1.0 / 16);
     assert_null(config_origin(&c, "switch.buffer")); /* a default, not from a line */
+    done(&c);
+
+    /* ns-3's DataRate reads a bare number as bits per second: still does here. */
+    w = ns3_ok(&c, "L2_ACK_INTERVAL 1\nRATE_AI 5000000\nMIN_RATE 100Mb/s\n", "x.txt");
+    assert_int_equal(*(const uint64_t *)ccp(&c, "dcqcn", "rate_ai", P_RATE), 5000000);
+    free(w);
     done(&c);
 
     /* run.name: ns-3 calls every config "config.txt", so take the folder. */
@@ -691,8 +704,28 @@ static void test_units(void **state)
     assert_int_equal(u, 25000000000ULL);
     assert_null(parse_rate("100Mb/s", &u));
     assert_int_equal(u, 100000000);
-    assert_null(parse_rate("1000000000", &u));
+    /* A bare rate or size is a slip (host_link = 100 once meant 100 bps and a
+     * run of 0 flows): refused with the units named; 0 stays 0. ns-3's own
+     * files keep DataRate's reading, bare = bits per second. */
+    const char *why = parse_rate("100", &u);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "Gbps"));
+    why = parse_size("1500", &u);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "KiB"));
+    assert_null(parse_size("0", &u));
+    assert_int_equal(u, 0);
+    assert_null(parse_size("1500B", &u));
+    assert_int_equal(u, 1500);
+    assert_null(parse_rate_ns3("1000000000", &u));
     assert_int_equal(u, 1000000000);
+    assert_null(parse_rate_ns3("25Gbps", &u));
+    assert_int_equal(u, 25000000000ULL);
+    struct topo tp;
+    struct err te;
+    assert_int_equal(topo_parse_ns3(&tp, "3 1 2\n2\n0 2 1000000000 1us 0\n1 2 1G 1us 0\n", "s.txt", &te), 0);
+    assert_int_equal(tp.links[0].rate, 1000000000);
+    topo_free(&tp);
     assert_null(parse_time("1us", &t));
     assert_int_equal(t, T_US);
     assert_null(parse_time("1000ns", &t));

@@ -39,7 +39,7 @@ static void add_flow(struct mrun *r, uint32_t src, uint32_t dst, uint64_t size, 
 static void run_all(struct mrun *r)
 {
     struct err e;
-    if (scenario_build(&r->base.sc, &e) < 0 || output_open(&r->o, &r->base.sc, r->dir, false, &e) < 0)
+    if (scenario_build(&r->base.sc, &e) < 0 || output_open(&r->o, &r->base.sc, &(struct output_opts){.out_dir = r->dir, .quiet = true}, &e) < 0)
         fail_msg("%s", e.msg);
     sim_start(&r->base.sc.sim);
     sim_run(&r->base.sc.sim);
@@ -106,14 +106,16 @@ static void test_util_integrates_to_bytes_sent(void **st)
     double *sent = calloc(s->n_ports, sizeof *sent);
     long long *prev = calloc(s->n_ports, sizeof *prev);
     int *rows = calloc(s->n_ports, sizeof *rows);
-    FILE *f = open_out(&r, "util.csv", "time_ns,node,port,utilisation\n");
+    FILE *f = open_out(&r, "util.csv", "time_ns,node,port,utilisation,peer\n");
     long long t;
-    unsigned node, port;
+    unsigned node, port, peer;
     double u;
     const long long iv = 7000;
-    while (fscanf(f, "%lld,%u,%u,%lf\n", &t, &node, &port, &u) == 4) {
+    while (fscanf(f, "%lld,%u,%u,%lf,%u\n", &t, &node, &port, &u, &peer) == 5) {
         assert_true(node < s->n_nodes && port < s->nodes[node].nports);
         uint32_t pid = s->nodes[node].port0 + port;
+        assert_int_equal(peer, s->ports[s->ports[pid].peer].node); /* the far end of the link */
+        assert_true(peer != node);
         long long dt = rows[pid]++ ? t - prev[pid] : iv; /* the first row covers one interval */
         assert_true(dt > 0 && dt <= iv);
         double row = u * (double)s->ports[pid].rate * (double)dt * 1e-9 / 8;
@@ -149,12 +151,13 @@ static void test_queue_within_buffer_and_empty_at_end(void **st)
     add_incast(&r);
     run_all(&r);
     const struct sim *s = &r.base.sc.sim;
-    FILE *f = open_out(&r, "queue.csv", "time_ns,node,port,bytes\n");
+    FILE *f = open_out(&r, "queue.csv", "time_ns,node,port,bytes,peer\n");
     long long t, last_t = -1, *last = calloc(s->n_ports, sizeof *last);
-    unsigned node, port;
+    unsigned node, port, peer;
     unsigned long long b, maxb = 0, rows = 0;
-    while (fscanf(f, "%lld,%u,%u,%llu\n", &t, &node, &port, &b) == 4) {
+    while (fscanf(f, "%lld,%u,%u,%llu,%u\n", &t, &node, &port, &b, &peer) == 5) {
         assert_true(node < s->n_nodes && port < s->nodes[node].nports);
+        assert_int_equal(peer, s->ports[s->ports[s->nodes[node].port0 + port].peer].node);
         assert_true(t >= last_t);
         last_t = t;
         if (s->nodes[node].is_switch)
@@ -202,11 +205,12 @@ static void test_imbalance(void **st)
     }
     fclose(f);
     assert_true(n >= 2 * 15); /* 160 us of transfer in 10 us windows, at both leaves */
-    f = open_out(&r, "util.csv", "time_ns,node,port,utilisation\n");
-    unsigned port;
+    f = open_out(&r, "util.csv", "time_ns,node,port,utilisation,peer\n");
+    unsigned port, peer;
     int rows = 0;
-    while (fscanf(f, "%lld,%u,%u,%lf\n", &t, &node, &port, &x) == 4) {
+    while (fscanf(f, "%lld,%u,%u,%lf,%u\n", &t, &node, &port, &x, &peer) == 5) {
         assert_true((node == 4 || node == 5) && port >= 2); /* ports 0-1 face the hosts */
+        assert_true(r.base.sc.sim.nodes[peer].is_switch && peer != 4 && peer != 5); /* uplinks lead to spines */
         rows++;
     }
     fclose(f);
@@ -414,12 +418,12 @@ static void test_stop(void **st)
     add_flow(&r, 0, 1, 10000000, 0);
     run_all(&r);
     assert_true(r.base.sc.sim.stopped);
-    FILE *f = open_out(&r, "queue.csv", "time_ns,node,port,bytes\n");
+    FILE *f = open_out(&r, "queue.csv", "time_ns,node,port,bytes,peer\n");
     long long t, last = -1;
-    unsigned node, port;
+    unsigned node, port, peer;
     unsigned long long b;
     int n = 0;
-    while (fscanf(f, "%lld,%u,%u,%llu\n", &t, &node, &port, &b) == 4) {
+    while (fscanf(f, "%lld,%u,%u,%llu,%u\n", &t, &node, &port, &b, &peer) == 5) {
         assert_int_equal(node, 2); /* the leaf */
         last = t;
         n++;
@@ -482,7 +486,7 @@ static void test_bad_lists(void **st)
         struct err e;
         if (scenario_build(&r.base.sc, &e) < 0)
             fail_msg("%s", e.msg);
-        assert_int_equal(output_open(&r.o, &r.base.sc, r.dir, false, &e), -1);
+        assert_int_equal(output_open(&r.o, &r.base.sc, &(struct output_opts){.out_dir = r.dir, .quiet = true}, &e), -1);
         if (strncmp(e.msg, bad[i].msg, strlen(bad[i].msg)) != 0)
             fail_msg("got '%s', want '%s...'", e.msg, bad[i].msg);
         teardown_run(&r);

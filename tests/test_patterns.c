@@ -428,8 +428,8 @@ static void test_named_flows(void **st)
     snprintf(ini, sizeof ini,
              "%s[transport]\npg = 4\n[traffic]\npattern = none\n"
              "[flow.victim]\nsrc = 0\ndst = 9\nsize = 20MB\nstart = 1ms\n"
-             "[flow.culprit-2]\nsrc = 3\ndst = 12\nsize = 123456\nstart = 500us\npg = 6\n"
-             "[flow.zero]\nsrc = 15\ndst = 1\nsize = 1\n",
+             "[flow.culprit-2]\nsrc = 3\ndst = 12\nsize = 123456B\nstart = 500us\npg = 6\n"
+             "[flow.zero]\nsrc = 15\ndst = 1\nsize = 1B\n",
              topo16);
     struct run r;
     load(&r, ini, NULL);
@@ -638,7 +638,7 @@ static void test_fuzz_sections(void **st)
                                "[traffic.in]\npattern = incast\nfan_in = 3\nrepeat = poisson\nload = 0.01\n"
                                "[traffic.bg]\nintra_rack = 0.25\nduration = 1ms\n"
                                "[flow.a]\nsrc = 1\ndst = 6\nsize = 1MB\nstart = 1us\npg = 2\n"
-                               "[flow.b-2]\nsrc = 7\ndst = 0\nsize = 10\n";
+                               "[flow.b-2]\nsrc = 7\ndst = 0\nsize = 10B\n";
     char buf[2048];
     uint64_t state = 77;
     size_t len = 0;

@@ -410,7 +410,7 @@ int config_load_ini(struct config *c, const char *text, const char *fname, struc
 
 enum vk { V_U32, V_U64, V_DBL, V_STR, V_MAP, V_LINK };
 enum act { A_SET, A_CC, A_WARN, A_SPECIAL };
-enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN };
+enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN, C_RATE };
 enum when { W_PRESENT, W_ZERO, W_NONZERO }; /* A_WARN: warn when the value is ... */
 enum special { S_NONE, S_CCMODE, S_TOPO, S_FLOW, S_FCT, S_PFC, S_ACKINT, S_ERR, S_LINK, S_KMAX, S_KMIN, S_PMAX,
                S_QFILE, S_QSTART, S_QEND };
@@ -448,9 +448,9 @@ static const struct ns3_key ns3_keys[] = {
     {"RP_TIMER", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "rp_timer", "1500"},
     {"EWMA_GAIN", V_DBL, A_CC, C_RAW, 0, 0, "dcqcn dctcp", "ewma_gain", "0.0625"}, /* RdmaHw::m_g serves both */
     {"FAST_RECOVERY_TIMES", V_U32, A_CC, C_RAW, 0, 0, "dcqcn", "fast_recovery_times", "5"},
-    {"RATE_AI", V_STR, A_CC, C_RAW, 0, 0, "dcqcn hpcc hpcc-pint timely", "rate_ai", "5Mb/s"},
-    {"RATE_HAI", V_STR, A_CC, C_RAW, 0, 0, "dcqcn timely", "rate_hai", "50Mb/s"},
-    {"MIN_RATE", V_STR, A_CC, C_RAW, 0, 0, "dcqcn hpcc hpcc-pint timely dctcp", "min_rate", "100Mb/s"},
+    {"RATE_AI", V_STR, A_CC, C_RATE, 0, 0, "dcqcn hpcc hpcc-pint timely", "rate_ai", "5Mb/s"},
+    {"RATE_HAI", V_STR, A_CC, C_RATE, 0, 0, "dcqcn timely", "rate_hai", "50Mb/s"},
+    {"MIN_RATE", V_STR, A_CC, C_RATE, 0, 0, "dcqcn hpcc hpcc-pint timely dctcp", "min_rate", "100Mb/s"},
     {"U_TARGET", V_DBL, A_CC, C_RAW, 0, 0, "hpcc hpcc-pint", "u_target", "0.95"},
     {"MI_THRESH", V_U32, A_CC, C_RAW, 0, 0, "hpcc hpcc-pint", "mi_thresh", "5"},
     {"INT_MULTI", V_U32, A_CC, C_RAW, 0, 0, "hpcc", "int_multi", "1"},
@@ -459,7 +459,7 @@ static const struct ns3_key ns3_keys[] = {
     {"SAMPLE_FEEDBACK", V_U32, A_CC, C_BOOL, 0, 0, "hpcc", "sample_feedback", "0"},
     {"PINT_LOG_BASE", V_DBL, A_CC, C_RAW, 0, 0, "hpcc-pint", "pint_log_base", "1.05"},
     {"PINT_PROB", V_DBL, A_CC, C_RAW, 0, 0, "hpcc-pint", "pint_prob", "1.0"},
-    {"DCTCP_RATE_AI", V_STR, A_CC, C_RAW, 0, 0, "dctcp", "rate_ai", "1000Mb/s"},
+    {"DCTCP_RATE_AI", V_STR, A_CC, C_RATE, 0, 0, "dctcp", "rate_ai", "1000Mb/s"},
     {"ERROR_RATE_PER_LINK", V_DBL, A_SPECIAL, 0, 0, S_ERR, NULL, NULL, NULL},
     {"LINK_DOWN", V_LINK, A_SPECIAL, 0, 0, S_LINK, NULL, NULL, NULL},
     {"KMAX_MAP", V_MAP, A_SPECIAL, 0, 0, S_KMAX, NULL, NULL, NULL},
@@ -642,6 +642,9 @@ static int ns3_conv(char *out, size_t n, const char *tok, int conv)
     case C_US: r = snprintf(out, n, "%sus", tok); break;
     case C_S: r = snprintf(out, n, "%ss", tok); break;
     case C_MIB: r = snprintf(out, n, "%sMiB", tok); break;
+    case C_RATE: /* ns-3's DataRate reads a bare number as bits per second; our keys want the unit */
+        r = snprintf(out, n, *tok && strspn(tok, "0123456789.") == strlen(tok) ? "%sbps" : "%s", tok);
+        break;
     default: r = snprintf(out, n, "%s", tok); break;
     }
     return r >= 0 && (size_t)r < n ? 0 : -1;
@@ -1095,6 +1098,31 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
     return rc;
 }
 
+/* [cc.NAME] / [lb.NAME] keys the user set for a scheme that is not selected
+ * do nothing: warn, naming where each was set (a typo'd transport.cc or a
+ * leftover section). ns-3 configs set every CC's keys by design: not those. */
+static void warn_unused_scheme_keys(const struct config *c)
+{
+    const struct origins *o = c->origins;
+    size_t src_len = strlen(c->source);
+    for (size_t i = 0; o && i < o->n; i++) {
+        const char *k = o->v[i].key, *w = o->v[i].where;
+        bool cc = strncmp(k, "cc.", 3) == 0, lb = strncmp(k, "lb.", 3) == 0;
+        const char *dot = (cc || lb) ? strrchr(k, '.') : NULL;
+        if (!dot || dot == k + 2)
+            continue;
+        if (c->ns3.active && strncmp(w, c->source, src_len) == 0 && w[src_len] == ':')
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
+        const char *sel = cc ? c->transport.cc : c->lb.scheme;
+        if (strcmp(name, sel) == 0 || (cc && c->transport.pbfs && strcmp(name, "pbfs") == 0))
+            continue;
+        warnf("%s: %s is set, but %s is %s: [%s.%s] is not used", w, k, cc ? "transport.cc" : "lb.scheme", sel,
+              cc ? "cc" : "lb", name);
+    }
+}
+
 int config_validate(struct config *c, struct err *e)
 {
     char names[256], a[32], b[32];
@@ -1144,5 +1172,8 @@ int config_validate(struct config *c, struct err *e)
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));
-    return validate_workload_hosts(c, e);
+    if (validate_workload_hosts(c, e) < 0)
+        return -1;
+    warn_unused_scheme_keys(c);
+    return 0;
 }

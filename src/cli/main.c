@@ -1,5 +1,7 @@
-/* rocesim: the command line. */
+/* rocesim: the command line. Each subcommand is one row of `commands`
+ * (name, synopsis, help, handler); `rocesim CMD --help` prints its row. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,24 +11,10 @@
 #include "exp/exp.h"
 #include "net/cc.h"
 #include "net/lb.h"
+#include "rocesim_version.h"
 #include "scenario/scenario.h"
 #include "stats/output.h"
 #include "stats/report.h"
-
-static const char usage[] =
-    "usage: rocesim run   [SCENARIO] [--set section.key=value]... [--out DIR] [--quiet]\n"
-    "       rocesim flows [SCENARIO] [--set section.key=value]...\n"
-    "       rocesim list\n"
-    "       rocesim report DIR [DIR2 ...]\n"
-    "       rocesim report --html DIR... [--out FILE]\n"
-    "       rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N]\n"
-    "       rocesim plot DIR...|sweep.csv [--out DIR]\n"
-    "       rocesim reproduce NAME [--quick] [--out DIR] | --list\n"
-    "\n"
-    "SCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
-    "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50%% load,\n"
-    "DCQCN, ECMP). `rocesim list` prints every key with its default. `rocesim report`\n"
-    "prints FCT/slowdown statistics and PFC totals of run folders, one column per run.\n";
 
 struct args {
     const char *cmd, *scenario, *out;
@@ -35,42 +23,73 @@ struct args {
     bool quiet;
 };
 
+struct command {
+    const char *name;
+    const char *synopsis; /* after "rocesim " */
+    const char *help;     /* printed by `rocesim NAME --help` */
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[];
+
+static void usage(FILE *f)
+{
+    fputs("usage:", f);
+    for (const struct command *c = commands; c->name; c++)
+        fprintf(f, "%s rocesim %s\n", c == commands ? "" : "      ", c->synopsis);
+    fputs("\nSCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
+          "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50% load,\n"
+          "DCQCN, ECMP). `rocesim CMD --help` explains CMD; `rocesim list` prints every key\n"
+          "with its default; `rocesim --version` the version.\n",
+          f);
+}
+
+static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
+
+/* `rocesim CMD --help` anywhere among CMD's arguments. */
+static bool wants_help(const struct command *c, int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (is_help(argv[i])) {
+            printf("usage: rocesim %s\n\n%s", c->synopsis, c->help);
+            return true;
+        }
+    return false;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
     memset(a, 0, sizeof *a);
-    if (argc < 2)
-        return -1;
     a->cmd = argv[1];
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
-        if (strcmp(s, "--set") == 0 || strcmp(s, "-s") == 0) {
-            if (++i >= argc) {
+        if (strcmp(s, "--set") == 0 || strcmp(s, "-s") == 0 || strncmp(s, "--set=", 6) == 0) {
+            const char *v = s[2] == 's' && s[5] == '=' ? s + 6 : NULL;
+            if (!v && ++i >= argc) {
                 fprintf(stderr, "rocesim: --set needs section.key=value\n");
-                return -2;
+                return -1;
             }
             if (a->nsets == 256) {
-                fprintf(stderr, "rocesim: too many --set options\n");
-                return -2;
+                fprintf(stderr, "rocesim: --set %s: too many --set options (at most 256)\n", v ? v : argv[i]);
+                return -1;
             }
-            a->sets[a->nsets++] = argv[i];
-        } else if (strncmp(s, "--set=", 6) == 0 && a->nsets < 256) {
-            a->sets[a->nsets++] = s + 6;
+            a->sets[a->nsets++] = v ? v : argv[i];
         } else if (strcmp(s, "--out") == 0 || strcmp(s, "-o") == 0) {
             if (++i >= argc) {
                 fprintf(stderr, "rocesim: --out needs a folder\n");
-                return -2;
+                return -1;
             }
             a->out = argv[i];
         } else if (strcmp(s, "--quiet") == 0 || strcmp(s, "-q") == 0) {
             a->quiet = true;
         } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "rocesim: unknown option %s\n", s);
-            return -2;
+            fprintf(stderr, "rocesim %s: unknown option %s (see rocesim %s --help)\n", a->cmd, s, a->cmd);
+            return -1;
         } else if (!a->scenario) {
             a->scenario = s;
         } else {
             fprintf(stderr, "rocesim: more than one scenario file (%s, %s)\n", a->scenario, s);
-            return -2;
+            return -1;
         }
     }
     return 0;
@@ -82,19 +101,59 @@ static int fail(const struct err *e)
     return EXIT_BADINPUT;
 }
 
-/* An error about an [output] key found once the network exists: "output.KEY: ..."
- * gets the place the key was set in front, like every other input error. */
-static void locate_output_error(const struct config *c, struct err *e)
+static bool is_section(const char *sec, size_t n)
 {
-    size_t n = strspn(e->msg, "abcdefghijklmnopqrstuvwxyz_.");
-    char key[80];
-    if (strncmp(e->msg, "output.", 7) != 0 || e->msg[n] != ':' || n >= sizeof key)
-        return;
-    snprintf(key, sizeof key, "%.*s", (int)n, e->msg);
-    const char *w = config_origin(c, key);
+    static const char *const dyn[] = {"cc.", "lb.", "traffic.", "flow."};
+    for (const struct cfg_section *cs = cfg_sections; cs->name; cs++)
+        if (strlen(cs->name) == n && strncmp(cs->name, sec, n) == 0)
+            return true;
+    for (int i = 0; i < 4; i++)
+        if (n > strlen(dyn[i]) && strncmp(sec, dyn[i], strlen(dyn[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Errors found once the config is loaded (building traffic, the network,
+ * the monitors) name a key, "switch.buffer (...) is smaller ...", or
+ * "[traffic.bg] traffic.cdf: ...", but not where it was set: put that in
+ * front (the key's FILE:LINE or --set option, else the scenario file), like
+ * every other input error. Messages that start with a path (a topology,
+ * flow or CDF file's FILE:LINE:, an output folder) or an option (--out)
+ * are left alone. */
+static void locate_error(const struct config *c, struct err *e)
+{
+    const char *m = e->msg, *sec_end = NULL, *w = NULL;
+    char key[160];
+    if (m[0] == '[' && (sec_end = strstr(m, "] ")) != NULL) /* "[traffic.NAME] traffic.KEY: ..." */
+        m = sec_end + 2;
+    size_t n = strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789_.-");
+    const char *dot = NULL;
+    for (size_t i = 0; n < 64 && (m[n] == ':' || m[n] == ' ') && i < n; i++)
+        if (m[i] == '.')
+            dot = m + i;
+    if (dot && is_section(m, (size_t)(dot - m))) {
+        if (sec_end) /* the key of the named section, traffic.NAME.KEY, else the section itself */
+            snprintf(key, sizeof key, "%.*s.%.*s", (int)(sec_end - e->msg - 1), e->msg + 1, (int)(m + n - dot - 1), dot + 1);
+        else
+            snprintf(key, sizeof key, "%.*s", (int)n, m);
+        if (!(w = config_origin(c, key)) && sec_end) {
+            snprintf(key, sizeof key, "%.*s.*", (int)(sec_end - e->msg - 1), e->msg + 1);
+            w = config_origin(c, key);
+        }
+    } else {
+        size_t tok = strcspn(e->msg, ": ");
+        if (strncmp(e->msg, "--", 2) == 0 || memchr(e->msg, '/', tok) || memchr(e->msg, '.', tok))
+            return;
+    }
     char msg[sizeof e->msg];
     snprintf(msg, sizeof msg, "%.300s: %.700s", w ? w : c->source, e->msg);
     memcpy(e->msg, msg, sizeof msg);
+}
+
+static const char *where_of(const struct config *c, const char *key)
+{
+    const char *w = config_origin(c, key);
+    return w ? w : c->source;
 }
 
 static int load_config(struct config *c, const struct args *a, struct err *e)
@@ -111,6 +170,46 @@ static int load_config(struct config *c, const struct args *a, struct err *e)
     return config_validate(c, e);
 }
 
+/* A scenario whose traffic makes no flow has nothing to simulate: say so
+ * rather than write an empty run. */
+static int check_some_flows(const struct config *c, const struct scenario *sc, struct err *e)
+{
+    if (sc->flows.n > 0)
+        return 0;
+    const char *w = config_origin(c, "traffic.pattern");
+    for (int i = 0; !w && i < c->n_traffic_x; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "traffic.%s.*", c->traffic_x[i].name);
+        w = config_origin(c, k);
+    }
+    return errf(e, "%s: the scenario generates no flows, so there is nothing to simulate (traffic.pattern, its load "
+                   "and duration, [traffic.NAME] and [flow.NAME] sections make them)",
+                w ? w : c->source);
+}
+
+/* Flows that could not finish by run.stop even alone at line rate: their
+ * results will be "unfinished" whatever the schemes do, so say so up front. */
+static void warn_too_late(const struct config *c, const struct sim *s)
+{
+    if (!c->run.stop)
+        return;
+    uint32_t n = 0, first = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        if (s->flows[i].start + s->flows[i].ideal_fct > c->run.stop && n++ == 0)
+            first = i;
+    if (!n)
+        return;
+    char stop[32], sz[32], st[32], need[32];
+    const struct qp *q = &s->flows[first];
+    fmt_time(stop, sizeof stop, c->run.stop);
+    fmt_size(sz, sizeof sz, q->size);
+    fmt_time(st, sizeof st, q->start);
+    fmt_time(need, sizeof need, q->ideal_fct);
+    warnf("%s: run.stop = %s: %u of %u flows cannot finish by then even alone at line rate (first: flow %u, %s "
+          "starting at %s, needs %s); they will be listed unfinished",
+          where_of(c, "run.stop"), stop, n, s->n_flows, first, sz, st, need);
+}
+
 static void release(struct config *c, struct scenario *sc, struct output *o)
 {
     if (o)
@@ -121,14 +220,20 @@ static void release(struct config *c, struct scenario *sc, struct output *o)
     config_free(c);
 }
 
-static int cmd_flows(const struct args *a)
+static int cmd_flows(int argc, char **argv)
 {
+    struct args a;
+    if (parse_args(argc, argv, &a) < 0)
+        return EXIT_BADINPUT;
     struct config c;
     struct err e;
     struct scenario sc;
     memset(&sc, 0, sizeof sc);
     int rc = 0;
-    if (load_config(&c, a, &e) < 0 || scenario_load(&sc, &c, &e) < 0)
+    int st = load_config(&c, &a, &e);
+    if (st == 0 && scenario_load(&sc, &c, &e) < 0)
+        locate_error(&c, &e), st = -1;
+    if (st < 0 || check_some_flows(&c, &sc, &e) < 0)
         rc = fail(&e);
     else
         flowfile_write(stdout, &sc.flows);
@@ -136,28 +241,114 @@ static int cmd_flows(const struct args *a)
     return rc;
 }
 
-static int cmd_run(const struct args *a)
+/* Runs that differ only by --set must not overwrite each other in
+ * results/NAME/: without --out, the folder is results/NAME+key=value+...,
+ * from the overrides that change results (not run.name or output.*),
+ * with every byte outside [A-Za-z0-9._=,-] replaced by '_'. Very long
+ * suffixes are cut and end in a hash of the whole, so they stay distinct. */
+static void dir_suffix(const struct args *a, char *buf, size_t n)
 {
+    size_t used = 0;
+    uint64_t h = 14695981039346656037ULL;
+    buf[0] = 0;
+    for (int i = 0; i < a->nsets; i++) {
+        const char *s = a->sets[i];
+        if (strncmp(s, "run.name=", 9) == 0 || strncmp(s, "output.", 7) == 0)
+            continue;
+        if (used + 1 < n)
+            buf[used++] = '+';
+        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+            h = (h ^ *p) * 1099511628211ULL;
+            if (used + 1 < n)
+                buf[used++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=,-", *p) ? (char)*p : '_';
+        }
+    }
+    buf[used] = 0;
+    if (used > 120) /* file names are at most 255 bytes */
+        snprintf(buf + 103, n - 103, "-%016llx", (unsigned long long)h);
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < argc && used + 1 < n; i++) {
+        bool plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=,+-/:@%") ==
+                                       strlen(argv[i]);
+        int k = snprintf(buf + used, n - used, plain ? "%s%s" : "%s'%s'", i ? " " : "", argv[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k < n - used ? (size_t)k : n - used - 1;
+    }
+}
+
+/* SIGINT / SIGTERM: only a flag, read by the run's progress check (every
+ * 65536 events), which ends the run there so every file is written whole.
+ * SA_RESETHAND: a second signal kills at once. */
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig) { got_signal = sig; }
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct args a;
+    if (parse_args(argc, argv, &a) < 0)
+        return EXIT_BADINPUT;
+    catch_signals();
     struct config c;
     struct err e;
     struct scenario sc;
     struct output o;
     memset(&sc, 0, sizeof sc);
     memset(&o, 0, sizeof o);
-    if (load_config(&c, a, &e) < 0 || scenario_load(&sc, &c, &e) < 0 || scenario_build(&sc, &e) < 0 ||
-        output_open(&o, &sc, a->out, !a->quiet && isatty(STDERR_FILENO), &e) < 0) {
-        locate_output_error(&c, &e);
+    char suffix[160], cmdline[4096];
+    dir_suffix(&a, suffix, sizeof suffix);
+    join_args(argc, argv, cmdline, sizeof cmdline);
+    struct output_opts opt = {
+        .out_dir = a.out,
+        .dir_suffix = suffix,
+        .version = ROCESIM_VERSION,
+        .cmdline = cmdline,
+        .tty = isatty(STDERR_FILENO),
+        .quiet = a.quiet,
+        .stop = &got_signal,
+    };
+    int st = load_config(&c, &a, &e); /* its errors say where already */
+    if (st == 0 && scenario_load(&sc, &c, &e) < 0)
+        locate_error(&c, &e), st = -1;
+    if (st == 0 && check_some_flows(&c, &sc, &e) < 0)
+        st = -1;
+    if (st == 0 && (scenario_build(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
+        locate_error(&c, &e), st = -1;
+    if (st < 0) {
         release(&c, &sc, &o);
         return fail(&e);
     }
+    warn_too_late(&c, &sc.sim);
     sim_start(&sc.sim);
-    sim_run(&sc.sim);
+    if (!got_signal) /* a signal during set-up: write the empty run at time 0 */
+        sim_run(&sc.sim);
+    else
+        o.interrupted = (int)got_signal;
     if (output_finish(&o, &e) < 0) {
         release(&c, &sc, &o);
         return fail(&e);
     }
     const struct sim_counters *k = &sc.sim.c;
-    if (!a->quiet)
+    if (o.interrupted)
+        fprintf(stderr, "rocesim: interrupted by %s at sim %.3f ms: partial results (\"interrupted\": true) in %s/\n",
+                o.interrupted == SIGINT ? "SIGINT" : "SIGTERM", (double)sc.sim.now / T_MS, o.dir);
+    else if (!a.quiet)
         printf("%s: %llu/%u flows done, %llu dropped, %llu PFC pauses, sim %.3f ms, %llu events in %.2f s "
                "(%.2fM events/s) -> %s/\n",
                c.run.name, (unsigned long long)k->flows_completed, sc.sim.n_flows,
@@ -165,7 +356,8 @@ static int cmd_run(const struct args *a)
                (double)sc.sim.now / T_MS, (unsigned long long)k->events, o.wall,
                o.wall > 0 ? (double)k->events / o.wall / 1e6 : 0.0, o.dir);
     release(&c, &sc, &o);
-    return 0;
+    /* 128 + signal, as a shell reports a process the signal killed */
+    return got_signal ? 128 + (int)got_signal : 0;
 }
 
 static void list_workloads(void)
@@ -206,8 +398,13 @@ static void list_workloads(void)
     }
 }
 
-static int cmd_list(void)
+static int cmd_list(int argc, char **argv)
 {
+    (void)argv;
+    if (argc > 2) {
+        fprintf(stderr, "rocesim list: takes no arguments (see rocesim list --help)\n");
+        return EXIT_BADINPUT;
+    }
     printf("rocesim scenario keys (INI [section] key = value, or --set section.key=value)\n");
     for (const struct cfg_section *s = cfg_sections; s->name; s++) {
         printf("\n[%s]\n", s->name);
@@ -258,27 +455,82 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+/* sweep, plot, reproduce (exp_main takes them, and report --html, first) */
+static int cmd_exp(int argc, char **argv) { return exp_main(argc, argv, exp_dist_mpi); }
+
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("rocesim %s\n", ROCESIM_VERSION);
+    return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    for (const struct command *c = commands; argc > 2 && c->name; c++)
+        if (strcmp(c->name, argv[2]) == 0) {
+            printf("usage: rocesim %s\n\n%s", c->synopsis, c->help);
+            return 0;
+        }
+    usage(stdout);
+    return 0;
+}
+
+static const struct command commands[] = {
+    {"run", "run   [SCENARIO] [--set section.key=value]... [--out DIR] [--quiet]",
+     "Simulates SCENARIO (an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
+     "default) and writes fct.csv, pfc.csv, pfc_ports.csv, summary.json and any monitors to\n"
+     "DIR (default: [output] dir, else results/NAME, plus +key=value for each --set).\n"
+     "  --set, -s section.key=value   override any key after the file is read\n"
+     "  --out, -o DIR                 the output folder (its earlier rocesim files are removed)\n"
+     "  --quiet, -q                   no progress line, no result line\n"
+     "On SIGINT/SIGTERM the run stops, writes what it has (summary.json \"interrupted\": true)\n"
+     "and exits 130/143. Bad input exits 2 with FILE:LINE: or --set OPTION: and what is wrong.\n",
+     cmd_run},
+    {"flows", "flows [SCENARIO] [--set section.key=value]...",
+     "Prints the flows SCENARIO would simulate, in ns-3 flow-file format, without simulating.\n", cmd_flows},
+    {"list", "list",
+     "Prints every section and key with its default and help, every topology, congestion\n"
+     "control and load balancer with its parameters, and every shipped workload.\n",
+     cmd_list},
+    {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE]",
+     "Reads finished (or interrupted) run folders and prints FCT/slowdown statistics by flow\n"
+     "size, unfinished flows and PFC totals, one column per run; '-' where there is no flow.\n",
+     cmd_report},
+    {"sweep", "sweep FILE [--jobs N] [--out DIR] [--shard I/N]",
+     "Runs the cross product of FILE's [sweep] section, one child process per run on every core\n"
+     "(or shared among mpirun ranks), resumable, and writes sweep.csv (see README).\n",
+     cmd_exp},
+    {"plot", "plot DIR...|sweep.csv [--out DIR]", "Draws figures of run folders or a sweep.csv with gnuplot (SVG and PNG).\n",
+     cmd_exp},
+    {"reproduce", "reproduce NAME [--quick] [--out DIR] | --list",
+     "Runs a shipped paper experiment (experiments/) and writes its table and figures beside the paper's numbers.\n",
+     cmd_exp},
+    {"version", "version | --version", "Prints the version: git describe of the source the binary was built from.\n",
+     cmd_version},
+    {"help", "help [CMD] | --help", "Prints this summary, or CMD's help.\n", cmd_help},
+    {NULL, NULL, NULL, NULL},
+};
+
 int main(int argc, char **argv)
 {
-    struct args a;
     int xrc = exp_main(argc, argv, exp_dist_mpi); /* sweep, plot, reproduce, report --html */
     if (xrc >= 0)
         return xrc;
-    if (argc >= 2 && strcmp(argv[1], "report") == 0)
-        return cmd_report(argc, argv);
-    int rc = parse_args(argc, argv, &a);
-    if (rc == -2)
+    if (argc < 2) {
+        usage(stderr);
         return EXIT_BADINPUT;
-    if (rc < 0 || strcmp(a.cmd, "help") == 0 || strcmp(a.cmd, "--help") == 0 || strcmp(a.cmd, "-h") == 0) {
-        fputs(usage, rc < 0 ? stderr : stdout);
-        return rc < 0 ? EXIT_BADINPUT : 0;
     }
-    if (strcmp(a.cmd, "run") == 0)
-        return cmd_run(&a);
-    if (strcmp(a.cmd, "flows") == 0)
-        return cmd_flows(&a);
-    if (strcmp(a.cmd, "list") == 0)
-        return cmd_list();
-    fprintf(stderr, "rocesim: unknown command '%s'\n%s", a.cmd, usage);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
+        cmd = "version";
+    else if (is_help(cmd))
+        cmd = "help";
+    for (const struct command *c = commands; c->name; c++)
+        if (strcmp(c->name, cmd) == 0)
+            return wants_help(c, argc, argv) ? 0 : c->run(argc, argv);
+    fprintf(stderr, "rocesim: unknown command '%s'\n", cmd);
+    usage(stderr);
     return EXIT_BADINPUT;
 }

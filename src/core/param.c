@@ -1,6 +1,7 @@
 #include "core/param.h"
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "core/units.h"
@@ -141,7 +142,13 @@ void param_value_str(const struct param *p, const void *base, char *buf, int n)
     switch (p->type) {
     case P_BOOL: snprintf(buf, n, "%s", *(const bool *)src ? "on" : "off"); break;
     case P_INT: snprintf(buf, n, "%lld", (long long)*(const int64_t *)src); break;
-    case P_DOUBLE: snprintf(buf, n, "%g", *(const double *)src); break;
+    case P_DOUBLE: { /* the shortest form that reads back as the same double */
+        double v = *(const double *)src;
+        snprintf(buf, n, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            snprintf(buf, n, "%.17g", v);
+        break;
+    }
     case P_RATE: fmt_rate(buf, n, *(const uint64_t *)src); break;
     case P_TIME: fmt_time(buf, n, *(const simtime_t *)src); break;
     case P_SIZE: fmt_size(buf, n, *(const uint64_t *)src); break;

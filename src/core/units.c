@@ -42,12 +42,17 @@ static int suffix_is(const char *suf, const char *unit)
     return n == strlen(unit) && strncmp(suf, unit, n) == 0;
 }
 
-const char *parse_rate(const char *s, uint64_t *bps)
+static const char *rate_with(const char *s, uint64_t *bps, bool bare_bps)
 {
     double v;
     const char *suf, *why = num_suffix(s, &v, &suf);
     if (why)
         return why;
+    /* A bare number is refused (host_link = 100 is a slip, not 100 bps),
+     * except 0, which is 0 in every unit, and in ns-3's own files, whose
+     * DataRate reads a bare number as bits per second. */
+    if (suffix_is(suf, "") && v != 0 && !bare_bps)
+        return "a rate needs a unit: bps, Kbps, Mbps, Gbps, Tbps (or K, M, G, T, Mb/s, Gb/s), e.g. 100Gbps";
     static const struct { const char *u; double m; } tab[] = {
         {"", 1}, {"bps", 1}, {"b/s", 1},
         {"K", 1e3}, {"Kbps", 1e3}, {"Kb/s", 1e3}, {"kbps", 1e3}, {"kb/s", 1e3},
@@ -65,6 +70,9 @@ const char *parse_rate(const char *s, uint64_t *bps)
         }
     return "unknown rate unit (use e.g. 100Gbps, 25G, 100Mb/s)";
 }
+
+const char *parse_rate(const char *s, uint64_t *bps) { return rate_with(s, bps, false); }
+const char *parse_rate_ns3(const char *s, uint64_t *bps) { return rate_with(s, bps, true); }
 
 const char *parse_time(const char *s, simtime_t *ps)
 {
@@ -99,6 +107,8 @@ const char *parse_size(const char *s, uint64_t *bytes)
     const char *suf, *why = num_suffix(s, &v, &suf);
     if (why)
         return why;
+    if (suffix_is(suf, "") && v != 0) /* as for rates: a bare number is a slip, except 0 */
+        return "a size needs a unit: B, KB, MB, GB (10^3..), KiB, MiB, GiB (2^10..), e.g. 1500B or 32MiB";
     static const struct { const char *u; double m; } tab[] = {
         {"", 1}, {"B", 1},
         {"KB", 1e3}, {"kB", 1e3}, {"K", 1e3}, {"MB", 1e6}, {"M", 1e6}, {"GB", 1e9}, {"G", 1e9},

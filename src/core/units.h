@@ -7,12 +7,16 @@
 #include <stdint.h>
 #include "core/simtime.h"
 
-/* "100Gbps" "25G" "40Gb/s" "100Mb/s" "10Mbps" "1.5Tbps" "1000000000" (bare = bps). */
+/* "100Gbps" "25G" "40Gb/s" "100Mb/s" "10Mbps" "1.5Tbps"; a bare number is
+ * refused (except 0), as for times and sizes. */
 const char *parse_rate(const char *s, uint64_t *bps);
+/* The same, but a bare number is bits per second, as ns-3's DataRate reads
+ * it: for values in ns-3's own files (topology files, RATE_AI and kin). */
+const char *parse_rate_ns3(const char *s, uint64_t *bps);
 /* "1us" "1000ns" "2.5ms" "0.001ms" "3s" "500ps"; bare "0" only (a bare number
  * is ambiguous, so it is refused). */
 const char *parse_time(const char *s, simtime_t *ps);
-/* "32MB"(10^6) "32MiB"(2^20) "4KB" "4KiB" "1GB" "1500B" "1500" (bare = bytes). */
+/* "32MB"(10^6) "32MiB"(2^20) "4KB" "4KiB" "1GB" "1500B"; bare "0" only. */
 const char *parse_size(const char *s, uint64_t *bytes);
 const char *parse_double(const char *s, double *v);
 const char *parse_int(const char *s, int64_t *v);

@@ -1,16 +1,20 @@
 #include "core/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include "core/err.h"
 
-static void *check(void *p)
+/* Exit code 2, as for bad input: a scenario too large for this machine is
+ * the user's to change (fewer hosts, flows or a shorter run), not a crash. */
+static void *check(void *p, size_t n, size_t size)
 {
     if (!p) {
-        fputs("rocesim: out of memory\n", stderr);
-        exit(1);
+        fprintf(stderr, "rocesim: out of memory (allocating %zu x %zu bytes): the scenario is too large for this "
+                        "machine's memory\n", n, size);
+        exit(EXIT_BADINPUT);
     }
     return p;
 }
 
-void *xmalloc(size_t size) { return check(malloc(size ? size : 1)); }
-void *xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1)); }
-void *xrealloc(void *p, size_t size) { return check(realloc(p, size ? size : 1)); }
+void *xmalloc(size_t size) { return check(malloc(size ? size : 1), 1, size); }
+void *xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n, size); }
+void *xrealloc(void *p, size_t size) { return check(realloc(p, size ? size : 1), 1, size); }

@@ -1,5 +1,5 @@
-/* Allocation that cannot fail quietly: running out of memory is not bad
- * input, so these print one line and exit(1) instead of returning NULL. A
+/* Allocation that cannot fail quietly: these print one line and exit with
+ * code 2 (like bad input: the scenario is too large) instead of returning NULL. A
  * zero count still returns a unique pointer, so callers need no special case. */
 #ifndef ROCESIM_XALLOC_H
 #define ROCESIM_XALLOC_H

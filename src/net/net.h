@@ -265,7 +265,8 @@ struct sim_hooks {
     void *ctx;
     void (*pfc)(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause);
     void (*flow_done)(void *ctx, const struct sim *s, const struct qp *f);
-    void (*progress)(void *ctx, const struct sim *s);
+    /* Every 65536 events; returning true ends sim_run there (an interrupt). */
+    bool (*progress)(void *ctx, const struct sim *s);
     /* Periodic monitors (stats/monitor.c). Runs at the time given to
      * sim_monitor_start, then at each time it returns (T_NEVER: stop), as one
      * EV_MONITOR event that is not rescheduled once every flow is done or

@@ -218,8 +218,8 @@ void sim_run(struct sim *s)
         evq_pop(&s->evq, &ev);
         s->now = ev.time;
         dispatch(s, &ev);
-        if ((++s->c.events & 0xffff) == 0 && s->hooks.progress)
-            s->hooks.progress(s->hooks.ctx, s);
+        if ((++s->c.events & 0xffff) == 0 && s->hooks.progress && s->hooks.progress(s->hooks.ctx, s))
+            break;
         /* Every flow done and no packet anywhere (all are pool-allocated): what
          * is left are timers of finished flows, so the run is over. */
         if (s->c.flows_completed == s->n_flows && s->next_start == s->n_flows && s->pool.in_use == 0)

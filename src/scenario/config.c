@@ -293,3 +293,70 @@ int config_set(struct config *c, const char *section, const char *key, const cha
     *why = "unknown section";
     return -1;
 }
+
+void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void section_json(FILE *f, const char *name, const struct param *tab, const void *base, int indent, bool *first)
+{
+    char val[PARAM_STR_MAX + 8];
+    fprintf(f, "%s\n%*s", *first ? "" : ",", indent + 2, "");
+    *first = false;
+    json_string(f, name);
+    fputs(": {", f);
+    for (const struct param *p = tab; p && p->name; p++) {
+        param_value_str(p, base, val, sizeof val);
+        fprintf(f, "%s", p == tab ? "" : ", ");
+        json_string(f, p->name);
+        fputs(": ", f);
+        json_string(f, val);
+    }
+    fputc('}', f);
+}
+
+void config_write_json(FILE *f, const struct config *c, int indent)
+{
+    bool first = true;
+    char name[96];
+    fputc('{', f);
+    for (const struct cfg_section *s = cfg_sections; s->name; s++)
+        section_json(f, s->name, s->params, (const char *)c + s->offset, indent, &first);
+    for (int i = 0; cc_registry[i]; i++)
+        if (strcmp(cc_registry[i]->name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(cc_registry[i]->name, "pbfs") == 0)) {
+            snprintf(name, sizeof name, "cc.%s", cc_registry[i]->name);
+            section_json(f, name, cc_registry[i]->params, c->cc_params[i], indent, &first);
+        }
+    for (int i = 0; lb_registry[i]; i++)
+        if (strcmp(lb_registry[i]->name, c->lb.scheme) == 0) {
+            snprintf(name, sizeof name, "lb.%s", lb_registry[i]->name);
+            section_json(f, name, lb_registry[i]->params, c->lb_params[i], indent, &first);
+        }
+    for (int i = 0; i < c->n_traffic_x; i++) {
+        snprintf(name, sizeof name, "traffic.%s", c->traffic_x[i].name);
+        section_json(f, name, cfg_traffic_params, &c->traffic_x[i].t, indent, &first);
+    }
+    for (int i = 0; i < c->n_flows; i++) {
+        snprintf(name, sizeof name, "flow.%s", c->flows[i].name);
+        section_json(f, name, cfg_flow_params, &c->flows[i], indent, &first);
+    }
+    if (c->sw.n_ecn_map > 0) { /* an ns-3 config's KMIN/KMAX/PMAX_MAP, which replaces switch.kmin/kmax/pmax */
+        fprintf(f, ",\n%*s\"switch.ecn_map\": [", indent + 2, "");
+        for (int i = 0; i < c->sw.n_ecn_map && i < ECN_MAP_MAX; i++)
+            fprintf(f, "%s{\"rate_bps\": %llu, \"kmin_bytes\": %llu, \"kmax_bytes\": %llu, \"pmax\": %g}", i ? ", " : "",
+                    (unsigned long long)c->sw.ecn_map[i].rate, (unsigned long long)c->sw.ecn_map[i].kmin,
+                    (unsigned long long)c->sw.ecn_map[i].kmax, c->sw.ecn_map[i].pmax);
+        fputc(']', f);
+    }
+    fprintf(f, "\n%*s}", indent, "");
+}

@@ -6,6 +6,7 @@
 #define ROCESIM_CONFIG_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "core/param.h"
 #include "core/simtime.h"
 
@@ -212,5 +213,14 @@ int config_set(struct config *c, const char *section, const char *key, const cha
  * returns its index in traffic_x / flows, or -1 with *why. */
 int config_dynamic_section(const char *section, const struct param **tab, const char **why);
 int config_section_add(struct config *c, const char *section, const char **why);
+
+/* The effective scenario as one JSON object, {"section": {"key": "value"}},
+ * every key of every section in use (values as a user writes them, so each
+ * can be given back as --set section.key=value): the fixed sections, the
+ * selected [cc.NAME] (and [cc.pbfs] when on) and [lb.NAME], every
+ * [traffic.NAME] and [flow.NAME]. `indent` spaces before each line but the first. */
+void config_write_json(FILE *f, const struct config *c, int indent);
+/* s as a JSON string, quoted and escaped. */
+void json_string(FILE *f, const char *s);
 
 #endif

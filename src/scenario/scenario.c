@@ -68,7 +68,7 @@ static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
                 pt->pmax = c->ecn_map[i].pmax;
                 return 0;
             }
-        return errf(e, "KMIN_MAP/KMAX_MAP/PMAX_MAP have no entry for %llu bps, the rate of a switch port "
+        return errf(e, "switch.ecn_map: KMIN_MAP/KMAX_MAP/PMAX_MAP have no entry for %llu bps, the rate of a switch port "
                        "(ns-3 requires one for each link speed)", (unsigned long long)pt->rate);
     }
     pt->kmin = (uint32_t)((unsigned __int128)c->kmin * pt->rate / 100000000000ULL);

@@ -291,6 +291,8 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
         file = c->traffic.pattern == TRAFFIC_FILE;
         if (generate(out, c, "traffic", &c->traffic, t, e) < 0)
             return -1;
+        for (size_t j = n0; j < out->n; j++)
+            out->v[j].source = 0;
     }
     for (int i = 0; i < c->n_traffic_x; i++) {
         const struct cfg_traffic *g = &c->traffic_x[i].t;
@@ -299,8 +301,11 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
         sources++;
         file = g->pattern == TRAFFIC_FILE;
         snprintf(s, sizeof s, "traffic.%s", c->traffic_x[i].name);
+        size_t before = out->n;
         if (generate(out, c, s, g, t, e) < 0)
             return -1;
+        for (size_t j = before; j < out->n; j++) /* fct.csv names the section each flow came from */
+            out->v[j].source = (uint16_t)(1 + i);
     }
     for (int i = 0; i < c->n_flows; i++) {
         const struct cfg_flow *f = &c->flows[i];
@@ -311,6 +316,7 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
             .start = f->start,
             .pg = (uint16_t)(f->pg ? f->pg : c->transport.pg),
             .dport = 100,
+            .source = FLOW_SOURCE_NAMED,
         };
         sources += i == 0;
         file = false;

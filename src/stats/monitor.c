@@ -388,7 +388,7 @@ static void sample_queue(struct monitors *m, struct mon *mo, const struct sim *s
         if (m->by_prio)
             for (int q = 0; q < NQ; q++)
                 fprintf(mo->f, ",%llu", (unsigned long long)b[q]);
-        fputc('\n', mo->f);
+        fprintf(mo->f, ",%u\n", s->ports[pt->peer].node); /* the neighbour this port sends to */
     }
 }
 
@@ -402,7 +402,8 @@ static void sample_util(struct mon *mo, const struct sim *s)
         if (mo->last < 0 || dt <= 0)
             continue;
         double u = (double)d * 8.0 * (double)T_SEC / ((double)pt->rate * (double)dt);
-        fprintf(mo->f, "%lld,%u,%u,%.6f\n", t_ns(s->now), pt->node, mo->id[i] - s->nodes[pt->node].port0, u);
+        fprintf(mo->f, "%lld,%u,%u,%.6f,%u\n", t_ns(s->now), pt->node, mo->id[i] - s->nodes[pt->node].port0, u,
+                s->ports[pt->peer].node);
     }
 }
 
@@ -618,10 +619,11 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
     *first = T_NEVER;
     static const char *const names[M_N] = {"queue.csv", "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv",
                                            NULL};
-    char qhdr[160] = "time_ns,node,port,bytes\n";
+    /* peer (the node at the far end of the port) comes last, so earlier columns keep their places */
+    char qhdr[160] = "time_ns,node,port,bytes,peer\n";
     if (m->by_prio)
-        snprintf(qhdr, sizeof qhdr, "time_ns,node,port,bytes,q0,q1,q2,q3,q4,q5,q6,q7\n");
-    const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation\n", "time_ns,flow_id,gbps\n",
+        snprintf(qhdr, sizeof qhdr, "time_ns,node,port,bytes,q0,q1,q2,q3,q4,q5,q6,q7,peer\n");
+    const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation,peer\n", "time_ns,flow_id,gbps\n",
                                 "time_ns,paused_ports,paused_paths\n", "time_ns,node,imbalance\n", NULL};
     for (int k = 0; k < M_QLEN; k++) {
         struct mon *mo = &m->m[k];

@@ -89,33 +89,66 @@ static simtime_t on_sample(void *ctx, const struct sim *s)
     return monitors_sample(((struct output *)ctx)->mon, s);
 }
 
-static void on_progress(void *ctx, const struct sim *s)
+/* Every 65536 events. Stops the run on a signal; otherwise a progress line:
+ * on a terminal, redrawn every 0.5 s; in a log (stderr not a terminal), one
+ * line every 5 s, so a batch job's log shows it is alive. */
+static bool on_progress(void *ctx, const struct sim *s)
 {
     struct output *o = ctx;
+    if (o->opt.stop && *o->opt.stop) {
+        o->interrupted = (int)*o->opt.stop;
+        return true;
+    }
+    if (o->opt.quiet)
+        return false;
     double now = wall_now();
-    if (now - o->last_print < 0.5)
-        return;
+    if (now - o->last_print < (o->opt.tty ? 0.5 : 5.0))
+        return false;
     o->last_print = now;
     double el = now - o->t0, evs = el > 0 ? (double)s->c.events / el : 0;
+    /* ETA from the simulated-time rate so far, towards run.stop, or without
+     * one towards the last flow's start (a lower bound: then the rest drains). */
     char eta[32] = "?";
-    if (s->c.flows_completed > 0 && s->n_flows > 0) {
-        double left = el * (double)(s->n_flows - s->c.flows_completed) / (double)s->c.flows_completed;
-        snprintf(eta, sizeof eta, "%.0fs", left);
+    simtime_t target = s->p.stop;
+    const char *bound = "";
+    if (!target && s->n_flows > 0) {
+        target = s->flows[s->start_order[s->n_flows - 1]].start;
+        bound = ">";
     }
+    if (s->now > 0 && target > s->now)
+        snprintf(eta, sizeof eta, "%s%.0fs", bound, el * (double)(target - s->now) / (double)s->now);
     char stop[32] = "end";
     if (s->p.stop)
         snprintf(stop, sizeof stop, "%.3f ms", (double)s->p.stop / T_MS);
-    fprintf(stderr, "\rsim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  ETA %s   ", (double)s->now / T_MS, stop,
-            (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, eta);
-    o->printed = true;
+    fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
+            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, eta,
+            o->opt.tty ? "   " : "\n");
+    o->printed = o->opt.tty;
+    return false;
 }
 
 /* ---------------------------------------------------------------- open */
 
-int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool progress, struct err *e)
+const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
+                                          "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
+
+static int clear_owned(const char *dir, struct err *e)
+{
+    char path[PATH_BUF + 32];
+    for (int i = 0; output_owned_files[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, output_owned_files[i]);
+        if (unlink(path) < 0 && errno != ENOENT)
+            return errf(e, "%s: cannot remove the earlier run's file: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+int output_open(struct output *o, struct scenario *sc, const struct output_opts *opt, struct err *e)
 {
     memset(o, 0, sizeof *o);
     o->sc = sc;
+    o->opt = *opt;
+    const char *out_dir = opt->out_dir;
     const struct config *cfg = sc->cfg;
     if (out_dir && *out_dir)
         snprintf(o->dir, sizeof o->dir, "%s", out_dir);
@@ -130,9 +163,16 @@ int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool
         else
             strcpy(o->dir, ".");
     } else
-        snprintf(o->dir, sizeof o->dir, "results/%s", cfg->run.name[0] ? cfg->run.name : "default");
-    if (mkdir_p(o->dir, e) < 0)
+        snprintf(o->dir, sizeof o->dir, "results/%s%s", cfg->run.name[0] ? cfg->run.name : "default",
+                 opt->dir_suffix ? opt->dir_suffix : "");
+    if (mkdir_p(o->dir, e) < 0 || clear_owned(o->dir, e) < 0) {
+        if (out_dir && *out_dir) { /* name the option, like every input error */
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, e->msg);
+            memcpy(e->msg, msg, sizeof msg);
+        }
         return -1;
+    }
     if (!(o->pfc_csv = open_in(o, "pfc.csv", e)))
         return -1;
     fputs("time_ns,node,port,priority,sender,event\n", o->pfc_csv);
@@ -152,7 +192,7 @@ int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool
     h->ctx = o;
     h->pfc = on_pfc;
     h->flow_done = on_flow_done;
-    h->progress = progress ? on_progress : NULL;
+    h->progress = on_progress; /* also when quiet: it checks for a signal */
     char qlen[PATH_BUF + PARAM_STR_MAX] = "";
     if (cfg->ns3.active && cfg->ns3.qlen_mon_file[0]) { /* QLEN_MON_FILE: placed like FCT_OUTPUT_FILE */
         bool in_dir = (out_dir && *out_dir) || cfg->output.dir[0];
@@ -190,30 +230,56 @@ double percentile(const double *v, size_t n, double pct)
     return v[rank - 1];
 }
 
+/* The section a flow came from: "traffic", "traffic.NAME" or "flow.NAME". */
+static void flow_source(const struct scenario *sc, uint32_t i, char *buf, size_t n)
+{
+    const struct config *c = sc->cfg;
+    const struct flow_spec *fs = i < sc->flows.n ? &sc->flows.v[i] : NULL;
+    const char *name = flow_list_name(&sc->flows, i);
+    if (fs && fs->source == FLOW_SOURCE_NAMED && name)
+        snprintf(buf, n, "flow.%s", name);
+    else if (fs && fs->source > 0 && fs->source <= c->n_traffic_x)
+        snprintf(buf, n, "traffic.%s", c->traffic_x[fs->source - 1].name);
+    else
+        snprintf(buf, n, "traffic");
+}
+
 static int write_fct(struct output *o, struct err *e)
 {
     FILE *f = open_in(o, "fct.csv", e);
     if (!f)
         return -1;
     const struct sim *s = &o->sc->sim;
+    char src[64];
     fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo,ooo_max,flowlets,"
-          "path_switches\n", f);
+          "path_switches,source\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
+        flow_source(o->sc, i, src, sizeof src);
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
-                    (long long)(q->start / T_NS), (long long)(q->finish / T_NS), (long long)(fct / T_NS),
-                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches);
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u,%s\n", i, q->src, q->dst,
+                    (unsigned long long)q->size, (long long)(q->start / T_NS), (long long)(q->finish / T_NS),
+                    (long long)(fct / T_NS), (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct,
+                    q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches, src);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u,%s\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo, q->ooo_max,
-                    q->flowlets, q->path_switches);
+                    q->flowlets, q->path_switches, src);
         }
     }
     if (fclose(f) != 0)
         return errf(e, "%s/fct.csv: write failed", o->dir);
     return 0;
+}
+
+/* A statistic over flows: null when there are none, never a made-up 0. */
+static void json_stat(FILE *f, const char *name, double v, bool have, const char *sep)
+{
+    if (have)
+        fprintf(f, "\"%s\": %.4f%s", name, v, sep);
+    else
+        fprintf(f, "\"%s\": null%s", name, sep);
 }
 
 int output_finish(struct output *o, struct err *e)
@@ -252,7 +318,18 @@ int output_finish(struct output *o, struct err *e)
     }
     const struct sim_counters *c = &s->c;
     fprintf(f, "{\n");
-    fprintf(f, "  \"scenario\": \"%s\",\n", cfg->run.name[0] ? cfg->run.name : "default");
+    fprintf(f, "  \"scenario\": ");
+    json_string(f, cfg->run.name[0] ? cfg->run.name : "default");
+    fprintf(f, ",\n  \"rocesim_version\": ");
+    json_string(f, o->opt.version ? o->opt.version : "unknown");
+    fprintf(f, ",\n  \"command_line\": ");
+    json_string(f, o->opt.cmdline ? o->opt.cmdline : "");
+    fprintf(f, ",\n  \"scenario_file\": ");
+    json_string(f, cfg->source);
+    /* cut short by a signal: sim_time_ns is how far it got, unfinished flows are those not done by then */
+    fprintf(f, ",\n  \"interrupted\": %s,\n", o->interrupted ? "true" : "false");
+    if (o->interrupted)
+        fprintf(f, "  \"signal\": \"%s\",\n", o->interrupted == SIGINT ? "SIGINT" : o->interrupted == SIGTERM ? "SIGTERM" : "other");
     fprintf(f, "  \"seed\": %lld,\n", (long long)cfg->run.seed);
     fprintf(f, "  \"cc\": \"%s\",\n  \"lb\": \"%s\",\n", s->cc->name, s->lb->name);
     fprintf(f, "  \"lossless\": %s,\n", s->p.pfc ? "true" : "false");
@@ -326,10 +403,16 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
     fprintf(f, "  \"events_per_second\": %.0f,\n  \"packet_hops_per_second\": %.0f,\n",
             wall > 0 ? (double)c->events / wall : 0, wall > 0 ? (double)c->packet_hops / wall : 0);
-    fprintf(f, "  \"fct_slowdown\": {\"avg\": %.4f, \"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f, \"max\": %.4f}\n",
-            n ? sum / (double)n : 0, percentile(sd, n, 50), percentile(sd, n, 95), percentile(sd, n, 99),
-            n ? sd[n - 1] : 0);
-    fprintf(f, "}\n");
+    fprintf(f, "  \"fct_slowdown\": {");
+    json_stat(f, "avg", n ? sum / (double)n : 0, n > 0, ", ");
+    json_stat(f, "p50", percentile(sd, n, 50), n > 0, ", ");
+    json_stat(f, "p95", percentile(sd, n, 95), n > 0, ", ");
+    json_stat(f, "p99", percentile(sd, n, 99), n > 0, ", ");
+    json_stat(f, "max", n ? sd[n - 1] : 0, n > 0, "},\n");
+    /* the scenario as run: every key after the file and every --set */
+    fprintf(f, "  \"config\": ");
+    config_write_json(f, cfg, 2);
+    fprintf(f, "\n}\n");
     free(sd);
     if (fclose(f) != 0)
         return errf(e, "%s/summary.json: write failed", o->dir);

@@ -291,6 +291,8 @@ int report_read_summary(struct report_run *r, const char *path, struct err *e)
         rc = errf(e, "%s:%d: not a JSON object (expected '{')", path, line_of(text, p));
         goto out;
     }
+    const char *intr = strstr(text, "\"interrupted\":");
+    r->interrupted = intr && strncmp(skip_ws(intr + 14), "true", 4) == 0;
     const char *key = "\"pfc_pause_frames_by_layer\"";
     const char *k = strstr(text, key);
     if (!k)
@@ -580,10 +582,11 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
         report_compute(&runs[k], &sum[k]);
     }
     if (n == 1)
-        fprintf(out, "rocesim report: %s\n", dirs[0]);
+        fprintf(out, "rocesim report: %s%s\n", dirs[0], runs[0].interrupted ? " (interrupted: partial results)" : "");
     else
         for (int k = 0; k < n; k++)
-            fprintf(out, "%s run %d: %s\n", k ? "              " : "rocesim report:", k + 1, dirs[k]);
+            fprintf(out, "%s run %d: %s%s\n", k ? "              " : "rocesim report:", k + 1, dirs[k],
+                    runs[k].interrupted ? " (interrupted: partial results)" : "");
 
     /* overview */
     {

@@ -30,6 +30,7 @@ struct report_run {
     size_t n_flows;
     bool has_lb;                  /* fct.csv had the load-balancing columns */
     bool has_layers;              /* summary.json had pfc_pause_frames_by_layer */
+    bool interrupted;             /* summary.json: a signal cut the run short */
     uint64_t pause_sent[4];       /* by the sender's layer */
     bool has_ports;               /* pfc_ports.csv was there */
     double *imbalance;            /* imbalance.csv's samples, when there */

@@ -236,7 +236,7 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                      shown(&f[j], sb, sizeof sb));
                 goto out;
             }
-            if (j == 2 && (why = parse_rate(val, &l->rate))) {
+            if (j == 2 && (why = parse_rate_ns3(val, &l->rate))) {
                 errf(e, "%s:%ld: link %u: bad rate \"%s\": %s", fname, f[j].line, i + 1, shown(&f[j], sb, sizeof sb),
                      why);
                 goto out;

@@ -16,7 +16,9 @@ struct flow_spec {
     simtime_t start;
     uint16_t pg;       /* priority group */
     uint16_t dport;    /* ns-3 flow files carry it; generators use 100 like traffic_gen.py */
+    uint16_t source;   /* which section made it: 0 [traffic], 1 + i [traffic.NAME] number i, FLOW_SOURCE_NAMED [flow.NAME] */
 };
+#define FLOW_SOURCE_NAMED 0xffff
 
 #define FLOW_NAME_MAX 32 /* bytes, with the NUL */
 
