@@ -242,7 +242,7 @@ static void steer(const char *slow_rate, double slow_gbps, int nflows, bool lite
 static void test_steers_from_slow_link(void **st)
 {
     (void)st;
-    int nflows = sanitized() ? 20 : 60;
+    int nflows = 60; /* the same scenarios under sanitizers: the figures are asserted */
     steer("25Gbps", 25, nflows, false);
     steer("5Gbps", 5, nflows, true);
 }
@@ -256,7 +256,7 @@ static uint64_t inv_run(const char *name, const char *topo, const char *cc, bool
              "[run]\nseed = 3\n[topology]\n%s\n[switch]\npfc = %s\n[transport]\ncc = %s\nreorder = %s\n"
              "[lb]\nscheme = conga\n[lb.conga]\nflowlet_timeout = 2us\n"
              "[traffic]\npattern = poisson\ncdf = web_search\nload = 0.8\nduration = %s\n",
-             topo, pfc ? "on" : "off", cc, reorder, sanitized() ? "100us" : "300us");
+             topo, pfc ? "on" : "off", cc, reorder, "300us");
     struct run r;
     run_setup(&r, ini);
     run_build(&r);
@@ -284,8 +284,8 @@ static void test_invariants(void **st)
         for (int pfc = 1; pfc >= 0; pfc--)
             for (int ro = 0; ro < 2; ro++)
                 switches += inv_run(t ? "fattree" : "leafspine", t ? fattree : leafspine, "dcqcn", pfc, ro ? "buffer" : "gbn");
-    /* every CC, lossless with go-back-N (IRN where a CC needs it is its own transport) */
-    for (int i = 0; cc_registry[i]; i++)
+    /* every CC, lossless with go-back-N (under sanitizers: every other one) */
+    for (int i = 0; cc_registry[i]; i += sanitized() ? 2 : 1)
         if (!cc_registry[i]->companion && strcmp(cc_registry[i]->name, "dcqcn") != 0)
             inv_run("leafspine", leafspine, cc_registry[i]->name, true, "gbn");
     assert_true(switches > 0); /* flowlets did move somewhere: CONGA was deciding */
