@@ -285,8 +285,8 @@ static void test_invariants(void **st)
             for (int ro = 0; ro < 2; ro++)
                 switches += inv_run(t ? "fattree" : "leafspine", t ? fattree : leafspine, "dcqcn", pfc, ro ? "buffer" : "gbn");
     /* every CC, lossless with go-back-N (under sanitizers: every other one) */
-    for (int i = 0; cc_registry[i]; i += sanitized() ? 2 : 1)
-        if (!cc_registry[i]->companion && strcmp(cc_registry[i]->name, "dcqcn") != 0)
+    for (int i = 0; cc_registry[i]; i++)
+        if ((!sanitized() || i % 2 == 0) && !cc_registry[i]->companion && strcmp(cc_registry[i]->name, "dcqcn") != 0)
             inv_run("leafspine", leafspine, cc_registry[i]->name, true, "gbn");
     assert_true(switches > 0); /* flowlets did move somewhere: CONGA was deciding */
 }
