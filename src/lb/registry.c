@@ -2,9 +2,9 @@
 #include <string.h>
 #include "net/lb.h"
 
-extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow;
+extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
 
-const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, NULL };
+const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga, NULL };
 
 int lb_index(const char *name)
 {

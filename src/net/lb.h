@@ -83,6 +83,10 @@ uint32_t ecmp_hash(const uint8_t *key, size_t len, uint32_t seed);
 /* ---- helpers a scheme may call (net/lbapi.c) */
 simtime_t lb_now(const struct sim *s);
 void *lb_flow_state(struct sim *s, uint32_t flow);
+/* Zeroed memory owned by the simulation (freed with it), for state whose size
+ * depends on the topology (per-port estimators, per edge-pair tables). Meant
+ * for init or first use of a pair, not per packet. */
+void *lb_alloc(struct sim *s, size_t bytes);
 /* Per-switch timers, one heap entry per (switch, kind) as for flow timers. */
 void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at);
 /* A control packet from switch `from` to node `to` (a host, or an edge switch:

@@ -1,10 +1,35 @@
 /* The helper API load balancers call (lb.h): time, per-flow state, switch
  * timers, control packets, edges and fabric facts. */
 #include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <stddef.h>
+#include <stdlib.h>
 
 simtime_t lb_now(const struct sim *s) { return s->now; }
 
 void *lb_flow_state(struct sim *s, uint32_t flow) { return s->lb_fstate + (size_t)flow * s->lb_fstride; }
+
+struct lb_mem {
+    struct lb_mem *next;
+    max_align_t data[];
+};
+
+void *lb_alloc(struct sim *s, size_t bytes)
+{
+    struct lb_mem *m = xcalloc(1, sizeof *m + bytes);
+    m->next = s->lb_mem;
+    s->lb_mem = m;
+    return m->data;
+}
+
+void lb_mem_free(struct sim *s)
+{
+    while (s->lb_mem) {
+        struct lb_mem *m = s->lb_mem;
+        s->lb_mem = m->next;
+        free(m);
+    }
+}
 
 void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at)
 {

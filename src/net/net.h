@@ -339,6 +339,7 @@ struct sim {
     size_t lb_fstride;
     struct pktq ctrl_pending;  /* control packets waiting to enter their switch (EV_CTRL) */
     struct lb_paths *paths;    /* per edge pair, enumerated on first use (net/paths.c) */
+    struct lb_mem *lb_mem;     /* blocks a scheme took with lb_alloc, freed with the simulation */
     uint64_t seed;
 
     /* Link failures and recoveries (fault.c), each one EV_LINK event; the

@@ -87,6 +87,8 @@ void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);
 /* paths.c */
 void lb_paths_free(struct sim *s);
+/* lbapi.c */
+void lb_mem_free(struct sim *s);
 /* transport.c */
 uint64_t irn_next_retx(const struct sim *s, struct qp *f);
 void irn_recover(struct qp *f, uint64_t high);

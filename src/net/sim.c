@@ -269,6 +269,7 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->start_order);
     lb_paths_free(s);
+    lb_mem_free(s);
     free(s->lbsw);
     free(s->lb_nstate);
     free(s->lb_fstate);
