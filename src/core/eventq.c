@@ -26,44 +26,27 @@ static void heap_push(struct heap4 *h, struct event e)
     h->v[i] = e;
 }
 
-/* Bottom-up ("hole") deletion: walk the hole from the root to a leaf along
- * the smaller child, then sift the last entry up from there. The last entry
- * is usually among the latest events and ends near the bottom, so this
- * spends one comparison less per level than testing it on the way down. */
 static void heap_pop(struct heap4 *h, struct event *out)
 {
     *out = h->v[0];
-    size_t n = --h->n, i = 0;
+    struct event last = h->v[--h->n];
+    size_t n = h->n, i = 0;
     if (n == 0)
         return;
-    struct event last = h->v[n];
-    struct event *v = h->v;
     for (;;) {
         size_t c = 4 * i + 1;
-        if (c + 4 <= n) { /* all four children: the common case */
-            size_t a = ev_before(&v[c + 1], &v[c]) ? c + 1 : c;
-            size_t b = ev_before(&v[c + 3], &v[c + 2]) ? c + 3 : c + 2;
-            c = ev_before(&v[b], &v[a]) ? b : a;
-        } else if (c < n) {
-            size_t best = c;
-            for (size_t j = c + 1; j < n; j++)
-                if (ev_before(&v[j], &v[best]))
-                    best = j;
-            c = best;
-        } else {
+        if (c >= n)
             break;
-        }
-        v[i] = v[c];
-        i = c;
-    }
-    while (i > 0) {
-        size_t parent = (i - 1) >> 2;
-        if (!ev_before(&last, &v[parent]))
+        size_t best = c, end = c + 4 < n ? c + 4 : n;
+        for (size_t j = c + 1; j < end; j++)
+            if (ev_before(&h->v[j], &h->v[best]))
+                best = j;
+        if (!ev_before(&h->v[best], &last))
             break;
-        v[i] = v[parent];
-        i = parent;
+        h->v[i] = h->v[best];
+        i = best;
     }
-    v[i] = last;
+    h->v[i] = last;
 }
 
 void evq_init(struct eventq *q)
