@@ -4,6 +4,7 @@
  * left in any queue). */
 #include "testutil.h"
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "simrun.h"
@@ -198,6 +199,80 @@ static void test_poisson_deterministic(void **st)
     assert_true(na != nc || memcmp(a, c, na * sizeof a[0]) != 0);
 }
 
+/* ever_paused for packets that waited in a paused switch queue: the
+ * simulator counts them in O(1) at RESUME and marks each as it leaves (and,
+ * when the run stops, those still queued). The reference here is the direct
+ * definition: at every RESUME of a switch queue, walk the packets it holds
+ * (the hook runs before any of them can leave). Every flow the walk finds
+ * must say ever_paused, also when the run stops at the very instant of a
+ * RESUME, with most of those packets still queued. */
+#define WALK_STOPS 64
+struct walk_ref {
+    bool *held;
+    uint32_t resumes_with_packets, nt;
+    simtime_t t[WALK_STOPS]; /* first distinct times of such RESUMEs */
+};
+
+static void walk_on_pfc(void *ctx, const struct sim *s, uint32_t pid, int q, bool pause)
+{
+    struct walk_ref *w = ctx;
+    if (pause || !s->nodes[s->ports[pid].node].is_switch || !s->ports[pid].q[q].head)
+        return;
+    w->resumes_with_packets++;
+    if (w->nt < WALK_STOPS && (!w->nt || w->t[w->nt - 1] != s->now))
+        w->t[w->nt++] = s->now;
+    for (const struct pkt *x = s->ports[pid].q[q].head; x; x = x->next)
+        if (x->flow != UINT32_MAX)
+            w->held[x->flow] = true;
+}
+
+static void walk_run(struct run *r, struct walk_ref *w, const simtime_t *stops, uint32_t nstops)
+{
+    /* k=4 fat-tree, 2 MB permutation at line rate into 1 MB switch buffers:
+     * ECMP collisions pause the fabric */
+    run_setup(r, "[run]\nseed = 3\n[topology]\ntype = fattree\nk = 4\n[switch]\nbuffer = 1MB\necn = off\n"
+                 "[transport]\ncc = none\n[traffic]\npattern = permutation\nsize = 2MB\n");
+    run_build(r);
+    struct sim *s = &r->sc.sim;
+    memset(w, 0, sizeof *w);
+    w->held = calloc(s->n_flows, sizeof(bool));
+    s->hooks.ctx = w;
+    s->hooks.pfc = walk_on_pfc;
+    for (uint32_t k = 0; k < nstops; k++) {
+        s->p.stop = stops[k];
+        sim_run(s);
+        assert_true(s->stopped);
+        for (uint32_t i = 0; i < s->n_flows; i++)
+            if (w->held[i])
+                assert_true(s->flows[i].ever_paused);
+    }
+    s->p.stop = 0;
+    sim_run(s);
+    run_check_invariants(r);
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        if (w->held[i])
+            assert_true(s->flows[i].ever_paused);
+}
+
+static void test_ever_paused_queue_walk(void **st)
+{
+    (void)st;
+    struct run r;
+    struct walk_ref w, w2;
+    walk_run(&r, &w, NULL, 0); /* straight through: where the RESUMEs are */
+    uint32_t n_held = 0;
+    for (uint32_t i = 0; i < r.sc.sim.n_flows; i++)
+        n_held += w.held[i];
+    print_message("ever_paused: %u RESUMEs of non-empty switch queues, %u of %u flows held, %llu PAUSE\n",
+                  w.resumes_with_packets, n_held, r.sc.sim.n_flows, (unsigned long long)r.sc.sim.c.pfc_pause_frames);
+    assert_true(w.nt > 1 && n_held > 0);
+    free(w.held);
+    run_free(&r);
+    walk_run(&r, &w2, w.t, w.nt); /* again, stopping at each of the first RESUMEs */
+    free(w2.held);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_incast_lossy_recovers),
         cmocka_unit_test(test_dcqcn_fair_share),
         cmocka_unit_test(test_poisson_deterministic),
+        cmocka_unit_test(test_ever_paused_queue_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,11 @@ struct port {
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
     simtime_t paused_since[NQ];
+    /* Packets at the head of q[i] that waited through a PAUSE of queue i:
+     * at RESUME this is set to the queue's length (FIFO, so they are the next
+     * to leave), and each of them marks its flow ever_paused as it leaves.
+     * O(1) per RESUME and per dequeue instead of a walk of the queue. */
+    uint32_t paused_left[NQ];
     struct pktq q[NQ];
     struct pktq wire;
     /* switch MMU, ingress side */

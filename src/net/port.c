@@ -67,11 +67,9 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
         pt->paused_mask &= (uint8_t)~(1u << q);
         pt->paused_time += s->now - pt->paused_since[q];
         /* A paused queue sends nothing, so what it holds now is every packet
-         * that waited behind this PAUSE: their flows were held back. (Here, not
-         * per enqueue, so the packet path pays nothing.) */
-        for (const struct pkt *x = pt->q[q].head; x; x = x->next)
-            if (x->flow != UINT32_MAX)
-                s->flows[x->flow].ever_paused = true;
+         * that waited behind this PAUSE: their flows were held back. They
+         * are the next pt->q[q].n to leave (switch_dequeue marks them). */
+        pt->paused_left[q] = pt->q[q].n;
     }
     if (s->hooks.pfc)
         s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);

@@ -204,6 +204,20 @@ static void dispatch(struct sim *s, const struct event *ev)
     }
 }
 
+/* Packets that waited through a PAUSE mark their flow ever_paused as they
+ * leave the queue (switch_dequeue); those still queued when the run stops
+ * are marked here, so fct.csv says the same whenever the run ends. */
+static void mark_paused_waiting(struct sim *s)
+{
+    for (uint32_t i = 0; i < s->n_ports; i++)
+        for (int q = 0; q < NQ; q++) {
+            uint32_t n = s->ports[i].paused_left[q];
+            for (const struct pkt *x = s->ports[i].q[q].head; n && x; x = x->next, n--)
+                if (x->flow != UINT32_MAX)
+                    s->flows[x->flow].ever_paused = true;
+        }
+}
+
 void sim_run(struct sim *s)
 {
     struct event ev;
@@ -225,6 +239,7 @@ void sim_run(struct sim *s)
         if (s->c.flows_completed == s->n_flows && s->next_start == s->n_flows && s->pool.in_use == 0)
             break;
     }
+    mark_paused_waiting(s);
 }
 
 void sim_monitor_start(struct sim *s, simtime_t first)

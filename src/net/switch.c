@@ -144,6 +144,11 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         if (lb->on_dequeue)
             lb->on_dequeue(s, &s->lbsw[pt->node], p->type == PKT_DATA ? s->lb_par : s->lb_ctl_par, p, pid, q);
     }
+    if (pt->paused_left[q]) { /* it waited through a PAUSE (pfc_receive) */
+        pt->paused_left[q]--;
+        if (p->flow != UINT32_MAX)
+            s->flows[p->flow].ever_paused = true;
+    }
     if (q != 0) {
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
