@@ -449,6 +449,8 @@ static void test_ns3_defaults(void **state)
     assert_true(c.transport.window_global);
     assert_false(c.transport.var_win);
     assert_int_equal(c.transport.chunk, 0);
+    assert_true(c.run.ns3_timing); /* an ns-3 config gets ns-3's whole-ns timing */
+    assert_null(config_origin(&c, "run.ns3_timing"));
     assert_string_equal(c.ns3.fct_file, "fct.txt");
     assert_string_equal(c.ns3.pfc_file, "pfc.txt");
     assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "alpha_resume_interval", P_TIME), 55 * T_US);

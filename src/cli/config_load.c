@@ -743,7 +743,9 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
     /* Pass 2: ns-3's defaults where the file is silent, then the mapping. */
     char where[WHERE_MAX], val[PARAM_STR_MAX + 8];
     if (set_key(c, "switch", "pfc", "on", fname, false, e) < 0 || set_key(c, "transport", "recovery", "gbn", fname, false, e) < 0 ||
-        set_key(c, "transport", "cnp", "flag", fname, false, e) < 0)
+        set_key(c, "transport", "cnp", "flag", fname, false, e) < 0 ||
+        /* a user of an ns-3 config expects ns-3's numbers, which come from its whole-ns truncation */
+        set_key(c, "run", "ns3_timing", "on", fname, false, e) < 0)
         goto out;
     const char *selected = "none";
     char others[512] = "";
@@ -1078,5 +1080,11 @@ int config_validate(struct config *c, struct err *e)
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));
-    return validate_workload_hosts(c, e);
+    if (validate_workload_hosts(c, e) < 0)
+        return -1;
+    if (c->ns3.active && c->run.ns3_timing && !config_origin(c, "run.ns3_timing"))
+        warnf("%s: ns-3 config: run.ns3_timing = on (serialisation and pacing truncated to whole ns, as ns-3 does, "
+              "so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
+              c->source);
+    return 0;
 }
