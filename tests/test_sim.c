@@ -116,6 +116,47 @@ static void test_lone_flow_ns3_config(void **st)
     assert_int_equal(fct, 8793344 * T_NS / 100);
 }
 
+/* transport.ack_high_prio: hosts 1 and 2 send 2 MB each to host 0 at line
+ * rate (no CC), so the switch port toward host 0 holds a growing queue; at
+ * 50 us host 0 sends 10 KB to host 1, whose ACKs must cross that port. With
+ * `on` they pass the queue (strict priority 0); with `nic`, ns-3's behaviour
+ * for ACK_HIGH_PRIO 1, they wait behind the queued data, ~50 us of it. */
+static simtime_t ack_prio_small_fct(const char *mode)
+{
+    char ini[512];
+    snprintf(ini, sizeof ini,
+             "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 3\n"
+             "[transport]\ncc = none\nack_high_prio = %s\n[traffic]\npattern = none\n", mode);
+    struct run r;
+    run_setup(&r, ini);
+    run_add_flow(&r, 1, 0, 2000000, 0);
+    run_add_flow(&r, 2, 0, 2000000, 0);
+    run_add_flow(&r, 0, 1, 10000, 50 * T_US);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    assert_int_equal(r.sc.sim.c.pfc_pause_frames, 0);
+    const struct qp *f = &r.sc.sim.flows[2];
+    assert_int_equal(f->size, 10000);
+    simtime_t fct = f->finish - f->start;
+    run_free(&r);
+    return fct;
+}
+
+static void test_ack_high_prio_switch(void **st)
+{
+    (void)st;
+    simtime_t on = ack_prio_small_fct("on"), nic = ack_prio_small_fct("nic"), off = ack_prio_small_fct("off");
+    print_message("10 KB flow, ACKs against a 50 us queue: FCT %.2f us (on), %.2f us (nic), %.2f us (off)\n",
+                  (double)on / T_US, (double)nic / T_US, (double)off / T_US);
+    /* alone it takes 2 x 2 us of propagation + 10 packets: about 5 us */
+    assert_true(on < 6 * T_US);
+    /* the queue toward host 0 has grown for 50 us at 100 Gbps excess: its last ACK waits about that long */
+    assert_true(nic > 40 * T_US && nic < 70 * T_US);
+    /* no PAUSE anywhere, so the NIC's ACK class does not matter: nic and off are the same run */
+    assert_int_equal(nic, off);
+}
+
 /* 64 -> 1 incast of 1 MB flows into a small buffer, no CC: PFC must hold
  * everything (no drop), and the receiver link stays busy, so the last flow
  * ends when all wire bytes have crossed it. */
@@ -261,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_lone_flow_fct),
         cmocka_unit_test(test_lone_flow_ns3_timing),
         cmocka_unit_test(test_lone_flow_ns3_config),
+        cmocka_unit_test(test_ack_high_prio_switch),
         cmocka_unit_test(test_incast_lossless),
         cmocka_unit_test(test_incast_ns3_timing),
         cmocka_unit_test(test_incast_lossy_recovers),

@@ -383,7 +383,7 @@ int config_load_ini(struct config *c, const char *text, const char *fname, struc
 
 enum vk { V_U32, V_U64, V_DBL, V_STR, V_MAP, V_LINK };
 enum act { A_SET, A_CC, A_WARN, A_SPECIAL };
-enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN };
+enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN, C_ACKPRIO };
 enum when { W_PRESENT, W_ZERO, W_NONZERO }; /* A_WARN: warn when the value is ... */
 enum special { S_NONE, S_CCMODE, S_TOPO, S_FLOW, S_FCT, S_PFC, S_ACKINT, S_ERR, S_LINK, S_KMAX, S_KMIN, S_PMAX,
                S_QFILE, S_QSTART, S_QEND };
@@ -414,7 +414,7 @@ static const struct ns3_key ns3_keys[] = {
     {"HAS_WIN", V_U32, A_SET, C_WIN, 0, 0, "transport", "window", "1"},
     {"GLOBAL_T", V_U32, A_SET, C_BOOL1, 0, 0, "transport", "window_global", "1"},
     {"VAR_WIN", V_U32, A_SET, C_BOOL, 0, 0, "transport", "var_win", "0"},
-    {"ACK_HIGH_PRIO", V_U32, A_SET, C_BOOL, 0, 0, "transport", "ack_high_prio", "0"},
+    {"ACK_HIGH_PRIO", V_U32, A_SET, C_ACKPRIO, 0, 0, "transport", "ack_high_prio", "0"},
     {"ALPHA_RESUME_INTERVAL", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "alpha_resume_interval", "55"},
     {"RATE_DECREASE_INTERVAL", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "rate_decrease_interval", "4"},
     {"CLAMP_TARGET_RATE", V_U32, A_CC, C_BOOL, 0, 0, "dcqcn", "clamp_target_rate", "0"},
@@ -612,6 +612,8 @@ static int ns3_conv(char *out, size_t n, const char *tok, int conv)
     case C_BOOL: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "on" : "off"); break;
     case C_BOOL1: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) == 1 ? "on" : "off"); break;
     case C_WIN: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "bdp" : "off"); break;
+    /* third.cc turns ACK_HIGH_PRIO into the NICs' ACK class only; its switches never see it */
+    case C_ACKPRIO: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "nic" : "off"); break;
     case C_US: r = snprintf(out, n, "%sus", tok); break;
     case C_S: r = snprintf(out, n, "%ss", tok); break;
     case C_MIB: r = snprintf(out, n, "%sMiB", tok); break;
