@@ -421,6 +421,7 @@ int report_read_ns3_fct(struct report_run *r, const char *path, struct err *e)
         }
         r->flows = grow(r->flows, &cap, r->n_flows, sizeof *r->flows);
         struct report_flow *f = &r->flows[r->n_flows];
+        memset(f, 0, sizeof *f); /* ns-3 has no per-flow LB counters */
         f->id = (uint32_t)r->n_flows;
         f->size = v[4];
         f->done = true;
