@@ -803,7 +803,8 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
             double *w = v + (size_t)k * 4;
             struct report_stats is;
             double *tmp = xcalloc(runs[k].n_imbalance + 1, sizeof *tmp);
-            memcpy(tmp, runs[k].imbalance, runs[k].n_imbalance * sizeof *tmp);
+            if (runs[k].n_imbalance) /* NULL with no imbalance.csv (e.g. an ns-3 fct.txt) */
+                memcpy(tmp, runs[k].imbalance, runs[k].n_imbalance * sizeof *tmp);
             stats_of(&is, tmp, runs[k].n_imbalance, false);
             free(tmp);
             w[0] = (double)is.n, w[1] = is.avg, w[2] = is.p50, w[3] = is.p99;
