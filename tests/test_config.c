@@ -380,7 +380,7 @@ static void test_ns3_reference(void **state)
     assert_int_equal(c.transport.window, PARAM_WIN_BDP);
     assert_true(c.transport.window_global);
     assert_true(c.transport.var_win);
-    assert_false(c.transport.ack_high_prio);
+    assert_int_equal(c.transport.ack_high_prio, ACK_PRIO_OFF);
     assert_int_equal(c.transport.ack_interval, 1);
     assert_int_equal(c.transport.chunk, 4000);
     assert_false(c.transport.back_to_zero);
@@ -456,6 +456,8 @@ static void test_ns3_defaults(void **state)
     assert_true(c.transport.window_global);
     assert_false(c.transport.var_win);
     assert_int_equal(c.transport.chunk, 0);
+    assert_true(c.run.ns3_timing); /* an ns-3 config gets ns-3's whole-ns timing */
+    assert_null(config_origin(&c, "run.ns3_timing"));
     assert_string_equal(c.ns3.fct_file, "fct.txt");
     assert_string_equal(c.ns3.pfc_file, "pfc.txt");
     assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "alpha_resume_interval", P_TIME), 55 * T_US);
@@ -486,6 +488,27 @@ static void test_ns3_defaults(void **state)
     struct err e = {{0}};
     assert_int_equal(config_validate(&c, &e), -1);
     check_msg(e.msg, "config.txt: ", "topology.type=file needs topology.file (ns-3 TOPOLOGY_FILE)");
+    done(&c);
+}
+
+/* ns-3 third.cc gives ACK_HIGH_PRIO to its NICs only (SwitchNode::AckHighPrio
+ * keeps its default 0), so 1 maps to `nic`; an INI file may ask for `on`. */
+static void test_ns3_ack_high_prio(void **state)
+{
+    (void)state;
+    struct config c;
+    char *w = ns3_ok(&c, "L2_ACK_INTERVAL 1\nACK_HIGH_PRIO 1\n", "n.txt");
+    free(w);
+    assert_int_equal(c.transport.ack_high_prio, ACK_PRIO_NIC);
+    done(&c);
+    w = ns3_ok(&c, "L2_ACK_INTERVAL 1\nACK_HIGH_PRIO 0\n", "n.txt");
+    free(w);
+    assert_int_equal(c.transport.ack_high_prio, ACK_PRIO_OFF);
+    done(&c);
+    struct err e = {{0}};
+    fresh(&c);
+    assert_int_equal(config_load_ini(&c, "[transport]\nack_high_prio = on\n", "t.ini", &e), 0);
+    assert_int_equal(c.transport.ack_high_prio, ACK_PRIO_ON);
     done(&c);
 }
 
@@ -763,7 +786,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ini_valid),     cmocka_unit_test(test_ini_errors),    cmocka_unit_test(test_set),
-        cmocka_unit_test(test_ns3_reference), cmocka_unit_test(test_ns3_defaults),  cmocka_unit_test(test_ns3_warnings),
+        cmocka_unit_test(test_ns3_reference), cmocka_unit_test(test_ns3_defaults), cmocka_unit_test(test_ns3_ack_high_prio),
+        cmocka_unit_test(test_ns3_warnings),
         cmocka_unit_test(test_ns3_errors),    cmocka_unit_test(test_load_file),     cmocka_unit_test(test_validate),
         cmocka_unit_test(test_units),
     };

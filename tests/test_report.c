@@ -229,6 +229,63 @@ static void test_print_side_by_side(void **st)
     free(buf);
 }
 
+/* ns-3 fct.txt files (tests/data/report/ns3_*_fct.txt): flow i = 1..30 has
+ * i KB, standalone FCT 10 us and slowdown 1 + i/10 (flow 1: 0.9, counted as
+ * 1), lines in reverse size order; b doubles the slowdowns of sizes 1-3 KB and
+ * takes 10 % off those of 28-30 KB. Deciles hold 3 flows: p50 = sorted[1],
+ * p95 = p99 = sorted[2]. */
+static void test_ns3_fct(void **st)
+{
+    (void)st;
+    struct report_run r;
+    struct report_decile d[REPORT_DECILES];
+    struct err e;
+    if (report_load(&r, DATA "/ns3_a_fct.txt", &e) < 0)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r.n_flows, 30);
+    assert_false(r.has_layers);
+    assert_int_equal(r.flows[0].size, 30000); /* completion order kept */
+    near(r.flows[0].fct_ns, 40000);
+    near(r.flows[0].slowdown, 4.0);
+    near(r.flows[29].slowdown, 0.9);
+    report_deciles(&r, d);
+    assert_int_equal(d[0].n, 3);
+    assert_int_equal(d[0].min_size, 1000);
+    assert_int_equal(d[0].max_size, 3000);
+    near(d[0].p50, 1.2);
+    near(d[0].p95, 1.3);
+    near(d[0].p99, 1.3);
+    near(d[1].p50, 1.5);
+    assert_int_equal(d[9].min_size, 28000);
+    near(d[9].p50, 3.9);
+    near(d[9].p99, 4.0);
+    report_free(&r);
+
+    /* side by side with b: the largest difference is bucket 0's +100 % */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    const char *runs[] = {DATA "/ns3_a_fct.txt", DATA "/ns3_b_fct.txt"};
+    if (report_print(f, runs, 2, &e) < 0)
+        fail_msg("%s", e.msg);
+    fclose(f);
+    assert_non_null(strstr(buf, "  0-10%    1000-3000             p50       1.200      2.400   +100.0%"));
+    assert_non_null(strstr(buf, "  90-100%  28000-30000           p50       3.900      3.510    -10.0%"));
+    assert_non_null(strstr(buf, "largest difference: +100.0 % (p50 of bucket 0-10%)"));
+    free(buf);
+    /* one run alone has nothing to compare */
+    f = open_memstream(&buf, &len);
+    if (report_print(f, runs, 1, &e) < 0)
+        fail_msg("%s", e.msg);
+    fclose(f);
+    assert_null(strstr(buf, "size decile"));
+    free(buf);
+
+    expect_error(DATA "/bad_ns3_fct.txt", DATA "/bad_ns3_fct.txt:1: ", "fct_ns: 'zz' is not a whole number");
+    expect_error(DATA "/ok/summary.json", DATA "/ok/summary.json:1: ", "expected 8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_old_format),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_print_side_by_side),
+        cmocka_unit_test(test_ns3_fct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

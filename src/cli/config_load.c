@@ -410,7 +410,7 @@ int config_load_ini(struct config *c, const char *text, const char *fname, struc
 
 enum vk { V_U32, V_U64, V_DBL, V_STR, V_MAP, V_LINK };
 enum act { A_SET, A_CC, A_WARN, A_SPECIAL };
-enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN, C_RATE };
+enum conv { C_RAW, C_BOOL, C_BOOL1, C_US, C_S, C_MIB, C_WIN, C_RATE, C_ACKPRIO };
 enum when { W_PRESENT, W_ZERO, W_NONZERO }; /* A_WARN: warn when the value is ... */
 enum special { S_NONE, S_CCMODE, S_TOPO, S_FLOW, S_FCT, S_PFC, S_ACKINT, S_ERR, S_LINK, S_KMAX, S_KMIN, S_PMAX,
                S_QFILE, S_QSTART, S_QEND };
@@ -441,7 +441,7 @@ static const struct ns3_key ns3_keys[] = {
     {"HAS_WIN", V_U32, A_SET, C_WIN, 0, 0, "transport", "window", "1"},
     {"GLOBAL_T", V_U32, A_SET, C_BOOL1, 0, 0, "transport", "window_global", "1"},
     {"VAR_WIN", V_U32, A_SET, C_BOOL, 0, 0, "transport", "var_win", "0"},
-    {"ACK_HIGH_PRIO", V_U32, A_SET, C_BOOL, 0, 0, "transport", "ack_high_prio", "0"},
+    {"ACK_HIGH_PRIO", V_U32, A_SET, C_ACKPRIO, 0, 0, "transport", "ack_high_prio", "0"},
     {"ALPHA_RESUME_INTERVAL", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "alpha_resume_interval", "55"},
     {"RATE_DECREASE_INTERVAL", V_DBL, A_CC, C_US, 0, 0, "dcqcn", "rate_decrease_interval", "4"},
     {"CLAMP_TARGET_RATE", V_U32, A_CC, C_BOOL, 0, 0, "dcqcn", "clamp_target_rate", "0"},
@@ -639,6 +639,8 @@ static int ns3_conv(char *out, size_t n, const char *tok, int conv)
     case C_BOOL: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "on" : "off"); break;
     case C_BOOL1: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) == 1 ? "on" : "off"); break;
     case C_WIN: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "bdp" : "off"); break;
+    /* third.cc turns ACK_HIGH_PRIO into the NICs' ACK class only; its switches never see it */
+    case C_ACKPRIO: r = snprintf(out, n, "%s", strtoull(tok, NULL, 10) ? "nic" : "off"); break;
     case C_US: r = snprintf(out, n, "%sus", tok); break;
     case C_S: r = snprintf(out, n, "%ss", tok); break;
     case C_MIB: r = snprintf(out, n, "%sMiB", tok); break;
@@ -773,7 +775,9 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
     /* Pass 2: ns-3's defaults where the file is silent, then the mapping. */
     char where[WHERE_MAX], val[PARAM_STR_MAX + 8];
     if (set_key(c, "switch", "pfc", "on", fname, false, e) < 0 || set_key(c, "transport", "recovery", "gbn", fname, false, e) < 0 ||
-        set_key(c, "transport", "cnp", "flag", fname, false, e) < 0)
+        set_key(c, "transport", "cnp", "flag", fname, false, e) < 0 ||
+        /* a user of an ns-3 config expects ns-3's numbers, which come from its whole-ns truncation */
+        set_key(c, "run", "ns3_timing", "on", fname, false, e) < 0)
         goto out;
     const char *selected = "none";
     char others[512] = "";
@@ -1175,5 +1179,9 @@ int config_validate(struct config *c, struct err *e)
     if (validate_workload_hosts(c, e) < 0)
         return -1;
     warn_unused_scheme_keys(c);
+    if (c->ns3.active && c->run.ns3_timing && !config_origin(c, "run.ns3_timing"))
+        warnf("%s: ns-3 config: run.ns3_timing = on (serialisation and pacing truncated to whole ns, as ns-3 does, "
+              "so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
+              c->source);
     return 0;
 }

@@ -218,7 +218,8 @@ struct sim_params {
     uint32_t ack_interval;
     uint64_t chunk;
     bool back_to_zero;
-    bool ack_high_prio;
+    bool ack_high_prio;        /* NIC: the ACK queue waits only for a PAUSE of class 0 */
+    bool ack_high_prio_switch; /* switches: ACK/NACK in queue 0 (ns-3 never does this) */
     bool cnp_packets;
     bool pfc, ecn;
     uint64_t reserve, resume_offset;

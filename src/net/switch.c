@@ -241,7 +241,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     if (p->lb.path != PATH_NONE)
         p->lb.path_hop++;
     int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK || p->type == PKT_CTRL ||
-             (s->p.ack_high_prio && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
+             (s->p.ack_high_prio_switch && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
     if (q != 0) {
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {

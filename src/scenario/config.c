@@ -61,7 +61,7 @@ static const struct param transport_params[] = {
     {"window", P_WINDOW, F(cfg_transport, window), "off", "in-flight cap: off, bdp (ns-3 HAS_WIN), or bytes; IRN caps at bdp when off", NULL, 0, 0},
     {"var_win", P_BOOL, F(cfg_transport, var_win), "off", "scale the window with the current rate (ns-3 VAR_WIN)", NULL, 0, 0},
     {"window_global", P_BOOL, F(cfg_transport, window_global), "on", "bdp window and base RTT from the largest host pair (ns-3 GLOBAL_T)", NULL, 0, 0},
-    {"ack_high_prio", P_BOOL, F(cfg_transport, ack_high_prio), "off", "ACK/NACK in the strict-priority queue 0 (ns-3 ACK_HIGH_PRIO)", NULL, 0, 0},
+    {"ack_high_prio", P_ENUM, F(cfg_transport, ack_high_prio), "off", "ACK/NACK in the strict-priority queue 0: on = at NICs and switches; nic = at the sending NIC only, as ns-3 does with ACK_HIGH_PRIO 1 (its switches keep ACKs in the data's queue)", ACK_PRIO_CHOICES, 0, 0},
     {"cnp", P_ENUM, F(cfg_transport, cnp), "flag", "ECN echo as a CNP flag on the ACK (ns-3), or as separate CNP packets", CNP_CHOICES, 0, 0},
     {"nack_interval", P_TIME, F(cfg_transport, nack_interval), "500us", "minimum gap between NACKs for the same expected sequence", NULL, 0, 0},
     {"chunk", P_INT, F(cfg_transport, chunk), "0", "also ACK at every multiple of this many bytes; 0 = off (ns-3 L2_CHUNK_SIZE)", NULL, 0, 1e12},

@@ -18,6 +18,11 @@ enum cnp_mode { CNP_FLAG, CNP_PACKET };
 enum reorder_mode { REORDER_GBN, REORDER_BUFFER };
 #define REORDER_CHOICES "gbn|buffer"
 #define CNP_CHOICES "flag|packet"
+/* on: ACK/NACK in strict-priority queue 0 at NICs and switches; nic: at the
+ * sending NIC only, as ns-3 third.cc does with ACK_HIGH_PRIO 1 (it never sets
+ * SwitchNode::AckHighPrio, so its switches queue ACKs with the data) */
+enum ack_prio { ACK_PRIO_OFF, ACK_PRIO_ON, ACK_PRIO_NIC };
+#define ACK_PRIO_CHOICES "off|on|nic"
 enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST };
 #define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst"
 enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
@@ -80,7 +85,7 @@ struct cfg_transport {
     uint64_t window;       /* 0 off, PARAM_WIN_BDP, or bytes */
     bool var_win;
     bool window_global;    /* bdp of the largest pair (ns-3 GLOBAL_T=1) vs per pair */
-    bool ack_high_prio;
+    int ack_high_prio;     /* enum ack_prio */
     int cnp;               /* CNP as an ACK flag (ns-3) or as separate packets */
     simtime_t nack_interval;
     int64_t chunk;         /* L2_CHUNK_SIZE, 0 = off */

@@ -335,7 +335,8 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.ack_interval = (uint32_t)tp->ack_interval;
     s->p.chunk = (uint64_t)tp->chunk;
     s->p.back_to_zero = tp->back_to_zero;
-    s->p.ack_high_prio = tp->ack_high_prio;
+    s->p.ack_high_prio = tp->ack_high_prio != ACK_PRIO_OFF;
+    s->p.ack_high_prio_switch = tp->ack_high_prio == ACK_PRIO_ON;
     s->p.cnp_packets = tp->cnp == CNP_PACKET;
     s->p.pfc = sw->pfc;
     s->p.ecn = sw->ecn;

@@ -3,8 +3,10 @@
  * column per run. */
 #include "stats/report.h"
 #include "core/xalloc.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stats/output.h"
@@ -370,12 +372,91 @@ static bool exists(const char *path)
     return f != NULL;
 }
 
+/* One whitespace-separated token from *p, or NULL at the end of the line. */
+static char *ns3_tok(char **p)
+{
+    char *s = *p + strspn(*p, " \t");
+    if (!*s)
+        return NULL;
+    char *end = s + strcspn(s, " \t");
+    if (*end)
+        *end++ = 0;
+    *p = end;
+    return s;
+}
+
+int report_read_ns3_fct(struct report_run *r, const char *path, struct err *e)
+{
+    static const char *const names[8] = {"sip", "dip", "sport", "dport", "size", "start_ns", "fct_ns",
+                                         "standalone_fct_ns"};
+    struct csv c; /* only its line reader */
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    if (!(c.f = fopen(path, "r")))
+        return errf(e, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 0;
+    while (csv_getline(&c)) {
+        char *p = c.buf, *tok[9];
+        int nt = 0;
+        while (nt < 9 && (tok[nt] = ns3_tok(&p)) != NULL)
+            nt++;
+        if (nt != 8) {
+            errf(e, "%s:%d: %s fields, expected 8 (ns-3 fct.txt: sip dip sport dport size start_ns fct_ns "
+                    "standalone_fct_ns)", path, c.line, nt > 8 ? "more than 8" : nt == 0 ? "no" : "too few");
+            goto fail;
+        }
+        uint64_t v[8];
+        for (int i = 0; i < 8; i++) {
+            char *end;
+            errno = 0;
+            v[i] = strtoull(tok[i], &end, i < 2 ? 16 : 10);
+            if (!isxdigit((unsigned char)tok[i][0]) || (i >= 2 && !(tok[i][0] >= '0' && tok[i][0] <= '9')) || *end ||
+                errno) {
+                errf(e, "%s:%d: %s: '%.40s' is not a %s number", path, c.line, names[i], tok[i],
+                     i < 2 ? "hexadecimal" : "whole");
+                goto fail;
+            }
+        }
+        if (v[7] == 0) {
+            errf(e, "%s:%d: standalone_fct_ns is 0 (no slowdown)", path, c.line);
+            goto fail;
+        }
+        r->flows = grow(r->flows, &cap, r->n_flows, sizeof *r->flows);
+        struct report_flow *f = &r->flows[r->n_flows];
+        memset(f, 0, sizeof *f); /* ns-3 has no per-flow LB counters */
+        f->id = (uint32_t)r->n_flows;
+        f->size = v[4];
+        f->done = true;
+        f->fct_ns = (double)v[6];
+        f->slowdown = (double)v[6] / (double)v[7];
+        r->n_flows++;
+    }
+    if (c.line == 0) {
+        errf(e, "%s: empty file (an ns-3 fct.txt has one line per finished flow)", path);
+        goto fail;
+    }
+    csv_close(&c);
+    return 0;
+fail:
+    csv_close(&c);
+    return -1;
+}
+
 int report_load(struct report_run *r, const char *dir, struct err *e)
 {
     memset(r, 0, sizeof *r);
     char path[1200];
     snprintf(r->dir, sizeof r->dir, "%s", dir);
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISREG(st.st_mode))
+        return report_read_ns3_fct(r, dir, e);
     snprintf(path, sizeof path, "%s/fct.csv", dir);
+    if (!exists(path)) {
+        snprintf(path, sizeof path, "%s/fct.txt", dir);
+        if (exists(path))
+            return report_read_ns3_fct(r, path, e);
+        snprintf(path, sizeof path, "%s/fct.csv", dir);
+    }
     if (report_read_fct(r, path, e) < 0)
         return -1;
     snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -778,6 +859,7 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
             line[--len] = 0;
         fprintf(out, "%s\n", line);
     }
+    report_print_compare(out, runs, n);
 out:
     for (int k = 0; k < n; k++)
         report_free(&runs[k]);
@@ -785,4 +867,92 @@ out:
     free(sum);
     free(v);
     return rc;
+}
+
+/* ---------------------------------------------------------------- comparison */
+
+void report_deciles(const struct report_run *r, struct report_decile out[REPORT_DECILES])
+{
+    size_t n = r->n_flows, nd = 0;
+    const struct report_flow **done = xmalloc((n ? n : 1) * sizeof *done);
+    double *v = xmalloc((n ? n : 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        if (r->flows[i].done)
+            done[nd++] = &r->flows[i];
+    qsort(done, nd, sizeof *done, cmp_size);
+    for (int k = 0; k < REPORT_DECILES; k++) {
+        size_t lo = (size_t)k * nd / REPORT_DECILES, hi = (size_t)(k + 1) * nd / REPORT_DECILES, m = 0;
+        for (size_t i = lo; i < hi; i++)
+            v[m++] = done[i]->slowdown < 1 ? 1 : done[i]->slowdown;
+        struct report_stats st;
+        stats_of(&st, v, m, true);
+        out[k] = (struct report_decile){.n = m, .min_size = m ? done[lo]->size : 0, .max_size = m ? done[hi - 1]->size : 0,
+                                        .p50 = st.p50, .p95 = st.p95, .p99 = st.p99};
+    }
+    free(v);
+    free(done);
+}
+
+void report_print_compare(FILE *out, const struct report_run *runs, int n)
+{
+    if (n < 2)
+        return;
+    struct report_decile *d = xcalloc((size_t)n * REPORT_DECILES, sizeof *d);
+    for (int k = 0; k < n; k++)
+        report_deciles(&runs[k], d + (size_t)k * REPORT_DECILES);
+    fprintf(out, "\nSlowdown by size decile, side by side (10 equal-count buckets of each run's finished flows sorted by "
+                 "size; sizes of run 1; percentile = sorted[int(n*p)], slowdown < 1 counted as 1; diff = the largest "
+                 "(run k - run 1) / run 1)\n");
+    fprintf(out, "  %-8s %-21s %-4s", "bucket", "sizes (B)", "");
+    for (int k = 0; k < n; k++) {
+        char h[16];
+        snprintf(h, sizeof h, "run %d", k + 1);
+        fprintf(out, " %10s", h);
+    }
+    fprintf(out, " %9s\n", "diff");
+    double worst = 0;
+    int worst_b = -1, worst_s = 0;
+    static const char *const sname[3] = {"p50", "p95", "p99"};
+    for (int b = 0; b < REPORT_DECILES; b++) {
+        const struct report_decile *r0 = &d[b];
+        for (int s = 0; s < 3; s++) {
+            char label[12] = "", sizes[32] = "";
+            if (s == 0) {
+                snprintf(label, sizeof label, "%d-%d%%", b * 10, b * 10 + 10);
+                if (r0->n)
+                    snprintf(sizes, sizeof sizes, "%llu-%llu", (unsigned long long)r0->min_size,
+                             (unsigned long long)r0->max_size);
+            }
+            fprintf(out, "  %-8s %-21s %-4s", label, sizes, sname[s]);
+            double ref = NAN, big = NAN;
+            for (int k = 0; k < n; k++) {
+                const struct report_decile *x = &d[(size_t)k * REPORT_DECILES + b];
+                double val = s == 0 ? x->p50 : s == 1 ? x->p95 : x->p99;
+                if (isnan(val))
+                    fprintf(out, " %10s", "-");
+                else
+                    fprintf(out, " %10.3f", val);
+                if (k == 0)
+                    ref = val;
+                else if (!isnan(val) && !isnan(ref) && ref > 0) {
+                    double rel = (val - ref) / ref;
+                    if (isnan(big) || fabs(rel) > fabs(big))
+                        big = rel;
+                }
+            }
+            if (isnan(big))
+                fprintf(out, " %9s\n", "-");
+            else
+                fprintf(out, " %+8.1f%%\n", 100 * big);
+            if (!isnan(big) && fabs(big) > fabs(worst)) {
+                worst = big;
+                worst_b = b;
+                worst_s = s;
+            }
+        }
+    }
+    if (worst_b >= 0)
+        fprintf(out, "  largest difference: %+.1f %% (%s of bucket %d-%d%%)\n", 100 * worst, sname[worst_s], worst_b * 10,
+                worst_b * 10 + 10);
+    free(d);
 }

@@ -58,14 +58,32 @@ struct report_summary {
     struct report_stats efct[REPORT_EQUAL], esd[REPORT_EQUAL]; /* finished flows only */
 };
 
-/* Reads DIR/fct.csv (required), DIR/summary.json and DIR/pfc_ports.csv (if present). */
+/* Reads DIR/fct.csv, DIR/summary.json and DIR/pfc_ports.csv (if present); a
+ * folder with no fct.csv but an fct.txt, or a file, is read as ns-3 HPCC's
+ * fct.txt (report_read_ns3_fct). */
 int report_load(struct report_run *r, const char *dir, struct err *e);
+/* ns-3 HPCC fct.txt: "sip dip sport dport size start_ns fct_ns standalone_fct_ns"
+ * per finished flow (hex addresses); slowdown = fct / standalone, id = line - 1. */
+int report_read_ns3_fct(struct report_run *r, const char *path, struct err *e);
 /* Single files, for tests: `path` is used in messages. */
 int report_read_fct(struct report_run *r, const char *path, struct err *e);
 int report_read_ports(struct report_run *r, const char *path, struct err *e);
 int report_read_summary(struct report_run *r, const char *path, struct err *e);
 void report_compute(const struct report_run *r, struct report_summary *out);
 void report_free(struct report_run *r);
+/* Ten equal-count size buckets of the finished flows (sorted by size, bucket
+ * i = [i*n/10, (i+1)*n/10)), slowdown percentiles as the equal-count buckets
+ * above: for checking one simulator against another bucket by bucket. */
+#define REPORT_DECILES 10
+struct report_decile {
+    size_t n;
+    uint64_t min_size, max_size;
+    double p50, p95, p99; /* NaN when n == 0 */
+};
+void report_deciles(const struct report_run *r, struct report_decile out[REPORT_DECILES]);
+/* With n >= 2: every run's deciles side by side, and per cell the largest
+ * relative difference from run 1 (the reference, e.g. ns-3's fct.txt). */
+void report_print_compare(FILE *out, const struct report_run *runs, int n);
 /* The whole report of n runs, one column per run. */
 int report_print(FILE *out, const char *const *dirs, int n, struct err *e);
 
