@@ -1,7 +1,10 @@
 #!/bin/sh
 # Install the Debian packages rocesim needs, only those missing.
+#   deps.sh        build and test with gcc
+#   deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz)
 set -e
 PKGS="gcc make cmake pkg-config libcmocka-dev libinih-dev"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
