@@ -243,6 +243,28 @@ struct sim_counters {
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
 };
 
+/* PFC deadlock (deadlock.c): a cycle of switch egress queues, each paused by
+ * its peer, whose packets wait behind the next one in the cycle, all paused
+ * without a break for `timeout`. hop[i] waits for hop[i+1] (and the last
+ * for the first). Checked only while some switch port is paused. */
+#define DEADLOCK_MAX_HOPS 64
+#define EXIT_DEADLOCK 3 /* the CLI's exit code when a run stopped on a deadlock */
+struct deadlock_hop {
+    uint32_t port;    /* global port id of the paused egress port */
+    uint8_t prio;
+    simtime_t since;  /* paused without a break since */
+};
+struct deadlock {
+    simtime_t timeout;   /* 0 = off */
+    simtime_t check_at;  /* pending check, or -1 */
+    uint64_t checks;     /* checks run (tests: the detector did look) */
+    uint64_t blocked;    /* queues found paused for the whole timeout, over all checks */
+    simtime_t found_at;  /* when the cycle was found; the run stops there */
+    uint32_t n;          /* hops in the cycle; 0 = no deadlock */
+    struct deadlock_hop hop[DEADLOCK_MAX_HOPS];
+    int32_t *scratch;    /* per (port, prio) work space, allocated at the first check */
+};
+
 struct sim;
 /* Observers the stats layer attaches (may be NULL). */
 #define MAX_COMPANIONS 4
@@ -328,6 +350,7 @@ struct sim {
 
     uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
     bool stopped;
+    struct deadlock dl;
 };
 
 /* Packets */

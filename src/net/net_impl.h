@@ -15,8 +15,9 @@ enum ev_kind {
     EV_MONITOR = EV_TIMER0 + CC_TIMERS + 1, /* hooks.sample: the stats layer's monitors (one pending at most) */
     EV_NODE_TIMER, /* node * LB_TIMERS + kind: a load balancer's switch timer */
     EV_CTRL,       /* control packets sent by a load balancer enter their switch */
+    EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
 };
-_Static_assert(EV_CTRL < 16, "event kinds are 4 bits");
+_Static_assert(EV_DEADLOCK < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -85,6 +86,9 @@ void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);
 /* paths.c */
 void lb_paths_free(struct sim *s);
+/* deadlock.c */
+void deadlock_arm(struct sim *s);
+void deadlock_check(struct sim *s);
 /* transport.c */
 uint64_t irn_next_retx(const struct sim *s, struct qp *f);
 void irn_recover(struct qp *f, uint64_t high);

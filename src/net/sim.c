@@ -73,6 +73,8 @@ void sim_start(struct sim *s)
         s->nics[h].wake_at = T_NEVER;
     for (uint32_t p = 0; p < s->n_ports; p++)
         s->ports[p].tx_at = -1;
+    s->dl.check_at = -1;
+    s->dl.n = 0;
     if (s->n_flows)
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
 }
@@ -128,6 +130,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         node_timer_fire(s, id);
     else if (kind == EV_CTRL)
         ctrl_inject(s);
+    else if (kind == EV_DEADLOCK)
+        deadlock_check(s);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -272,6 +276,7 @@ void sim_free(struct sim *s)
         free(s->comp[k].state);
         free(s->comp[k].pstate);
     }
+    free(s->dl.scratch);
     memset(s, 0, sizeof *s);
 }
 

@@ -29,6 +29,7 @@ struct cfg_run {
     simtime_t stop; /* 0 = until every flow is done */
     char name[PARAM_STR_MAX];
     bool ns3_timing;
+    simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
 };
 
 struct cfg_topology {

@@ -280,6 +280,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     s->p.ns3_timing = cfg->run.ns3_timing;
+    s->dl.timeout = cfg->run.deadlock_timeout;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
 
     /* nodes and ports: node n's ports are its links in file order */

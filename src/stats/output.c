@@ -216,6 +216,41 @@ static int write_fct(struct output *o, struct err *e)
     return 0;
 }
 
+void output_deadlock_text(FILE *f, const struct sim *s)
+{
+    const struct deadlock *d = &s->dl;
+    fprintf(f, "rocesim: PFC deadlock at %.3f us: a cycle of %u switch egress queues, each paused by its peer and "
+               "holding packets that wait behind the next, none sent for run.deadlock_timeout = %.3f us:\n",
+            (double)d->found_at / T_US, d->n, (double)d->timeout / T_US);
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct deadlock_hop *h = &d->hop[i];
+        const struct port *pt = &s->ports[h->port];
+        fprintf(f, "  switch %u port %u (to node %u) priority %u paused since %.3f us, waits for\n", pt->node,
+                h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio, (double)h->since / T_US);
+    }
+    if (d->n)
+        fprintf(f, "  (the first again)\n");
+}
+
+static void write_deadlock_json(FILE *f, const struct sim *s)
+{
+    const struct deadlock *d = &s->dl;
+    if (!d->n) {
+        fprintf(f, "  \"deadlock\": null,\n");
+        return;
+    }
+    fprintf(f, "  \"deadlock\": {\"detected_ns\": %lld, \"timeout_ns\": %lld, \"cycle\": [", (long long)(d->found_at / T_NS),
+            (long long)(d->timeout / T_NS));
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct deadlock_hop *h = &d->hop[i];
+        const struct port *pt = &s->ports[h->port];
+        fprintf(f, "%s\n    {\"switch\": %u, \"port\": %u, \"peer\": %u, \"priority\": %u, \"paused_since_ns\": %lld}",
+                i ? "," : "", pt->node, h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio,
+                (long long)(h->since / T_NS));
+    }
+    fprintf(f, "\n  ]},\n");
+}
+
 int output_finish(struct output *o, struct err *e)
 {
     const struct sim *s = &o->sc->sim;
@@ -299,6 +334,7 @@ int output_finish(struct output *o, struct err *e)
                 (unsigned long long)flowlets, (unsigned long long)switches, (unsigned long long)c->reorder_peak_bytes,
                 (unsigned long long)(s->p.pfc && !s->p.irn ? c->nacks : 0), (unsigned long long)c->lb_ctrl_packets);
     }
+    write_deadlock_json(f, s);
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);

@@ -24,6 +24,8 @@ int output_open(struct output *o, struct scenario *sc, const char *out_dir, bool
 /* After sim_run: fct.csv, summary.json; closes everything. */
 int output_finish(struct output *o, struct err *e);
 void output_close(struct output *o);
+/* The PFC deadlock a run stopped on (sim.dl), as text lines (stderr). */
+void output_deadlock_text(FILE *f, const struct sim *s);
 /* Nearest-rank percentile (pct in 0..100) of an ascending array. */
 double percentile(const double *v, size_t n, double pct);
 
