@@ -131,6 +131,7 @@ struct port {
     uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
+    double loss;           /* probability a packet sent here is corrupted on the link (fault.c) */
 };
 
 struct node {
@@ -192,6 +193,8 @@ struct qp {
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
+    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch or corrupted on a link */
+    uint32_t timeouts; /* retransmission timeouts that fired */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
@@ -233,6 +236,7 @@ struct sim_counters {
     uint64_t events, packet_hops;
     uint64_t bytes_sent, bytes_delivered, bytes_retx;
     uint64_t packets_dropped, drops_lossless;
+    uint64_t packets_corrupted; /* of packets_dropped: lost on a link with loss > 0 (fault.c) */
     uint64_t pfc_pause_frames, pfc_resume_frames;
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
@@ -296,6 +300,7 @@ struct sim {
     struct sim_counters c;
     struct sim_hooks hooks;
     struct rng red_rng;
+    struct rng *loss_rng;      /* per port, its link's loss draws; NULL when no link loses */
 
     uint32_t n_nodes, n_ports, n_hosts;
     struct node *nodes;

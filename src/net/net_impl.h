@@ -86,6 +86,8 @@ void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);
 /* paths.c */
 void lb_paths_free(struct sim *s);
+/* fault.c */
+bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
 /* deadlock.c */
 void deadlock_arm(struct sim *s);
 void deadlock_check(struct sim *s);

@@ -150,6 +150,8 @@ static void dispatch(struct sim *s, const struct event *ev)
         if (pt->wire.head)
             evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
         s->c.packet_hops++;
+        if (pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
+            break;
         uint32_t in = pt->peer, node = s->ports[in].node;
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
@@ -277,6 +279,7 @@ void sim_free(struct sim *s)
         free(s->comp[k].pstate);
     }
     free(s->dl.scratch);
+    free(s->loss_rng);
     memset(s, 0, sizeof *s);
 }
 

@@ -223,6 +223,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {
             s->c.packets_dropped++;
+            if (p->flow < s->n_flows)
+                s->flows[p->flow].lost++;
             if (s->p.pfc)
                 s->c.drops_lossless++;
             pkt_free(s, p);

@@ -27,6 +27,7 @@ static const struct param topology_params[] = {
     {"host_link", P_RATE, F(cfg_topology, host_link), "100Gbps", "rate of host-to-switch links", NULL, 0, 0},
     {"fabric_link", P_RATE, F(cfg_topology, fabric_link), "100Gbps", "rate of switch-to-switch links", NULL, 0, 0},
     {"link_delay", P_TIME, F(cfg_topology, link_delay), "1us", "propagation delay of every link", NULL, 0, 0},
+    {"loss", P_DOUBLE, F(cfg_topology, loss), "0", "random loss: probability that a packet is corrupted on a link (each direction; PFC frames exempt); a file's error-rate column overrides it per link", NULL, 0, 1},
     {"file", P_STR, F(cfg_topology, file), "", "type=file: an ns-3 HPCC topology file", NULL, 0, 0},
     PARAM_END};
 

@@ -39,6 +39,7 @@ struct cfg_topology {
     int64_t senders, receivers;             /* dumbbell */
     uint64_t host_link, fabric_link;        /* bps */
     simtime_t link_delay;
+    double loss;                            /* per-packet corruption probability of every link */
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
 };
 

@@ -197,18 +197,19 @@ static int write_fct(struct output *o, struct err *e)
         return -1;
     const struct sim *s = &o->sc->sim;
     fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo,ooo_max,flowlets,"
-          "path_switches\n", f);
+          "path_switches,lost_packets,timeouts\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->finish / T_NS), (long long)(fct / T_NS),
-                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches);
+                    (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct, q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches,
+                    q->lost, q->timeouts);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u,%u,%u\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo, q->ooo_max,
-                    q->flowlets, q->path_switches);
+                    q->flowlets, q->path_switches, q->lost, q->timeouts);
         }
     }
     if (fclose(f) != 0)
@@ -298,6 +299,7 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered, (unsigned long long)c->bytes_retx);
     fprintf(f, "  \"packets_dropped\": %llu,\n  \"drops_in_lossless_mode\": %llu,\n  \"timeouts\": %llu,\n",
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
+    fprintf(f, "  \"packets_corrupted\": %llu,\n", (unsigned long long)c->packets_corrupted);
     fprintf(f, "  \"pfc_pause_frames\": %llu,\n  \"pfc_resume_frames\": %llu,\n", (unsigned long long)c->pfc_pause_frames,
             (unsigned long long)c->pfc_resume_frames);
     /* by the layer of the switch that sent them; per second of simulated time */
