@@ -205,6 +205,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     const uint32_t *cand = sim_route(s, node, (uint32_t)s->host_index[p->dst], &n);
     if (n == 0) { /* unreachable: the topology is partitioned */
         s->c.packets_dropped++;
+        if (p->flow < s->n_flows)
+            s->flows[p->flow].lost++;
         pkt_free(s, p);
         return;
     }
