@@ -44,10 +44,11 @@ fuzz)
             fi
         done
         echo "fuzz: $h for ${secs}s" >&2
+        # -timeout=60: shared CI machines can stall a process for seconds.
         # -close_fd_mask=2: the parsers' warnings would drown the log;
         # libFuzzer and the sanitizers keep their own copy of stderr.
         "$build/fuzz_$h" "$corpus" "$seeddir" -max_total_time="$secs" \
-            -close_fd_mask=2 -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+            -close_fd_mask=2 -max_len=8192 -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix="$found/" 2>&1 | grep -E '^(stat::|INFO: seed|Done|==|SUMMARY|.*ERROR|fuzz contract)' || true
         if [ -n "$(find "$found" -type f -name '*-*' | head -1)" ]; then
             echo "fuzz: $h: findings in $found" >&2
