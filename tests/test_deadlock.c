@@ -86,12 +86,12 @@ static void test_ring_really_stuck(void **st)
 }
 
 /* A hard incast plus a permutation through 2 MB buffers: a congestion tree
- * whose queues stay paused far longer than a 2 us timeout, but it drains. */
+ * whose queues stay paused far longer than a 10 us timeout, but it drains. */
 static void test_congestion_tree_not_reported(void **st)
 {
     (void)st;
     struct run r;
-    run_setup(&r, "[run]\ndeadlock_timeout = 2us\n"
+    run_setup(&r, "[run]\ndeadlock_timeout = 10us\n"
                   "[topology]\ntype = leafspine\nleaves = 5\nspines = 4\nhosts_per_leaf = 16\n"
                   "[switch]\nbuffer = 2MB\n[transport]\ncc = none\n"
                   "[traffic]\npattern = incast\nfan_in = 79\nsize = 256KB\nreceiver = 0\n"
