@@ -4,8 +4,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 BUILD := build
 ASAN_BUILD := build-asan
+FUZZ_BUILD := build-fuzz
+# Seconds per fuzz harness: `make fuzz` (short, also part of `make test`);
+# FUZZ_TIME=1800 make fuzz for a long session.
+FUZZ_TIME ?= 10
 
-.PHONY: all deps test-deps run test test-release test-asan clean bench fuzz install
+.PHONY: all deps deps-fuzz test-deps run test test-release test-asan test-fuzz clean bench fuzz install
 
 all: $(BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS)
@@ -16,6 +20,9 @@ $(BUILD)/Makefile: CMakeLists.txt
 $(ASAN_BUILD)/Makefile: CMakeLists.txt
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROCESIM_SANITIZE=ON
 
+$(FUZZ_BUILD)/Makefile: CMakeLists.txt
+	CC=clang-14 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCESIM_FUZZ=ON -DROCESIM_TESTS=OFF
+
 deps:
 	@scripts/deps.sh
 
@@ -23,10 +30,13 @@ deps:
 test-deps:
 	@scripts/deps.sh test || echo "deps: chromium not installed: the HTML rendering test will be skipped" >&2
 
+deps-fuzz:
+	@scripts/deps.sh fuzz
+
 run: deps all
 	$(BUILD)/rocesim run
 
-test: deps test-deps test-release test-asan
+test: deps test-deps test-release test-asan test-fuzz
 
 test-release: all
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -34,6 +44,14 @@ test-release: all
 test-asan: $(ASAN_BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(ASAN_BUILD) -j$(JOBS)
 	cd $(ASAN_BUILD) && ROCESIM_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
+
+# libFuzzer harnesses (clang, ASan+UBSan), each run FUZZ_TIME seconds on one
+# core; a finding fails the target and is left in build-fuzz/findings/.
+fuzz: deps-fuzz $(FUZZ_BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(FUZZ_BUILD) -j$(JOBS)
+	tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_TIME)
+
+test-fuzz: fuzz
 
 bench: deps all
 	bench/run
@@ -43,4 +61,4 @@ install: all
 	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

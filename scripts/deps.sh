@@ -2,10 +2,13 @@
 # Install the Debian packages rocesim needs, only those missing.
 # OpenMPI (sweeps across machines) and gnuplot (figures) are optional: the
 # build and `rocesim plot` detect them, but we install them so all works.
-# `scripts/deps.sh test` adds what only the tests need (chromium: big).
+#   deps.sh        build and test with gcc (and MPI, gnuplot)
+#   deps.sh test   what only the tests need (chromium: big)
+#   deps.sh fuzz   also clang and its libFuzzer runtime (make fuzz)
 set -e
 PKGS="gcc make cmake pkg-config libcmocka-dev libinih-dev libopenmpi-dev openmpi-bin gnuplot-nox"
 [ "${1:-}" = test ] && PKGS="chromium"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -113,5 +113,18 @@ expect "report: bad number" "$DATA/report/bad_number/fct.csv:4: " report "$DATA/
 expect "report: missing run folder" "$TMP/no-run/fct.csv: " report "$TMP/no-run"
 expect "report without folder" "usage: rocesim report" report
 
+# A PFC deadlock stops the run with exit code 3, the cycle on stderr and in summary.json.
+(cd "$SRC" && "$BIN" run scenarios/deadlock-ring.ini --quiet --out "$TMP/dl") >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q '^rocesim: PFC deadlock at ' "$TMP/err" &&
+    [ "$(grep -c '^  switch 1[0-4] port [0-9] (to node 1[0-4]) priority 3 paused since ' "$TMP/err")" -eq 5 ] &&
+    grep -q '"deadlock": {"detected_ns": ' "$TMP/dl/summary.json"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL: deadlock-ring: exit $rc (want 3), stderr:"
+    cat "$TMP/err"
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

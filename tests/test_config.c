@@ -545,7 +545,7 @@ static void test_ns3_warnings(void **state)
     assert_null(strstr(w, "RATE_BOUND"));
     assert_null(strstr(w, "ENABLE_TRACE"));
     assert_null(strstr(w, "LINK_DOWN")); /* modelled now: checked against the topology in config_validate */
-    assert_non_null(strstr(w, "n.txt:9: ERROR_RATE_PER_LINK"));
+    assert_null(strstr(w, "ERROR_RATE_PER_LINK")); /* modelled: random loss on every link */
     assert_non_null(strstr(w, "n.txt:11: BUFFER_SIZE given again (first at line 10)"));
     assert_non_null(strstr(w, "n.txt:12: PAUSE_TIME 0"));
     assert_non_null(strstr(w, "DATA_RATE"));
@@ -557,6 +557,7 @@ static void test_ns3_warnings(void **state)
     assert_int_equal(c.sw.buffer, 9 * 1048576);
     assert_int_equal(c.transport.ack_interval, 1);
     assert_true(c.ns3.error_rate == 0.01);
+    assert_true(c.topology.loss == 0.01);
     free(w);
     done(&c);
 }

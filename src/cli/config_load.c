@@ -882,8 +882,8 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
                     goto out;
                 }
                 c->ns3.error_rate = d;
-                if (d > 0)
-                    warnf("%s: ERROR_RATE_PER_LINK %.60s: random packet loss is not modelled (ignored)", where, tok);
+                if (set_key(c, "topology", "loss", tok, where, true, e) < 0) /* a per-packet loss on every link */
+                    goto out;
                 break;
             }
             case S_QFILE:

@@ -355,9 +355,14 @@ static int cmd_run(int argc, char **argv)
                (unsigned long long)k->packets_dropped, (unsigned long long)k->pfc_pause_frames,
                (double)sc.sim.now / T_MS, (unsigned long long)k->events, o.wall,
                o.wall > 0 ? (double)k->events / o.wall / 1e6 : 0.0, o.dir);
+    int rc = 0;
+    if (sc.sim.dl.n) { /* stopped on a PFC deadlock: say where, exit 3 */
+        output_deadlock_text(stderr, &sc.sim);
+        rc = EXIT_DEADLOCK;
+    }
     release(&c, &sc, &o);
     /* 128 + signal, as a shell reports a process the signal killed */
-    return got_signal ? 128 + (int)got_signal : 0;
+    return got_signal ? 128 + (int)got_signal : rc;
 }
 
 static void list_workloads(void)

@@ -137,6 +137,7 @@ struct port {
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
     bool down;             /* its link has failed (fault.c) */
+    double loss;           /* probability a packet sent here is corrupted on the link (fault.c) */
 };
 
 struct node {
@@ -201,6 +202,8 @@ struct qp {
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
+    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch or corrupted on a link */
+    uint32_t timeouts; /* retransmission timeouts that fired */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
@@ -244,6 +247,7 @@ struct sim_counters {
     uint64_t events, packet_hops;
     uint64_t bytes_sent, bytes_delivered, bytes_retx;
     uint64_t packets_dropped, drops_lossless;
+    uint64_t packets_corrupted; /* of packets_dropped: lost on a link with loss > 0 (fault.c) */
     uint64_t pfc_pause_frames, pfc_resume_frames;
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
@@ -261,6 +265,28 @@ struct sim_link_event {
     simtime_t at;
     uint32_t port;
     bool up;
+};
+
+/* PFC deadlock (deadlock.c): a cycle of switch egress queues, each paused by
+ * its peer, whose packets wait behind the next one in the cycle, all paused
+ * without a break for `timeout`. hop[i] waits for hop[i+1] (and the last
+ * for the first). Checked only while some switch port is paused. */
+#define DEADLOCK_MAX_HOPS 64
+#define EXIT_DEADLOCK 3 /* the CLI's exit code when a run stopped on a deadlock */
+struct deadlock_hop {
+    uint32_t port;    /* global port id of the paused egress port */
+    uint8_t prio;
+    simtime_t since;  /* paused without a break since */
+};
+struct deadlock {
+    simtime_t timeout;   /* 0 = off */
+    simtime_t check_at;  /* pending check, or -1 */
+    uint64_t checks;     /* checks run (tests: the detector did look) */
+    uint64_t blocked;    /* queues found paused for the whole timeout, over all checks */
+    simtime_t found_at;  /* when the cycle was found; the run stops there */
+    uint32_t n;          /* hops in the cycle; 0 = no deadlock */
+    struct deadlock_hop hop[DEADLOCK_MAX_HOPS];
+    int32_t *scratch;    /* per (port, prio) work space, allocated at the first check */
 };
 
 struct sim;
@@ -295,6 +321,7 @@ struct sim {
     struct sim_counters c;
     struct sim_hooks hooks;
     struct rng red_rng;
+    struct rng *loss_rng;      /* per port, its link's loss draws; NULL when no link loses */
 
     uint32_t n_nodes, n_ports, n_hosts;
     struct node *nodes;
@@ -357,6 +384,7 @@ struct sim {
 
     uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
     bool stopped;
+    struct deadlock dl;
 };
 
 /* Packets */

@@ -16,8 +16,9 @@ enum ev_kind {
     EV_NODE_TIMER, /* node * LB_TIMERS + kind: a load balancer's switch timer */
     EV_CTRL,       /* control packets sent by a load balancer enter their switch */
     EV_LINK,       /* index into link_ev[]: a link fails or recovers (fault.c) */
+    EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
 };
-_Static_assert(EV_LINK < 16, "event kinds are 4 bits");
+_Static_assert(EV_DEADLOCK < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -89,6 +90,11 @@ void nic_remove_qp(struct nic *nic, uint32_t id);
 void lb_paths_free(struct sim *s);
 /* lbapi.c */
 void lb_mem_free(struct sim *s);
+/* fault.c */
+bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
+/* deadlock.c */
+void deadlock_arm(struct sim *s);
+void deadlock_check(struct sim *s);
 /* transport.c */
 uint64_t irn_next_retx(const struct sim *s, struct qp *f);
 void irn_recover(struct qp *f, uint64_t high);

@@ -56,7 +56,9 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
             pt->paused_since[q] = s->now;
         }
         pt->pause_frames_rx++;
-        if (!s->nodes[pt->node].is_switch) {
+        if (s->nodes[pt->node].is_switch) {
+            deadlock_arm(s); /* a switch queue is paused: look for a cycle while any is */
+        } else {
             /* every active QP of this priority is now head-of-line blocked */
             struct nic *nic = nic_of(s, pt->node);
             for (uint32_t i = 0; i < nic->nqps; i++)

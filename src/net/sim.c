@@ -73,6 +73,8 @@ void sim_start(struct sim *s)
         s->nics[h].wake_at = T_NEVER;
     for (uint32_t p = 0; p < s->n_ports; p++)
         s->ports[p].tx_at = -1;
+    s->dl.check_at = -1;
+    s->dl.n = 0;
     if (s->n_flows)
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
     for (uint32_t i = 0; i < s->n_link_ev; i++)
@@ -132,6 +134,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         ctrl_inject(s);
     else if (kind == EV_LINK)
         sim_link_set(s, s->link_ev[id].port, s->link_ev[id].up);
+    else if (kind == EV_DEADLOCK)
+        deadlock_check(s);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -152,6 +156,8 @@ static void dispatch(struct sim *s, const struct event *ev)
         if (pt->wire.head)
             evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
         s->c.packet_hops++;
+        if (pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
+            break;
         uint32_t in = pt->peer, node = s->ports[in].node;
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
@@ -295,6 +301,8 @@ void sim_free(struct sim *s)
         free(s->comp[k].state);
         free(s->comp[k].pstate);
     }
+    free(s->dl.scratch);
+    free(s->loss_rng);
     memset(s, 0, sizeof *s);
 }
 

@@ -228,6 +228,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     const uint32_t *cand = sim_route(s, node, (uint32_t)s->host_index[p->dst], &n);
     if (n == 0) { /* unreachable: only failed links partition a topology (setup checks every flow's path) */
         s->c.packets_lost_link++;
+        if (p->flow < s->n_flows)
+            s->flows[p->flow].lost++;
         pkt_free(s, p);
         return;
     }
@@ -246,6 +248,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {
             s->c.packets_dropped++;
+            if (p->flow < s->n_flows)
+                s->flows[p->flow].lost++;
             if (s->p.pfc)
                 s->c.drops_lossless++;
             pkt_free(s, p);

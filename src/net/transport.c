@@ -404,6 +404,7 @@ void rto_fire(struct sim *s, struct qp *f)
         rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
     if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
         s->c.timeouts++;
+        f->timeouts++;
         if (s->p.irn) { /* everything unSACKed in flight is lost */
             f->in_recovery = false;
             irn_recover(f, f->snd_nxt);

@@ -35,6 +35,7 @@ struct cfg_run {
     simtime_t stop; /* 0 = until every flow is done */
     char name[PARAM_STR_MAX];
     bool ns3_timing;
+    simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
 };
 
 struct cfg_topology {
@@ -47,6 +48,7 @@ struct cfg_topology {
     int64_t chain, hosts_per_switch;        /* parkinglot */
     uint64_t host_link, fabric_link;        /* bps */
     simtime_t link_delay;
+    double loss;                            /* per-packet corruption probability of every link */
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
     char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
     char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */

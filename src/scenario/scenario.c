@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Random streams of link loss: one per port, far from the workload streams. */
+#define LOSS_STREAM_BASE 0x10550000000000ULL
+
 #ifndef ROCESIM_SOURCE_DIR
 #define ROCESIM_SOURCE_DIR "."
 #endif
@@ -356,6 +359,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     s->p.ns3_timing = cfg->run.ns3_timing;
+    s->dl.timeout = cfg->run.deadlock_timeout;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
 
     /* nodes and ports: node n's ports are its links in file order */
@@ -378,6 +382,9 @@ int scenario_build(struct scenario *sc, struct err *e)
             pt->node = n;
             pt->rate = l->rate;
             pt->delay = l->delay;
+            pt->loss = l->error_rate > 0 ? l->error_rate : cfg->topology.loss;
+            if (pt->loss > 0 && !s->loss_rng)
+                s->loss_rng = xcalloc(2 * (size_t)t->n_links, sizeof *s->loss_rng);
             if ((8 * T_SEC) % l->rate == 0) /* 100G: 80 ps per byte, exactly */
                 pt->ps_per_byte = (uint32_t)((8 * T_SEC) / l->rate);
             link_port[2 * li + (l->a == n ? 0 : 1)] = nd->port0 + k;
@@ -390,6 +397,11 @@ int scenario_build(struct scenario *sc, struct err *e)
         s->ports[link_port[2 * li + 1]].to_host = !t->nodes[t->links[li].a].is_switch;
     }
     free(link_port);
+    /* each lossy link direction draws from its own stream, so a loss rate on
+     * one link does not change what another (or RED, or traffic) sees */
+    for (uint32_t p = 0; s->loss_rng && p < s->n_ports; p++)
+        if (s->ports[p].loss > 0)
+            rng_seed(&s->loss_rng[p], (uint64_t)cfg->run.seed, LOSS_STREAM_BASE + p);
 
     /* hosts */
     s->n_hosts = t->n_hosts;

@@ -252,25 +252,60 @@ static int write_fct(struct output *o, struct err *e)
     const struct sim *s = &o->sc->sim;
     char src[64];
     fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo,ooo_max,flowlets,"
-          "path_switches,source\n", f);
+          "path_switches,lost_packets,timeouts,source\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
         flow_source(o->sc, i, src, sizeof src);
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u,%s\n", i, q->src, q->dst,
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst,
                     (unsigned long long)q->size, (long long)(q->start / T_NS), (long long)(q->finish / T_NS),
                     (long long)(fct / T_NS), (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct,
-                    q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches, src);
+                    q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches, q->lost, q->timeouts, src);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u,%s\n", i, q->src, q->dst, (unsigned long long)q->size,
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst, (unsigned long long)q->size,
                     (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo, q->ooo_max,
-                    q->flowlets, q->path_switches, src);
+                    q->flowlets, q->path_switches, q->lost, q->timeouts, src);
         }
     }
     if (fclose(f) != 0)
         return errf(e, "%s/fct.csv: write failed", o->dir);
     return 0;
+}
+
+void output_deadlock_text(FILE *f, const struct sim *s)
+{
+    const struct deadlock *d = &s->dl;
+    fprintf(f, "rocesim: PFC deadlock at %.3f us: a cycle of %u switch egress queues, each paused by its peer and "
+               "holding packets that wait behind the next, none sent for run.deadlock_timeout = %.3f us:\n",
+            (double)d->found_at / T_US, d->n, (double)d->timeout / T_US);
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct deadlock_hop *h = &d->hop[i];
+        const struct port *pt = &s->ports[h->port];
+        fprintf(f, "  switch %u port %u (to node %u) priority %u paused since %.3f us, waits for\n", pt->node,
+                h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio, (double)h->since / T_US);
+    }
+    if (d->n)
+        fprintf(f, "  (the first again)\n");
+}
+
+static void write_deadlock_json(FILE *f, const struct sim *s)
+{
+    const struct deadlock *d = &s->dl;
+    if (!d->n) {
+        fprintf(f, "  \"deadlock\": null,\n");
+        return;
+    }
+    fprintf(f, "  \"deadlock\": {\"detected_ns\": %lld, \"timeout_ns\": %lld, \"cycle\": [", (long long)(d->found_at / T_NS),
+            (long long)(d->timeout / T_NS));
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct deadlock_hop *h = &d->hop[i];
+        const struct port *pt = &s->ports[h->port];
+        fprintf(f, "%s\n    {\"switch\": %u, \"port\": %u, \"peer\": %u, \"priority\": %u, \"paused_since_ns\": %lld}",
+                i ? "," : "", pt->node, h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio,
+                (long long)(h->since / T_NS));
+    }
+    fprintf(f, "\n  ]},\n");
 }
 
 /* A statistic over flows: null when there are none, never a made-up 0. */
@@ -342,6 +377,7 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
     fprintf(f, "  \"packets_lost_link\": %llu,\n  \"link_changes\": %llu,\n", (unsigned long long)c->packets_lost_link,
             (unsigned long long)c->link_changes);
+    fprintf(f, "  \"packets_corrupted\": %llu,\n", (unsigned long long)c->packets_corrupted);
     fprintf(f, "  \"pfc_pause_frames\": %llu,\n  \"pfc_resume_frames\": %llu,\n", (unsigned long long)c->pfc_pause_frames,
             (unsigned long long)c->pfc_resume_frames);
     /* by the layer of the switch that sent them; per second of simulated time */
@@ -393,6 +429,7 @@ int output_finish(struct output *o, struct err *e)
                 (unsigned long long)flowlets, (unsigned long long)switches, (unsigned long long)c->reorder_peak_bytes,
                 (unsigned long long)(s->p.pfc && !s->p.irn ? c->nacks : 0), (unsigned long long)c->lb_ctrl_packets);
     }
+    write_deadlock_json(f, s);
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);

@@ -44,6 +44,8 @@ void output_close(struct output *o);
 /* The files a run writes under fixed names in its folder; output_open
  * removes them first, so no earlier run's file is left beside new ones. */
 extern const char *const output_owned_files[];
+/* The PFC deadlock a run stopped on (sim.dl), as text lines (stderr). */
+void output_deadlock_text(FILE *f, const struct sim *s);
 /* Nearest-rank percentile (pct in 0..100) of an ascending array. */
 double percentile(const double *v, size_t n, double pct);
 
