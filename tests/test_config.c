@@ -550,7 +550,7 @@ static void test_ns3_warnings(void **state)
     assert_non_null(strstr(w, "n.txt:12: PAUSE_TIME 0"));
     assert_non_null(strstr(w, "DATA_RATE"));
     assert_non_null(strstr(w, "LINK_DELAY"));
-    assert_int_equal(count(w, "warning:"), 7);
+    assert_int_equal(count(w, "warning:"), 6);
     assert_int_equal(c.ns3.link_down_us, 5);
     assert_int_equal(c.ns3.link_down_a, 1);
     assert_int_equal(c.ns3.link_down_b, 2);
