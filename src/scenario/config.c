@@ -335,7 +335,8 @@ void config_write_json(FILE *f, const struct config *c, int indent)
     for (const struct cfg_section *s = cfg_sections; s->name; s++)
         section_json(f, s->name, s->params, (const char *)c + s->offset, indent, &first);
     for (int i = 0; cc_registry[i]; i++)
-        if (strcmp(cc_registry[i]->name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(cc_registry[i]->name, "pbfs") == 0)) {
+        if (strcmp(cc_registry[i]->name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(cc_registry[i]->name, "pbfs") == 0) ||
+            (c->transport.hf2t && strcmp(cc_registry[i]->name, "hf2t") == 0)) {
             snprintf(name, sizeof name, "cc.%s", cc_registry[i]->name);
             section_json(f, name, cc_registry[i]->params, c->cc_params[i], indent, &first);
         }
