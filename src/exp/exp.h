@@ -7,6 +7,7 @@
 #ifndef ROCESIM_EXP_H
 #define ROCESIM_EXP_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* How a sweep's points are shared among cooperating processes. Without MPI
@@ -54,5 +55,9 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
 int exp_report_html(int argc, char **argv);
 /* reproduce.c */
 int exp_reproduce(int argc, char **argv);
+
+/* A whole file as a NUL-terminated string (its length in *len if len), or
+ * NULL if it cannot be opened. */
+char *exp_slurp(const char *path, size_t *len);
 
 #endif

@@ -27,7 +27,7 @@ static void esc(FILE *o, const char *s)
         }
 }
 
-static char *slurp_n(const char *path, size_t *len)
+char *exp_slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -143,7 +143,7 @@ static void csv_table(FILE *o, const char *path)
 
 static void pre_file(FILE *o, const char *title, const char *path)
 {
-    char *t = slurp_n(path, NULL);
+    char *t = exp_slurp(path, NULL);
     if (!t)
         return;
     fprintf(o, "<details><summary>");
@@ -272,7 +272,7 @@ int exp_report_html(int argc, char **argv)
         char p[2048];
         snprintf(p, sizeof p, "%s/%s", fig, pngs[i]);
         size_t len;
-        char *png = slurp_n(p, &len);
+        char *png = exp_slurp(p, &len);
         if (png) {
             fprintf(o, "<figure><img alt=\"");
             esc(o, pngs[i]);

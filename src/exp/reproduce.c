@@ -115,27 +115,12 @@ static const char *get(const struct expdef *x, const char *sec, const char *key)
 
 /* ------------------------------------------------------------ metrics */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t n = 0, cap = 8192;
-    char *t = xmalloc(cap);
-    size_t k;
-    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
-        if ((n += k) + 1 == cap)
-            t = xrealloc(t, cap *= 2);
-    fclose(f);
-    t[n] = 0;
-    return t;
-}
 
 static double json_num(const char *dir, const char *key)
 {
     char p[2048], k[96];
     snprintf(p, sizeof p, "%s/summary.json", dir);
-    char *t = slurp(p);
+    char *t = exp_slurp(p, NULL);
     snprintf(k, sizeof k, "\"%s\":", key);
     const char *q = t ? strstr(t, k) : NULL;
     double v = q ? strtod(q + strlen(k), NULL) : NAN;

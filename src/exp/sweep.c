@@ -53,21 +53,6 @@ static int mkdir_p(const char *path)
     return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t n = 0, cap = 8192;
-    char *t = xmalloc(cap);
-    size_t k;
-    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
-        if ((n += k) + 1 == cap)
-            t = xrealloc(t, cap *= 2);
-    fclose(f);
-    t[n] = 0;
-    return t;
-}
 
 /* A run is complete when its summary.json (written last, after fct.csv) is
  * whole — a closing brace — and does not say the run was interrupted. */
@@ -78,7 +63,7 @@ static bool run_complete(const char *dir)
     if (access(path, R_OK) != 0)
         return false;
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *t = slurp(path);
+    char *t = exp_slurp(path, NULL);
     if (!t)
         return false;
     size_t n = strlen(t);
@@ -188,7 +173,7 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     report_compute(&r, &sm);
     char path[DIRBUF + 32];
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *js = slurp(path);
+    char *js = exp_slurp(path, NULL);
     csv_field(&row, &len, &cap, "ok");
     csv_num(&row, &len, &cap, (double)sm.flows, 0);
     csv_num(&row, &len, &cap, (double)sm.finished, 0);
