@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli/config_load.h"
 #include "scenario/scenario.h"
+#include "simrun.h"
 
 static void test_mmu_thresholds(void **st)
 {
@@ -92,15 +93,12 @@ static void test_mmu_static_threshold(void **st)
 {
     (void)st;
     struct config c;
-    struct scenario sc;
     struct err e;
-    assert_int_equal(config_init(&c), 0);
-    const char *ini = "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
-                      "[switch]\nbuffer = 1MB\npfc_threshold = 64KB\n[traffic]\npattern = none\n";
-    if (config_load_ini(&c, ini, "mmu.ini", &e) < 0 || config_validate(&c, &e) < 0 || scenario_load(&sc, &c, &e) < 0 ||
-        scenario_build(&sc, &e) < 0)
-        fail_msg("%s", e.msg);
-    struct sim *s = &sc.sim;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
+                  "[switch]\nbuffer = 1MB\npfc_threshold = 64KB\n[traffic]\npattern = none\n");
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
     struct node *leaf = &s->nodes[2];
     struct port *in = &s->ports[leaf->port0];
     assert_int_equal(mmu_pfc_threshold(s, leaf, in), 64000 - 4096);
@@ -133,9 +131,7 @@ static void test_mmu_static_threshold(void **st)
         mmu_remove(s, leaf, in, 3, 1036);
     assert_int_equal(leaf->shared_used, 0);
     assert_int_equal(in->ingress_bytes[3], 0);
-    scenario_free(&sc);
-    config_load_free(&c);
-    config_free(&c);
+    run_free(&r);
 
     /* a threshold inside the reserve can never be reached: rejected */
     assert_int_equal(config_init(&c), 0);
