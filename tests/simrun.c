@@ -15,6 +15,17 @@ void run_setup(struct run *r, const char *ini)
         fail_msg("%s", e.msg);
 }
 
+void run_setup_file(struct run *r, const char *path)
+{
+    struct err e;
+    memset(r, 0, sizeof *r);
+    assert_int_equal(config_init(&r->cfg), 0);
+    if (config_load_file(&r->cfg, path, &e) < 0 || config_validate(&r->cfg, &e) < 0)
+        fail_msg("%s", e.msg);
+    if (scenario_load(&r->sc, &r->cfg, &e) < 0)
+        fail_msg("%s", e.msg);
+}
+
 void run_add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start)
 {
     struct flow_spec f = { .src = src, .dst = dst, .size = size, .start = start, .pg = 3, .dport = 100 };

@@ -12,6 +12,8 @@ struct run {
 
 /* Loads the INI text and builds topology and generated flows (fails the test on error). */
 void run_setup(struct run *r, const char *ini);
+/* The same from a scenario file (a shipped one: ROCESIM_SOURCE_DIR "/scenarios/..."). */
+void run_setup_file(struct run *r, const char *path);
 void run_add_flow(struct run *r, uint32_t src, uint32_t dst, uint64_t size, simtime_t start);
 /* Builds the network and schedules the flows; then call sim_run(&r->sc.sim). */
 void run_build(struct run *r);

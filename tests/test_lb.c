@@ -527,14 +527,9 @@ static void test_scenarios(void **st)
     static const char *const names[] = {"spray", "drill", "letflow"};
     for (size_t i = 0; i < 3; i++) {
         struct run r;
-        struct err e;
         char path[512];
         snprintf(path, sizeof path, ROCESIM_SOURCE_DIR "/scenarios/lb-%s.ini", names[i]);
-        memset(&r, 0, sizeof r);
-        assert_int_equal(config_init(&r.cfg), 0);
-        if (config_load_file(&r.cfg, path, &e) < 0 || config_validate(&r.cfg, &e) < 0 ||
-            scenario_load(&r.sc, &r.cfg, &e) < 0)
-            fail_msg("%s", e.msg);
+        run_setup_file(&r, path);
         run_build(&r);
         assert_string_equal(r.sc.sim.lb->name, names[i]);
         r.sc.sim.p.stop = 100 * T_US;
