@@ -162,12 +162,35 @@ static void test_fabric(void **state)
     run_free(&b);
 }
 
+/* scenarios/hf2t.ini (the paper's §5 setup): LetFlow with HF2T at the
+ * senders; its first 2 ms (past the pre-training) hold packets, without a drop. */
+static void test_scenario(void **state)
+{
+    (void)state;
+    struct run r;
+    run_setup_file(&r, ROCESIM_SOURCE_DIR "/scenarios/hf2t.ini");
+    run_build(&r);
+    const struct sim *s = &r.sc.sim;
+    assert_string_equal(s->lb->name, "letflow");
+    assert_int_equal(s->n_comp, 1);
+    assert_string_equal(s->comp[0].ops->name, "hf2t");
+    r.sc.sim.p.stop = 2 * T_MS; /* past each host's pre-training (10,000 gaps) */
+    sim_run(&r.sc.sim);
+    uint64_t held = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        held += s->flows[i].held;
+    assert_true(held > 0);
+    assert_int_equal(s->c.packets_dropped, 0);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lone_flow_gaps),
         cmocka_unit_test(test_hold_rule),
         cmocka_unit_test(test_fabric),
+        cmocka_unit_test(test_scenario),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
