@@ -10,7 +10,18 @@
  * admission, and on_dequeue sees it leave (stamping, measuring). Per-switch
  * timers and control packets to any node complete the set. By default only
  * data packets reach the hooks; ACK/NACK/CNP and other control traffic take
- * the control balancer (ECMP) unless the scheme sets `all_packets`. */
+ * the control balancer (ECMP) unless the scheme sets `all_packets`.
+ *
+ * The host-side half, for schemes that choose paths at the sender (Hermes):
+ * each host has its own struct lb_switch record too (layer LAYER_HOST = 0,
+ * edge -1, st = host_state_size zeroed bytes, its own rng and timers:
+ * lb_timer_set on it fires on_timer with that record). host_send sees every
+ * data packet as the NIC sends it and may set its path word (from the source
+ * edge switch on: that switch reads byte 0) or its UDP source port (ECMP's
+ * hash); host_ack sees every ACK/NACK back (echo_path, PF_ECN_ECHO, the data's
+ * ts); host_timeout every retransmission timeout; lb_probe_send sends a probe
+ * along a path that the far host echoes back to host_probe. Per-flow state is
+ * flow_state_size either way. A scheme without them costs nothing. */
 #ifndef ROCESIM_LB_H
 #define ROCESIM_LB_H
 #include <stdbool.h>
@@ -22,8 +33,10 @@
 
 struct sim;
 struct pkt;
+struct qp;
 
-#define LB_TIMERS 2 /* timer kinds per switch */
+#define LB_TIMERS 2 /* timer kinds per switch (and per host) */
+#define LB_STATS 8  /* scheme-defined counters in summary.json (lb_ops.stat_names) */
 
 /* One per switch, handed to every hook. */
 struct lb_switch {
@@ -71,6 +84,26 @@ struct lb_ops {
     void (*on_timer)(struct sim *s, struct lb_switch *sw, const void *par, int kind);
     /* A PKT_CTRL addressed to this switch (p->lb.to_node); freed after the call. */
     void (*on_ctrl)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p);
+
+    /* ---- the host side (sender NIC); `h` is the sending host's record */
+    size_t host_state_size; /* per host, zeroed, at h->st */
+    void (*host_init)(struct sim *s, struct lb_switch *h, const void *par);
+    /* f's data packet p is leaving the NIC (after the CC's on_send): set
+     * p->lb.path (a word of lb_path_word(src edge, dst edge); path_hop 0) or
+     * p->sport. retx: it carries bytes sent before. Must not send (no probe). */
+    void (*host_send)(struct sim *s, struct lb_switch *h, const void *par, struct qp *f, struct pkt *p, bool retx);
+    /* An ACK/NACK of f reached its sender, after snd_una moved and before the
+     * CC sees it (f->snd_una >= f->size: this one completes the flow). It
+     * echoes the data's path (lb.echo_path), CE mark (PF_ECN_ECHO) and ts. */
+    void (*host_ack)(struct sim *s, struct lb_switch *h, const void *par, struct qp *f, const struct pkt *ack);
+    /* f's retransmission timeout fired: it goes back to snd_una now. */
+    void (*host_timeout)(struct sim *s, struct lb_switch *h, const void *par, struct qp *f);
+    /* The echo of a probe this host sent (lb_probe_send): lb.echo_path, PF_ECN_ECHO
+     * and ts as on an ACK, src = the probed host. Freed after the call. */
+    void (*host_probe)(struct sim *s, struct lb_switch *h, const void *par, const struct pkt *echo);
+    /* Names of up to LB_STATS counters (lb_stat_add), NULL-terminated; they
+     * appear in summary.json's lb_stats under "scheme". NULL: none. */
+    const char *const *stat_names;
 };
 
 extern const struct lb_ops *const lb_registry[]; /* NULL-terminated */
@@ -98,6 +131,17 @@ void lb_ctrl_send(struct sim *s, struct pkt *p);
 /* The edge index of the switch a host hangs off, and the host's edge. */
 uint32_t lb_host_edge(const struct sim *s, uint32_t host_node);
 uint32_t lb_edge_node(const struct sim *s, uint32_t edge);
+uint32_t lb_edge_count(const struct sim *s);
+/* Host side: flows the host is sending now (its NIC's active QPs). */
+uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node);
+/* A probe (PKT_PROBE, an ACK's size) from host `from` to host `to` along path
+ * word `path` (PATH_NONE: ECMP), in traffic class `prio`, so it meets the
+ * data's queues and RED marking; it leaves by the NIC's control queue and the
+ * far NIC echoes it at once, as it would an ACK, to host_probe. Call it from
+ * on_timer, host_ack or host_probe (never from host_send). */
+void lb_probe_send(struct sim *s, uint32_t from, uint32_t to, uint32_t path, uint8_t prio);
+/* Add n to the scheme's counter i (< LB_STATS; see stat_names). */
+void lb_stat_add(struct sim *s, int i, uint64_t n);
 
 /* Paths as values. Between two edge switches (edge indices) the equal-cost
  * paths are enumerated once, on first use: path i is a word with one byte per
@@ -107,6 +151,9 @@ uint32_t lb_path_count(struct sim *s, uint32_t src_edge, uint32_t dst_edge);
 uint32_t lb_path_word(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t i);
 /* The egress ports along a path word from src_edge; returns how many (<= max). */
 int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t word, uint32_t *ports, int max);
+/* Changes whenever the path sets are enumerated anew (a link failed or came
+ * back): state a scheme keeps per path index must then be mapped by word. */
+uint32_t lb_path_epoch(const struct sim *s);
 
 /* Fabric facts about egress port `port` (a global port id). */
 uint64_t lb_port_queue_bytes(const struct sim *s, uint32_t port, int q);

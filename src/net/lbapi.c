@@ -42,6 +42,31 @@ void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at)
 
 uint32_t lb_host_edge(const struct sim *s, uint32_t host_node) { return s->host_edge[s->host_index[host_node]]; }
 uint32_t lb_edge_node(const struct sim *s, uint32_t edge) { return s->edge_node[edge]; }
+uint32_t lb_edge_count(const struct sim *s) { return s->n_edges; }
+uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node)
+{
+    return s->nics[s->host_index[host_node]].nqps;
+}
+
+void lb_probe_send(struct sim *s, uint32_t from, uint32_t to, uint32_t path, uint8_t prio)
+{
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_PROBE;
+    p->prio = prio;
+    p->flow = UINT32_MAX;
+    p->src = from;
+    p->dst = to;
+    p->sport = p->dport = 0;
+    p->size = s->ack_size;
+    p->ts = s->now;
+    p->lb.path = path;
+    s->c.lb_probes++;
+    struct nic *nic = nic_of(s, from);
+    q_push(&nic->ackq, p);
+    port_kick(s, nic->port);
+}
+
+void lb_stat_add(struct sim *s, int i, uint64_t n) { s->c.lb_stat[i] += n; }
 
 struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size)
 {

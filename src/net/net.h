@@ -33,6 +33,7 @@ enum pkt_type {
     PKT_PFC,
     PKT_FEEDBACK, /* switch -> sender control packet (QCN feedback, PB-FS postcard; queue 0) */
     PKT_CTRL,     /* a load balancer's control packet to a node (p->lb.to_node; queue 0) */
+    PKT_PROBE,    /* a sender-side balancer's path probe, in a data class (lb_probe_send) */
 };
 
 enum pkt_flag {
@@ -42,7 +43,8 @@ enum pkt_flag {
     PF_MARK = 8,     /* set by a sender-side scheme (PB-FS marks packets for postcards) */
     PF_CC1 = 16,     /* scheme-defined flags on CNP / feedback packets */
     PF_CC2 = 32,
-    PF_ECN_ECHO = 64, /* on an ACK/NACK: the data packet it answers was CE-marked */
+    PF_ECN_ECHO = 64, /* on an ACK/NACK (or a probe's echo): the data packet (probe) it answers was CE-marked */
+    PF_ECHO = 128,    /* on a PKT_PROBE: the echo going back to the prober */
 };
 
 #define PATH_NONE UINT32_MAX
@@ -202,6 +204,8 @@ struct qp {
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
+    uint32_t tx_path;  /* sender: the path word its last packet carried, when the sender sets it (lb host_send) */
+    bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
     uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch or corrupted on a link */
     uint32_t timeouts; /* retransmission timeouts that fired */
 };
@@ -257,6 +261,8 @@ struct sim_counters {
     uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
     uint64_t lb_ctrl_packets;   /* control packets load balancers sent */
+    uint64_t lb_probes;         /* probes sender-side balancers sent (lb_probe_send) */
+    uint64_t lb_stat[LB_STATS]; /* the balancer's own counters (lb_ops.stat_names) */
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
 };
 
@@ -372,6 +378,7 @@ struct sim {
     size_t lb_fstride;
     struct pktq ctrl_pending;  /* control packets waiting to enter their switch (EV_CTRL) */
     struct lb_paths *paths;    /* per edge pair, enumerated on first use (net/paths.c) */
+    uint32_t paths_epoch;      /* bumped whenever they are dropped (routes changed) */
     struct lb_mem *lb_mem;     /* blocks a scheme took with lb_alloc, freed with the simulation */
     uint64_t seed;
 

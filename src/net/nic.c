@@ -49,7 +49,8 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     p->payload = payload;
     p->size = payload + s->data_hdr;
     p->ts = s->now;
-    if (seq < f->snd_high) {
+    bool retx = seq < f->snd_high;
+    if (retx) {
         s->c.bytes_retx += payload;
     } else {
         s->c.bytes_sent += payload;
@@ -81,6 +82,15 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     for (uint32_t k = 0; k < s->n_comp; k++)
         if (s->comp[k].ops->on_send)
             s->comp[k].ops->on_send(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+    if (s->lb->host_send) { /* a sender-side balancer picks the path (lb.h) */
+        s->lb->host_send(s, &s->lbsw[f->src], s->lb_par, f, p, retx);
+        if (p->lb.path != PATH_NONE) { /* path switches of sender-routed flows are counted here */
+            if (f->host_path && p->lb.path != f->tx_path)
+                f->path_switches++;
+            f->tx_path = p->lb.path;
+            f->host_path = true;
+        }
+    }
     return p;
 }
 

@@ -73,8 +73,11 @@ int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t 
     return k;
 }
 
+uint32_t lb_path_epoch(const struct sim *s) { return s->paths_epoch; }
+
 void lb_paths_free(struct sim *s)
 {
+    s->paths_epoch++; /* words cached by schemes may now mean other paths */
     if (!s->paths)
         return;
     for (size_t i = 0; i < (size_t)s->n_edges * s->n_edges; i++)

@@ -153,8 +153,10 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
         mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
-        if (s->p.ecn && p->type == PKT_DATA &&
-            (s->cc->sw_mark ? s->cc->sw_mark(s, pid, sim_cc_pstate(s, pid), s->cc_par, p, q) : red_mark(s, pt, q))) {
+        if (s->p.ecn && (p->type == PKT_DATA ? (s->cc->sw_mark ? s->cc->sw_mark(s, pid, sim_cc_pstate(s, pid), s->cc_par, p, q)
+                                                             : red_mark(s, pt, q))
+                                             : p->type == PKT_PROBE && !(p->flags & PF_ECHO) && red_mark(s, pt, q))) {
+            /* a probe sees the fabric's RED (a CC's own marking keeps per-flow state) */
             p->flags |= PF_ECN;
             s->c.ecn_marks++;
         }
@@ -199,7 +201,7 @@ static void first_hop_stats(struct sim *s, const struct pkt *p, uint32_t out)
         f->flowlets++;
     f->lb_last = s->now;
     if (f->lb_out != out) {
-        if (f->lb_out != UINT32_MAX)
+        if (f->lb_out != UINT32_MAX && !f->host_path) /* else counted at the sender (nic.c) */
             f->path_switches++;
         f->lb_out = out;
     }
@@ -243,7 +245,8 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     if (p->lb.path != PATH_NONE)
         p->lb.path_hop++;
     int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK || p->type == PKT_CTRL ||
-             (s->p.ack_high_prio_switch && (p->type == PKT_ACK || p->type == PKT_NACK))) ? 0 : p->prio;
+             (s->p.ack_high_prio_switch && (p->type == PKT_ACK || p->type == PKT_NACK ||
+                                            (p->type == PKT_PROBE && (p->flags & PF_ECHO))))) ? 0 : p->prio;
     if (q != 0) {
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {

@@ -309,6 +309,8 @@ static void receive_ack(struct sim *s, struct pkt *p)
         f->snd_una = seq;
         f->last_progress = s->now;
     }
+    if (s->lb->host_ack)
+        s->lb->host_ack(s, &s->lbsw[f->src], s->lb_par, f, p);
     if (f->snd_una >= f->size) {
         flow_complete(s, f);
         return;
@@ -335,10 +337,39 @@ static void receive_ack(struct sim *s, struct pkt *p)
     port_kick(s, nic_of(s, f->src)->port);
 }
 
+/* A sender-side balancer's probe: the far NIC echoes it at once through its
+ * control queue, as it would an ACK (the echo keeps ts, reports the path and
+ * the CE mark); back at the prober, the balancer reads it. */
+static void probe_receive(struct sim *s, struct pkt *p)
+{
+    if (p->flags & PF_ECHO) {
+        if (s->lb->host_probe)
+            s->lb->host_probe(s, &s->lbsw[p->dst], s->lb_par, p);
+        pkt_free(s, p);
+        return;
+    }
+    uint32_t a = p->src;
+    uint16_t sp = p->sport;
+    uint8_t flags = PF_ECHO | ((p->flags & PF_ECN) ? PF_ECN_ECHO : 0);
+    p->lb = (struct lb_hdr){.path = PATH_NONE, .to_node = UINT32_MAX, .echo_path = p->lb.path};
+    p->flags = flags;
+    p->src = p->dst;
+    p->dst = a;
+    p->sport = p->dport;
+    p->dport = sp;
+    struct nic *nic = nic_of(s, p->src);
+    q_push(&nic->ackq, p);
+    port_kick(s, nic->port);
+}
+
 void host_receive(struct sim *s, struct pkt *p)
 {
     if (p->type == PKT_CTRL) { /* no host-side balancer consumes these yet */
         pkt_free(s, p);
+        return;
+    }
+    if (p->type == PKT_PROBE) {
+        probe_receive(s, p);
         return;
     }
     if (p->type == PKT_DATA) {
@@ -405,6 +436,8 @@ void rto_fire(struct sim *s, struct qp *f)
     if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
         s->c.timeouts++;
         f->timeouts++;
+        if (s->lb->host_timeout)
+            s->lb->host_timeout(s, &s->lbsw[f->src], s->lb_par, f);
         if (s->p.irn) { /* everything unSACKed in flight is lost */
             f->in_recovery = false;
             irn_recover(f, f->snd_nxt);

@@ -300,6 +300,16 @@ static void lb_setup(struct scenario *sc, struct sim *s, const struct lb_ops *lb
         for (uint32_t n = 0; n < s->n_nodes; n++)
             if (s->nodes[n].is_switch)
                 lb->init(s, &s->lbsw[n], s->lb_par);
+    /* the host side: each host's record gets host_state_size zeroed bytes */
+    size_t hstride = (lb->host_state_size + 7) & ~(size_t)7;
+    uint8_t *hst = hstride && s->n_hosts ? lb_alloc(s, hstride * s->n_hosts) : NULL;
+    for (uint32_t h = 0; h < s->n_hosts; h++) {
+        struct lb_switch *w = &s->lbsw[s->nics[h].node];
+        if (hst)
+            w->st = hst + (size_t)h * hstride;
+        if (lb->host_init)
+            lb->host_init(s, w, s->lb_par);
+    }
 }
 
 int scenario_build(struct scenario *sc, struct err *e)
