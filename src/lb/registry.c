@@ -3,8 +3,10 @@
 #include "net/lb.h"
 
 extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
+extern const struct lb_ops lb_hermes;
 
-const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga, NULL };
+const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
+                                              &lb_hermes, NULL };
 
 int lb_index(const char *name)
 {
