@@ -82,6 +82,19 @@ expect "link_rate on no link" "--set topology.link_rate=leaf0-leaf1:1G: " flows 
 expect "clos cores not striped" "--set topology.cores=5: " flows --set topology.type=clos --set topology.cores=5
 expect "oversubscription not whole" "--set topology.oversubscription=2.5: " flows --set topology.oversubscription=2.5 --set topology.spines=3
 expect "host cut off for good" "--set topology.fail=leaf0-host0@1ms: " flows --set topology.fail=leaf0-host0@1ms
+cat >"$TMP/faults.ini" <<INI
+[topology]
+type = leafspine
+flap = leaf0-spine0@1ms-2ms:every=100us
+switch_fail = spine0@1500us
+slow = leaf1-spine0:25Gbps@1ms-2ms
+INI
+expect "flap without its end" "--set topology.flap=leaf0-spine0@1ms:every=100us: " flows --set topology.flap=leaf0-spine0@1ms:every=100us
+expect "flap down not shorter than period" "--set topology.flap=leaf0-spine0@1ms-2ms:every=100us:down=100us: " flows --set topology.flap=leaf0-spine0@1ms-2ms:every=100us:down=100us
+expect "switch_fail names a host" "--set topology.switch_fail=host0@1ms: " flows --set topology.switch_fail=host0@1ms
+expect "switch_fail cuts hosts off for good" "--set topology.switch_fail=leaf0@1ms: " flows --set topology.switch_fail=leaf0@1ms
+expect "slow not a cut" "--set topology.slow=leaf0-spine0:200Gbps@1ms: " flows --set topology.slow=leaf0-spine0:200Gbps@1ms
+expect "switch_fail overlaps a flap" "$TMP/faults.ini:4: " flows "$TMP/faults.ini"
 expect "static PFC threshold in reserve" "--set switch.pfc_threshold=2KB: " flows --set switch.pfc_threshold=2KB
 expect "unknown section" "$DATA/bad_section.ini:3: " flows "$DATA/bad_section.ini"
 expect "unknown key" "$DATA/bad_key.ini:3: " flows "$DATA/bad_key.ini"

@@ -1067,7 +1067,8 @@ static int check_file(const struct config *c, const char *key, const char *path,
 static int validate_workload_hosts(const struct config *c, struct err *e)
 {
     /* generators are cheap to run, so always check them here, where keys have places */
-    bool lists = c->topology.link_rate[0] || c->topology.fail[0] || c->ns3.link_down_us;
+    bool lists = c->topology.link_rate[0] || c->topology.fail[0] || c->ns3.link_down_us || c->topology.flap[0] ||
+                 c->topology.switch_fail[0] || c->topology.slow[0];
     if (!workload_needs_topology(c) && !lists && c->topology.type == TOPO_FILE)
         return 0;
     struct topo t;
@@ -1076,6 +1077,7 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
     /* the generator's own keys first, then each list key, so errors blame the right line */
     struct cfg_topology base = c->topology;
     base.link_rate[0] = base.fail[0] = 0;
+    base.flap[0] = base.switch_fail[0] = base.slow[0] = 0;
     if (topo_generate(&t, &base, &sub)) {
         if (c->topology.type == TOPO_FILE)
             return errf(e, "%s", sub.msg); /* names the file and line */
@@ -1094,6 +1096,14 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
              topo_add_fail(&t, c->ns3.link_down_a, c->ns3.link_down_b, 2 * T_SEC + (simtime_t)c->ns3.link_down_us * T_US,
                            T_NEVER, "LINK_DOWN", &sub) < 0)
         rc = errf(e, "%s: %s", where_of(c, "ns3.link_down"), sub.msg);
+    else if (topo_parse_flaps(&t, c->topology.flap, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "topology.flap"), sub.msg);
+    else if (topo_parse_switch_fails(&t, c->topology.switch_fail, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "topology.switch_fail"), sub.msg);
+    else if (topo_parse_slows(&t, c->topology.slow, &sub) < 0)
+        rc = errf(e, "%s: %s", where_of(c, "topology.slow"), sub.msg);
+    else if (c->run.stop == 0 && c->topology.switch_fail[0] && topo_check_fails_connected(&t, &sub) < 0)
+        rc = errf(e, "%s: topology.switch_fail: %s", where_of2(c, "topology.switch_fail", "topology.fail"), sub.msg);
     else if (c->run.stop == 0 && topo_check_fails_connected(&t, &sub) < 0)
         rc = errf(e, "%s: topology.fail: %s", where_of2(c, "topology.fail", "ns3.link_down"), sub.msg);
     else if (workload_needs_topology(c) && workload_check(c, &t, &wk, &sub) < 0)

@@ -1,4 +1,6 @@
-/* Links that fail and recover at a time (topology.fail, ns-3's LINK_DOWN).
+/* Links that fail and recover at a time (topology.fail, flap, switch_fail,
+ * ns-3's LINK_DOWN; a flapping link or a failed switch is just more of these
+ * events), and links whose rate is cut at a time (topology.slow).
  * A failed link loses every packet on its wire and in the egress queues of
  * its two ports (counted in packets_lost_link; PFC frames are not counted),
  * sends nothing until it recovers, and forgets PFC state across it (neither
@@ -16,8 +18,11 @@
 
 static void lose(struct sim *s, struct pkt *p)
 {
-    if (p->type != PKT_PFC)
+    if (p->type != PKT_PFC) {
         s->c.packets_lost_link++;
+        if (p->flow < s->n_flows) /* fct.csv lost_packets: the flow's own losses, wherever */
+            s->flows[p->flow].lost++;
+    }
     pkt_free(s, p);
 }
 
@@ -79,6 +84,40 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
         port_kick(s, pid);
         port_kick(s, peer);
     }
+}
+
+/* A slowed link (topology.slow): both ends run at the new rate from now on.
+ * A packet being serialised finishes at the rate it started at (its end was
+ * already scheduled); the next one takes the new time per byte. ECN kmin /
+ * kmax and the dynamic PFC threshold's shift follow the new rate as if the
+ * port had been set up at it (the scenario computed them); the PFC headroom
+ * stays as set up for the link's own rate, which is higher, so it still
+ * covers what can arrive after a PAUSE, and the shared pool does not move
+ * under queued packets. Congestion control learns the rate the way it
+ * learns anything (HPCC reads the port's rate in its INT; a NIC's flows keep
+ * their line rate, and the NIC port's serialisation paces them). */
+static void link_rate(struct sim *s, const struct sim_link_event *ev)
+{
+    for (int i = 0; i < 2; i++) {
+        uint32_t pid = i ? s->ports[ev->port].peer : ev->port;
+        struct port *pt = &s->ports[pid];
+        pt->rate = ev->rate;
+        pt->ps_per_byte = (8 * T_SEC) % ev->rate == 0 ? (uint32_t)((8 * T_SEC) / ev->rate) : 0;
+        if (s->nodes[pt->node].is_switch) {
+            pt->kmin = ev->kmin[i];
+            pt->kmax = ev->kmax[i];
+            pt->pfc_shift = ev->pfc_shift[i];
+        }
+    }
+    s->c.link_changes++;
+}
+
+void sim_link_event(struct sim *s, const struct sim_link_event *ev)
+{
+    if (ev->rate)
+        link_rate(s, ev);
+    else
+        sim_link_set(s, ev->port, ev->up);
 }
 
 /* Random loss: a link with loss > 0

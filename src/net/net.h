@@ -206,7 +206,7 @@ struct qp {
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
     uint32_t tx_path;  /* sender: the path word its last packet carried, when the sender sets it (lb host_send) */
     bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
-    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch or corrupted on a link */
+    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
     uint32_t timeouts; /* retransmission timeouts that fired */
 };
 
@@ -266,11 +266,17 @@ struct sim_counters {
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
 };
 
-/* At `at`, the link of port `port` (and its peer) goes down or comes back. */
+/* At `at`, the link of port `port` (and its peer) goes down or comes back;
+ * or, with rate > 0, runs at `rate` from then on (topology.slow), each end
+ * (0: `port`, 1: its peer) taking the ECN thresholds and PFC shift the setup
+ * gives a port of that rate (fault.c). */
 struct sim_link_event {
     simtime_t at;
     uint32_t port;
     bool up;
+    uint64_t rate;
+    uint32_t kmin[2], kmax[2];
+    uint8_t pfc_shift[2];
 };
 
 /* PFC deadlock (deadlock.c): a cycle of switch egress queues, each paused by
@@ -410,6 +416,8 @@ void sim_monitor_start(struct sim *s, simtime_t first);
 /* Take a link (given by either of its ports) down or bring it back now; the
  * EV_LINK events call this, and so may tests. */
 void sim_link_set(struct sim *s, uint32_t port, bool up);
+/* Apply one link event: sim_link_set, or a rate change (fault.c). */
+void sim_link_event(struct sim *s, const struct sim_link_event *ev);
 
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 

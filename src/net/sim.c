@@ -133,7 +133,7 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
     else if (kind == EV_CTRL)
         ctrl_inject(s);
     else if (kind == EV_LINK)
-        sim_link_set(s, s->link_ev[id].port, s->link_ev[id].up);
+        sim_link_event(s, &s->link_ev[id]);
     else if (kind == EV_DEADLOCK)
         deadlock_check(s);
 }

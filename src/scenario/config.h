@@ -52,6 +52,9 @@ struct cfg_topology {
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
     char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
     char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */
+    char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (topo.c) */
+    char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (topo.c) */
+    char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (topo.c) */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

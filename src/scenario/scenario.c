@@ -61,6 +61,16 @@ static uint32_t auto_headroom(uint64_t rate, simtime_t delay, uint32_t max_wire)
     return h > UINT32_MAX ? UINT32_MAX : (uint32_t)h;
 }
 
+/* The dynamic PFC threshold's shift of a switch port of this rate: one less
+ * per doubling above the host-link rate. */
+static uint8_t pfc_shift_for(const struct cfg_switch *sw, uint64_t rate, uint64_t nic_rate)
+{
+    int shift = (int)sw->pfc_shift;
+    for (uint64_t r = rate; r > nic_rate && shift > 0; r /= 2)
+        shift--;
+    return (uint8_t)shift;
+}
+
 static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
 {
     if (c->n_ecn_map > 0) {
@@ -77,6 +87,27 @@ static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
     pt->kmin = (uint32_t)((unsigned __int128)c->kmin * pt->rate / 100000000000ULL);
     pt->kmax = (uint32_t)((unsigned __int128)c->kmax * pt->rate / 100000000000ULL);
     pt->pmax = c->pmax;
+    return 0;
+}
+
+/* A rate change of port pid's link at `at`: the ECN thresholds and PFC
+ * shift each switch end would have been set up with at that rate. */
+static int slow_event(const struct sim *s, const struct cfg_switch *sw, uint32_t pid, simtime_t at, uint64_t rate,
+                      uint64_t nic_rate, struct sim_link_event *ev, struct err *e)
+{
+    *ev = (struct sim_link_event){.at = at, .port = pid, .rate = rate};
+    for (int i = 0; i < 2; i++) {
+        struct port tmp = s->ports[i ? s->ports[pid].peer : pid];
+        tmp.rate = rate;
+        if (!s->nodes[tmp.node].is_switch)
+            continue;
+        struct err sub;
+        if (port_ecn(sw, &tmp, &sub) < 0)
+            return errf(e, "topology.slow: %s", sub.msg);
+        ev->kmin[i] = tmp.kmin;
+        ev->kmax[i] = tmp.kmax;
+        ev->pfc_shift[i] = pfc_shift_for(sw, rate, nic_rate);
+    }
     return 0;
 }
 
@@ -438,10 +469,7 @@ int scenario_build(struct scenario *sc, struct err *e)
             if (port_ecn(sw, pt, e) < 0)
                 return -1;
             pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pt->rate, pt->delay, max_wire);
-            int shift = (int)sw->pfc_shift;
-            for (uint64_t r = pt->rate; r > nic_rate && shift > 0; r /= 2)
-                shift--;
-            pt->pfc_shift = (uint8_t)shift;
+            pt->pfc_shift = pfc_shift_for(sw, pt->rate, nic_rate);
             nd->total_hdrm += pt->headroom;
             nd->total_rsrv += sw->reserve;
         }
@@ -459,6 +487,14 @@ int scenario_build(struct scenario *sc, struct err *e)
         uint32_t a = t->links[f->link].a, pid = t->adj_off[a];
         while (t->adj_link[pid] != f->link)
             pid++;
+        if (f->rate) { /* a slowdown, and its end back at the link's own rate */
+            if (slow_event(s, sw, pid, f->down, f->rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
+                return -1;
+            if (f->up != T_NEVER &&
+                slow_event(s, sw, pid, f->up, t->links[f->link].rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
+                return -1;
+            continue;
+        }
         s->link_ev[s->n_link_ev++] = (struct sim_link_event){.at = f->down, .port = pid, .up = false};
         if (f->up != T_NEVER)
             s->link_ev[s->n_link_ev++] = (struct sim_link_event){.at = f->up, .port = pid, .up = true};

@@ -363,7 +363,9 @@ int topo_generate(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     if (topo_base(t, c, e) < 0)
         return -1;
-    if (topo_set_link_rates(t, c->link_rate, e) < 0 || topo_parse_fails(t, c->fail, e) < 0) {
+    if (topo_set_link_rates(t, c->link_rate, e) < 0 || topo_parse_fails(t, c->fail, e) < 0 ||
+        topo_parse_flaps(t, c->flap, e) < 0 || topo_parse_switch_fails(t, c->switch_fail, e) < 0 ||
+        topo_parse_slows(t, c->slow, e) < 0) {
         topo_free(t);
         return -1;
     }
@@ -544,6 +546,9 @@ int topo_set_link_rates(struct topo *t, const char *spec, struct err *e)
     return 0;
 }
 
+static int fail_append(struct topo *t, uint32_t li, simtime_t down, simtime_t up, uint64_t rate, const char *where,
+                       struct err *e);
+
 int topo_add_fail(struct topo *t, uint32_t a, uint32_t b, simtime_t down, simtime_t up, const char *where,
                   struct err *e)
 {
@@ -554,15 +559,21 @@ int topo_add_fail(struct topo *t, uint32_t a, uint32_t b, simtime_t down, simtim
     if (up <= down)
         return errf(e, "%s: the link comes back up before it fails", where);
     for (uint32_t i = 0; i < t->n_fails; i++)
-        if (t->fails[i].link == li && down < t->fails[i].up && t->fails[i].down < up)
+        if (t->fails[i].link == li && !t->fails[i].rate && down < t->fails[i].up && t->fails[i].down < up)
             return errf(e, "%s: overlaps an earlier failure of the same link", where);
+    return fail_append(t, li, down, up, 0, where, e);
+}
+
+static int fail_append(struct topo *t, uint32_t li, simtime_t down, simtime_t up, uint64_t rate, const char *where,
+                       struct err *e)
+{
     if ((t->n_fails & (t->n_fails - 1)) == 0) { /* grow at powers of two */
         void *v = realloc(t->fails, (t->n_fails ? 2 * (size_t)t->n_fails : 1) * sizeof *t->fails);
         if (!v)
             return errf(e, "%s: out of memory", where);
         t->fails = v;
     }
-    t->fails[t->n_fails++] = (struct topo_fail){.link = li, .down = down, .up = up};
+    t->fails[t->n_fails++] = (struct topo_fail){.link = li, .down = down, .up = up, .rate = rate};
     return 0;
 }
 
@@ -577,7 +588,7 @@ int topo_check_fails_connected(const struct topo *t, struct err *e)
 {
     bool permanent = false;
     for (uint32_t i = 0; i < t->n_fails; i++)
-        permanent |= t->fails[i].up == T_NEVER;
+        permanent |= t->fails[i].up == T_NEVER && !t->fails[i].rate;
     if (!permanent || t->n_hosts < 2)
         return 0;
     /* union-find over the links that stay up; hosts have one link, so no path transits a host */
@@ -589,7 +600,7 @@ int topo_check_fails_connected(const struct topo *t, struct err *e)
         return errf(e, "topology: out of memory");
     }
     for (uint32_t i = 0; i < t->n_fails; i++)
-        if (t->fails[i].up == T_NEVER)
+        if (t->fails[i].up == T_NEVER && !t->fails[i].rate)
             dead[t->fails[i].link] = true;
     for (uint32_t i = 0; i < t->n_nodes; i++)
         up[i] = i;
@@ -643,6 +654,156 @@ int topo_parse_fails(struct topo *t, const char *spec, struct err *e)
             return -1;
         snprintf(where, sizeof where, "topology.fail: '%s'", item);
         if (topo_add_fail(t, t->links[li].a, t->links[li].b, down, up, where, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "T" or "T1-T2" (in place; T2 = T_NEVER when absent): NULL or why not. */
+static const char *parse_window(char *times, simtime_t *down, simtime_t *up)
+{
+    char *dash = strchr(times, '-');
+    if (dash)
+        *dash = 0;
+    *up = T_NEVER;
+    const char *why = parse_time(times, down);
+    if (!why && dash)
+        why = parse_time(dash + 1, up);
+    if (dash)
+        *dash = '-';
+    return why;
+}
+
+/* A flapping link: outages [FROM + i*PERIOD, + TIME) while they start before
+ * UNTIL, the last cut at UNTIL. UNTIL is required: a flapping link with no
+ * end would need events generated for ever. */
+#define FLAP_MAX_OUTAGES 100000
+int topo_parse_flaps(struct topo *t, const char *spec, struct err *e)
+{
+    const char *p = spec, *b, *end;
+    char item[256], where[300];
+    static const char form[] = "expected NODE-NODE@FROM-UNTIL:every=PERIOD[:down=TIME], e.g. leaf0-spine1@1ms-2ms:every=100us";
+    while (next_item(&p, &b, &end)) {
+        if (!copy_item(item, sizeof item, b, end))
+            return errf(e, "topology.flap: item too long: '%.60s...'", b);
+        char link[256];
+        snprintf(link, sizeof link, "%s", item);
+        char *at = strchr(link, '@'), *colon = at ? strchr(at, ':') : NULL;
+        if (!at || !colon)
+            return errf(e, "topology.flap: '%s': %s", item, form);
+        *at = *colon = 0;
+        simtime_t from, until, period = 0, down = 0;
+        const char *why = parse_window(at + 1, &from, &until);
+        if (why)
+            return errf(e, "topology.flap: '%s': %s", item, why);
+        if (until == T_NEVER)
+            return errf(e, "topology.flap: '%s': give the end of the flapping: @FROM-UNTIL", item);
+        if (until <= from)
+            return errf(e, "topology.flap: '%s': UNTIL must be after FROM", item);
+        for (char *opt = colon + 1; opt && *opt;) {
+            char *next = strchr(opt, ':');
+            if (next)
+                *next++ = 0;
+            simtime_t *dst = strncmp(opt, "every=", 6) == 0 ? &period : strncmp(opt, "down=", 5) == 0 ? &down : NULL;
+            if (!dst)
+                return errf(e, "topology.flap: '%s': unknown option '%s' (every=PERIOD, down=TIME)", item, opt);
+            why = parse_time(strchr(opt, '=') + 1, dst);
+            if (why)
+                return errf(e, "topology.flap: '%s': %s: %s", item, opt, why);
+            opt = next;
+        }
+        if (period <= 0)
+            return errf(e, "topology.flap: '%s': every=PERIOD is required and must be positive", item);
+        if (!down)
+            down = period / 2;
+        if (down <= 0 || down >= period)
+            return errf(e, "topology.flap: '%s': down=TIME must be positive and shorter than every=PERIOD (the link must come up between outages)", item);
+        if ((until - from) / period >= FLAP_MAX_OUTAGES)
+            return errf(e, "topology.flap: '%s': more than %d outages: a longer PERIOD or a shorter window", item,
+                        FLAP_MAX_OUTAGES);
+        uint32_t li;
+        if (find_link(t, "flap", item, link, &li, e) < 0)
+            return -1;
+        snprintf(where, sizeof where, "topology.flap: '%s'", item);
+        for (uint32_t i = 0; i < t->n_fails; i++) /* the whole window against earlier failures, once */
+            if (t->fails[i].link == li && !t->fails[i].rate && from < t->fails[i].up && t->fails[i].down < until)
+                return errf(e, "%s: overlaps an earlier failure of the same link", where);
+        for (simtime_t s0 = from; s0 < until; s0 += period)
+            if (fail_append(t, li, s0, s0 + down < until ? s0 + down : until, 0, where, e) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+int topo_parse_switch_fails(struct topo *t, const char *spec, struct err *e)
+{
+    const char *p = spec, *b, *end;
+    char item[256], where[300];
+    while (next_item(&p, &b, &end)) {
+        if (!copy_item(item, sizeof item, b, end))
+            return errf(e, "topology.switch_fail: item too long: '%.60s...'", b);
+        char name[256];
+        snprintf(name, sizeof name, "%s", item);
+        char *at = strchr(name, '@');
+        if (!at)
+            return errf(e, "topology.switch_fail: '%s': expected SWITCH@TIME or SWITCH@DOWN-UP, e.g. spine0@1ms-3ms", item);
+        *at = 0;
+        simtime_t down, up;
+        const char *why = parse_window(at + 1, &down, &up);
+        if (why)
+            return errf(e, "topology.switch_fail: '%s': %s", item, why);
+        uint32_t n;
+        if (topo_node_find(t, name, &n) < 0)
+            return errf(e, "topology.switch_fail: '%s': no node '%s' (names: %s)", item, name, naming_help(t));
+        if (!t->nodes[n].is_switch)
+            return errf(e, "topology.switch_fail: '%s': node %s is a host, not a switch (topology.fail takes its link)", item,
+                        name);
+        snprintf(where, sizeof where, "topology.switch_fail: '%s'", item);
+        for (uint32_t k = t->adj_off[n]; k < t->adj_off[n + 1]; k++) {
+            const struct topo_link *l = &t->links[t->adj_link[k]];
+            if (topo_add_fail(t, l->a, l->b, down, up, where, e) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int topo_parse_slows(struct topo *t, const char *spec, struct err *e)
+{
+    const char *p = spec, *b, *end;
+    char item[256], where[300];
+    while (next_item(&p, &b, &end)) {
+        if (!copy_item(item, sizeof item, b, end))
+            return errf(e, "topology.slow: item too long: '%.60s...'", b);
+        char link[256];
+        snprintf(link, sizeof link, "%s", item);
+        char *at = strchr(link, '@'), *colon = strchr(link, ':');
+        if (!at || !colon || colon > at)
+            return errf(e, "topology.slow: '%s': expected NODE-NODE:RATE@TIME or NODE-NODE:RATE@FROM-UNTIL, e.g. leaf0-spine1:25Gbps@1ms", item);
+        *at = *colon = 0;
+        uint64_t rate;
+        const char *why = parse_rate(colon + 1, &rate);
+        if (!why && rate == 0)
+            why = "a rate must be positive (a dead link is topology.fail)";
+        simtime_t down, up;
+        if (!why)
+            why = parse_window(at + 1, &down, &up);
+        if (why)
+            return errf(e, "topology.slow: '%s': %s", item, why);
+        if (up <= down)
+            return errf(e, "topology.slow: '%s': the link is restored before it slows", item);
+        uint32_t li;
+        if (find_link(t, "slow", item, link, &li, e) < 0)
+            return -1;
+        /* below the link's own rate: the PFC headroom sized for that rate then covers it */
+        if (rate >= t->links[li].rate)
+            return errf(e, "topology.slow: '%s': %s is not below the link's rate (%llu bps): only cuts are modelled", item,
+                        colon + 1, (unsigned long long)t->links[li].rate);
+        for (uint32_t i = 0; i < t->n_fails; i++)
+            if (t->fails[i].link == li && t->fails[i].rate && down < t->fails[i].up && t->fails[i].down < up)
+                return errf(e, "topology.slow: '%s': overlaps an earlier slowdown of the same link", item);
+        snprintf(where, sizeof where, "topology.slow: '%s'", item);
+        if (fail_append(t, li, down, up, rate, where, e) < 0)
             return -1;
     }
     return 0;

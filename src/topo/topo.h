@@ -28,11 +28,13 @@ struct topo_link {
     bool down;         /* failed: routes_build leaves it out (ports keep their numbers) */
 };
 
-/* A link failure (topology.fail, ns-3 LINK_DOWN): down at `down`, back at
- * `up` (T_NEVER: stays down). */
+/* A link failure (topology.fail, flap, switch_fail; ns-3 LINK_DOWN): down at
+ * `down`, back at `up` (T_NEVER: stays down). With rate > 0 it is a slowdown
+ * instead (topology.slow): the link runs at `rate` over [down, up). */
 struct topo_fail {
     uint32_t link;
     simtime_t down, up;
+    uint64_t rate;
 };
 
 /* How a generator's nodes are named (topo_node_name / topo_node_find). Every
@@ -78,6 +80,14 @@ int topo_set_link_rates(struct topo *t, const char *spec, struct err *e);
  * separated; appends to t->fails. Rejects unknown nodes, non-links,
  * T2 <= T1 and overlapping failures of one link. */
 int topo_parse_fails(struct topo *t, const char *spec, struct err *e);
+/* "A-B@FROM-UNTIL:every=PERIOD[:down=TIME]" (outages at FROM, FROM+PERIOD,
+ * ... before UNTIL, each TIME long, default PERIOD/2, cut at UNTIL);
+ * "SW@T[-T2]" (every link of switch SW); "A-B:RATE@T[-T2]" (slowdowns, RATE
+ * below the link's rate). Comma-separated; append to t->fails; errors name
+ * the key (topology.flap, switch_fail, slow). */
+int topo_parse_flaps(struct topo *t, const char *spec, struct err *e);
+int topo_parse_switch_fails(struct topo *t, const char *spec, struct err *e);
+int topo_parse_slows(struct topo *t, const char *spec, struct err *e);
 /* Add one failure (ns-3 LINK_DOWN): `where` prefixes errors. */
 int topo_add_fail(struct topo *t, uint32_t a, uint32_t b, simtime_t down, simtime_t up, const char *where,
                   struct err *e);
