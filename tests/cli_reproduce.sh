@@ -42,5 +42,34 @@ fi
 # a rerun resumes: nothing is simulated again
 "$bin" reproduce pcn-fig2 --quick --out "$tmp/r" > /dev/null 2>"$tmp/err2"
 check grep -q '5 here (5 complete already)' "$tmp/err2"
+check grep -q '^    pcn-fig21 ' "$tmp/list"
+
+# Deadlock counting (pcn-fig21's metrics) on the ring that deadlocks in about
+# a millisecond: a run stopped on a deadlock (exit 3) is a result for the
+# sweep, "sum deadlocked" counts those runs, "sum runs" all of them; with the
+# detector off (timeout 0) the ring runs to run.stop and counts as none.
+mkdir "$tmp/exp"
+sed -e "s|^file = .*|file = $src/scenarios/deadlock-ring.topo|" -e 's|^stop = .*|stop = 3ms|' \
+    "$src/scenarios/deadlock-ring.ini" > "$tmp/exp/ring.ini"
+printf '\n[sweep]\nrun.deadlock_timeout = 1ms, 0\nrun.seed = 1..2\n' >> "$tmp/exp/ring.ini"
+cat > "$tmp/exp/ring.exp" <<'EXP'
+[experiment]
+title = ring
+sweep = ring.ini
+quick = ring.ini
+rows = run.deadlock_timeout
+figures = none
+[metrics]
+runs = sum runs | runs
+deadlocks = sum deadlocked | deadlocked runs
+at = deadlock_ms | at (ms)
+[paper]
+1ms = every run deadlocks
+EXP
+ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce ring --quick --out "$tmp/ring" > "$tmp/ring.out" 2>"$tmp/ring.err"
+check test $? -eq 0
+check grep -q '4 runs, 0 failed' "$tmp/ring.err"
+check grep -q '^| 1ms | 2 | 2 | 1.0[0-9]* | every run deadlocks |$' "$tmp/ring/table.md"
+check grep -q '^| 0 | 2 | 0 | - |  |$' "$tmp/ring/table.md"
 echo "cli_reproduce: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

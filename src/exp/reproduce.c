@@ -207,7 +207,11 @@ static int cmp_dbl(const void *x, const void *y)
  *   rate_mean FLOWS FROM TO     mean Gbps of the flows together (flow_rate.csv), FROM < t <= TO
  *   recover FLOWS AFTER GBPS T0 ms from T0 to the first sample after AFTER where the flows reach GBPS
  *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv)
- *   paused_ms NODES FROM TO     time at least one port of the nodes was paused (pfc.csv) */
+ *   paused_ms NODES FROM TO     time at least one port of the nodes was paused (pfc.csv)
+ *   runs                        1 for a run that finished (use with sum: runs per row)
+ *   deadlocked                  1 if the run stopped on a PFC deadlock, else 0
+ *   deadlock_ms                 when the deadlock was detected (ms); none: not counted
+ * A spec starting "sum " adds the runs' values instead of averaging them. */
 static double metric(const char *dir, const char *spec)
 {
     char buf[512], *w[8];
@@ -217,6 +221,22 @@ static double metric(const char *dir, const char *spec)
         w[nw++] = p;
     if (nw == 2 && strcmp(w[0], "summary") == 0)
         return json_num(dir, w[1]);
+    if (nw == 1 && (strcmp(w[0], "runs") == 0 || strcmp(w[0], "deadlocked") == 0 || strcmp(w[0], "deadlock_ms") == 0)) {
+        char p[2048];
+        snprintf(p, sizeof p, "%s/summary.json", dir);
+        char *t = exp_slurp(p, NULL);
+        static const char key[] = "\"deadlock\": {\"detected_ns\": "; /* "deadlock": null when none */
+        const char *d = t ? strstr(t, key) : NULL;
+        double v = NAN;
+        if (t && strcmp(w[0], "runs") == 0)
+            v = 1;
+        else if (t && strcmp(w[0], "deadlocked") == 0)
+            v = d != NULL;
+        else if (d)
+            v = strtod(d + sizeof key - 1, NULL) / 1e6;
+        free(t);
+        return v;
+    }
     if (nw == 3 && strcmp(w[0], "per") == 0) {
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
         return b > 0 ? a / b : NAN;
@@ -489,6 +509,7 @@ int exp_reproduce(int argc, char **argv)
     }
     int nrow = s.k[rk].n, ncol = ck >= 0 ? s.k[ck].n : 1, nm = 0;
     const char *mspec[MAXM], *mhead[MAXM], *mkey[MAXM];
+    bool msum[MAXM];
     char mh[MAXM][128];
     for (int i = 0; i < x.n && nm < MAXM; i++)
         if (strcmp(x.kv[i].sec, "metrics") == 0) {
@@ -498,6 +519,9 @@ int exp_reproduce(int argc, char **argv)
             if (bar)
                 *bar = 0;
             mspec[nm] = trim(x.kv[i].val);
+            msum[nm] = strncmp(mspec[nm], "sum ", 4) == 0;
+            if (msum[nm])
+                mspec[nm] = trim((char *)mspec[nm] + 4);
             mhead[nm] = trim(mh[nm]);
             nm++;
         }
@@ -553,7 +577,7 @@ int exp_reproduce(int argc, char **argv)
             for (int m = 0; m < nm; m++)
                 for (int c = 0; c < ncol && c < 4; c++) {
                     if (cnt[r][c][m]) {
-                        double v = sum[r][c][m] / cnt[r][c][m];
+                        double v = msum[m] ? sum[r][c][m] : sum[r][c][m] / cnt[r][c][m];
                         fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
                     } else
                         fprintf(f, " - |");
@@ -595,7 +619,7 @@ int exp_reproduce(int argc, char **argv)
             const char *label = get(&x, "labels", s.k[rk].vals[r]);
             rl[r] = label ? label : s.k[rk].vals[r];
             for (int c = 0; c < ncol && c < 4; c++)
-                v[r * ncol + c] = cnt[r][c][m] ? sum[r][c][m] / cnt[r][c][m] : NAN;
+                v[r * ncol + c] = !cnt[r][c][m] ? NAN : msum[m] ? sum[r][c][m] : sum[r][c][m] / cnt[r][c][m];
         }
         char cbuf[4][160];
         for (int c = 0; c < ncol && c < 4; c++) {

@@ -18,6 +18,7 @@
 #include "core/xalloc.h"
 #include "exp/exp.h"
 #include "exp/sweepspec.h"
+#include "net/net.h"
 #include "stats/report.h"
 
 #define DIRBUF 1600
@@ -322,7 +323,8 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
             if (pts[i].status == 1 && pts[i].pid == w) {
                 struct point *p = &pts[i];
                 g->running--;
-                bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && run_complete(p->dir);
+                /* a run stopped on a PFC deadlock (exit 3) is a result, not a failure */
+                bool ok = WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == EXIT_DEADLOCK) && run_complete(p->dir);
                 p->status = ok ? 2 : 3;
                 ok ? g->done++ : g->failed++;
                 if (!ok && !g->quiet) {
