@@ -109,12 +109,60 @@ static void test_congestion_tree_not_reported(void **st)
     run_free(&r);
 }
 
+/* PCN Fig. 21 (scenarios/pcn-fig21.ini): one pod, L0-T3 and L1-T0 failed
+ * from the start. With TIMELY, seed 1 deadlocks (about 33 ms in) and the
+ * cycle is the up-down-up one: four queues alternating between the
+ * aggregation switches and the two transit ToRs T1, T2, never T0 or T3
+ * (whose failed links leave them one uplink each) and never a host port.
+ * Nothing is dropped on the way: the run stops stuck, not lossy. */
+static void test_pcn_fig21_cycle(void **st)
+{
+    (void)st;
+    struct run r;
+    struct err e;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(config_init(&r.cfg), 0);
+    if (config_load_file(&r.cfg, ROCESIM_SOURCE_DIR "/scenarios/pcn-fig21.ini", &e) < 0 ||
+        config_apply_set(&r.cfg, "transport.cc=timely", &e) < 0 || config_validate(&r.cfg, &e) < 0 ||
+        scenario_load(&r.sc, &r.cfg, &e) < 0)
+        fail_msg("%s", e.msg);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    const struct sim *s = &r.sc.sim;
+    const struct deadlock *d = &s->dl;
+    print_message("pcn-fig21 (TIMELY, seed 1): cycle of %u found at %.3f ms, %llu PAUSEs, %llu flows done\n", d->n,
+                  (double)d->found_at / T_MS, (unsigned long long)s->c.pfc_pause_frames,
+                  (unsigned long long)s->c.flows_completed);
+    /* hosts 0-31, ToRs T0-T3 = 32-35, L0 = 36, L1 = 37 */
+    assert_int_equal(d->n, 4);
+    for (uint32_t i = 0; i < d->n; i++) {
+        const struct port *pt = &s->ports[d->hop[i].port];
+        uint32_t sw = pt->node, to = s->ports[pt->peer].node;
+        uint32_t tor = sw >= 36 ? to : sw, agg = sw >= 36 ? sw : to;
+        assert_true(tor == 33 || tor == 34);
+        assert_true(agg == 36 || agg == 37);
+        assert_int_equal(s->ports[d->hop[(i + 1) % d->n].port].node, to); /* waits for the next switch's queue */
+    }
+    uint32_t down = 0; /* L0-T3 and L1-T0, both ends, and nothing else */
+    for (uint32_t p = 0; p < s->n_ports; p++)
+        if (s->ports[p].down) {
+            uint32_t a = s->ports[p].node, b = s->ports[s->ports[p].peer].node;
+            assert_true((a == 36 && b == 35) || (a == 35 && b == 36) || (a == 37 && b == 32) || (a == 32 && b == 37));
+            down++;
+        }
+    assert_int_equal(down, 4);
+    assert_int_equal(s->c.packets_dropped, 0);
+    assert_int_equal(s->c.packets_lost_link, 0);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_deadlock_reported),
         cmocka_unit_test(test_ring_really_stuck),
         cmocka_unit_test(test_congestion_tree_not_reported),
+        cmocka_unit_test(test_pcn_fig21_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
