@@ -257,7 +257,7 @@ struct sim_counters {
     uint64_t data_packets, acks, nacks, cnps, ecn_marks, feedback_packets;
     uint64_t timeouts;
     uint64_t packets_lost_link;     /* on a link's wire or in its ports' queues when it failed */
-    uint64_t link_changes;          /* link failures and recoveries that happened */
+    uint64_t link_changes;          /* link failures, recoveries and rate changes that happened */
     uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
     uint64_t lb_ctrl_packets;   /* control packets load balancers sent */
