@@ -4,9 +4,12 @@
 
 extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
 extern const struct lb_ops lb_hermes;
+extern const struct lb_ops lb_proteus;
 
 const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
-                                              &lb_hermes, NULL };
+                                              &lb_hermes,
+                                              &lb_proteus,
+                                              NULL };
 
 int lb_index(const char *name)
 {

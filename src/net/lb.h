@@ -167,4 +167,16 @@ simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q); /* T_
 simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
 
+/* Re-steer packets already waiting in egress queue q of switch port `port`
+ * (a rerouting decision taken while they wait, e.g. when a PAUSE outlasts a
+ * packet's budget). `to` sees each packet in FIFO order and returns another
+ * egress port of the same switch (the packet joins its queue q at the tail,
+ * keeping t_enq, so its sojourn counts from its first enqueue) or UINT32_MAX
+ * to leave it where it is. The ingress accounting depends only on the ingress
+ * port, so the MMU is unchanged; a CC's sw_enqueue is not called again (it saw
+ * the packet once). For rare events (timers), not per packet: it walks the
+ * queue. Returns how many packets moved. */
+uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q,
+                         uint32_t (*to)(struct sim *s, void *ctx, struct pkt *p), void *ctx);
+
 #endif

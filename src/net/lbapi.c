@@ -131,3 +131,41 @@ simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q)
 }
 
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }
+
+uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(struct sim *s, void *ctx, struct pkt *p),
+                         void *ctx)
+{
+    struct port *pt = &s->ports[port];
+    struct pktq keep = {0};
+    struct pkt *p = pt->q[q].head;
+    uint32_t moved = 0, kick[16], nkick = 0;
+    pt->q[q] = (struct pktq){0};
+    while (p) {
+        struct pkt *next = p->next;
+        uint32_t out = to(s, ctx, p);
+        if (out == UINT32_MAX || out == port || s->ports[out].node != pt->node) {
+            q_push(&keep, p);
+        } else {
+            port_q_push(&s->ports[out], q, p);
+            moved++;
+            uint32_t k = 0;
+            while (k < nkick && kick[k] != out)
+                k++;
+            if (k == nkick) {
+                if (nkick < 16)
+                    kick[nkick++] = out;
+                else
+                    port_kick(s, out); /* more targets than the list holds: start this one now */
+            }
+        }
+        p = next;
+    }
+    pt->q[q] = keep;
+    if (!keep.n)
+        pt->qmask &= (uint8_t)~(1u << q);
+    if (pt->paused_left[q] > keep.n) /* the ones that waited through a PAUSE: at most those left */
+        pt->paused_left[q] = keep.n;
+    for (uint32_t k = 0; k < nkick; k++)
+        port_kick(s, kick[k]);
+    return moved;
+}

@@ -1,0 +1,645 @@
+/* Proteus — Hu et al., "Load Balancing With Multi-Level Signals for Lossless
+ * Datacenter Networks", IEEE/ACM ToN 32(3), 2024 (ICNP'23). Implemented from
+ * the paper's text (../shared/papers/000_*): §III-A (RTT-level signals, Table
+ * II; sub-RTT signal, the cumulative sojourn time CST), §III-B Algorithm 1
+ * (routing at the source edge) and Algorithm 2 (rerouting at every switch),
+ * §IV-A (header: a 12-bit path ID, three 12-bit alternatives and a 24-bit
+ * tolerable delay = 9 bytes), §IV-C (path status kept only at edge switches;
+ * delay and utilisation measured at the destination edge over a period such
+ * as an RTT and piggybacked on reverse traffic, as CONGA does).
+ *
+ * Pieces, and the readings chosen where the text is silent or garbled:
+ *  - Paths are the equal-cost paths between two edge switches (lb_path_*); a
+ *    packet carries its path word (source routing, §III-B.1) and, in lb.b[],
+ *    the path's index, three alternative indices in priority order, the
+ *    tolerable delay and the time it entered the source edge.
+ *  - One-way delay (the paper's "RTT" of Table II, t_pd in Algorithm 1, is a
+ *    one-way path delay): from the source edge's arrival to the destination
+ *    edge's arrival, averaged per (source edge, path) over `period`.
+ *  - Link utilisation of a path: every switch measures each fabric egress's
+ *    utilisation over `period` (bytes sent / capacity); a data packet carries
+ *    the largest along its path (CONGA's max, in lb.metric, per mille). The
+ *    destination edge averages it per path over the period. The paper does
+ *    not say which link stands for the path; the most utilised one makes a
+ *    fully used bottleneck read "congested" and a paused path (whose links
+ *    all idle while paused) read "< 1".
+ *  - Table II with thresholds: non-congested if delay < RTT_low (the paper:
+ *    20-40 % above the one-way base delay; default 1.3 x the path's base:
+ *    propagation plus one MTU packet's serialisation per hop, or `rtt_low`
+ *    if set); otherwise undetermined (PFC) if utilisation < `util_full`
+ *    (Table II's "= 1"; measured utilisation of a busy link is slightly under
+ *    1 over a short window, hence 0.9), else congested.
+ *  - Feedback: the destination edge piggybacks one path's (delay,
+ *    utilisation) on each packet toward the source edge (data or ACK: the
+ *    scheme sees every packet), changed entries first, else round robin.
+ *    Entries not refreshed for `aging` read as unmeasured: base delay, zero
+ *    utilisation (non-congested), so an unused path is tried again.
+ *  - The delay Algorithm 1 compares: the fed-back one-way delay is up to a
+ *    period plus a feedback trip old, and the source edge's own uplink queue
+ *    can grow by microseconds meanwhile; a flow then moved "by less than the
+ *    gap" overtakes its predecessor (measured: 140 packets out of order in
+ *    tests/test_proteus.c's Algorithm 1 case with `local_queue = off`). The
+ *    edge switch knows that queue exactly, so a path's delay is taken as at
+ *    least its base plus the queue at its local uplink now (`local_queue`,
+ *    on by default; the paper does not say; it states no reordering at the
+ *    RTT level, §V-C.1, which this reading keeps).
+ *  - Algorithm 1, at the source edge, per data packet: a new flow takes
+ *    SelectPath over the active paths (non-congested: min delay; else
+ *    undetermined: max utilisation; else congested: min delay; ties broken
+ *    by the switch's random stream). A later packet of the flow moves only
+ *    to a path p' with 0 < d(p) - d(p') < gap since the flow's previous packet
+ *    (lines 6-7, which is what keeps it in order: it arrives after its
+ *    predecessor), choosing among those by SelectPath; else it stays.
+ *  - Header (9 B, hdr_bytes): the chosen path, the next 3 active paths in
+ *    SelectPath's order, and the tolerable delay t_td = d(first alternative)
+ *    - d(chosen), floored at 0 (§III-B.2: "the delay difference between the
+ *    optimal and suboptimal paths"); without an alternative it is unlimited.
+ *  - Algorithm 2, at every switch, on a data packet joining a PFC-paused
+ *    egress (predicted queueing delay infinite: lb_port_predicted_delay =
+ *    T_NEVER): the remaining budget is t_td - CST. Read as the rent-or-buy
+ *    rule of §III-C ("wait for D_ps - D_po at most, then switch"): the packet
+ *    waits while the budget lasts; at the instant it is spent with the queue
+ *    still paused (a switch timer), or at once if it is already spent, the
+ *    packet is rerouted to the first carried alternative that branches off at
+ *    this switch (alternatives that diverge earlier cannot be reached from
+ *    here and are skipped; if none is left, it stays: "the packet will not
+ *    switch path"). The egress port is then kicked out (p_active = 0) until
+ *    its PFC pause ends: every packet still waiting on it here and every new
+ *    one follows its alternative at once, and at the source edge SelectPath
+ *    skips paths through it. A queue that is not paused needs no decision
+ *    (line 4): the CST simply grows.
+ *  - After a reroute the packet's remaining alternatives shift up and its
+ *    budget is zero (the header has one tolerable delay, the first
+ *    alternative's): a further paused hop sends it on at once. A reroute at
+ *    the flow's source edge also moves the flow (its next packets follow, in
+ *    order behind the rerouted ones).
+ *  - Path status is not sent back from a downstream switch that kicks a port
+ *    out: the source edge learns of it through the measured delay and
+ *    utilisation (§IV-C keeps status at edges; the paper does not say how a
+ *    core switch's kick reaches them). In a two-tier leaf-spine the only
+ *    switch with a choice is the source edge, where the status is local.
+ * Traffic between hosts of one edge switch bypasses it; non-data packets and
+ * pairs with more than 255 paths (the index travels in a byte here; 12 bits
+ * on the wire) use ECMP's hash. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include "net/lb.h"
+#include "net/net.h"
+
+struct proteus_par {
+    simtime_t period, aging, rtt_low;
+    double rtt_low_factor, util_full;
+    int64_t alternatives;
+    bool local_queue;
+};
+
+#define NALT 3          /* alternatives a header holds (§IV-A) */
+#define PMAX 255u       /* paths per pair addressed by a byte; 0xff = none */
+#define TD_NONE UINT32_MAX
+#define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 16 | utilisation per mille; delay in b[12..15] */
+
+/* lb.b[] layout of a data packet routed by Proteus. */
+enum { B_PATH = 0, B_ALT = 1, B_TD = 4, B_TSRC = 8, B_FBDELAY = 12 };
+
+/* Source edge, per destination edge: what it knows of each path. */
+struct pent {
+    uint32_t word, port; /* path word, and its first hop (a local uplink) */
+    simtime_t base;      /* propagation + one MTU's serialisation per hop */
+    simtime_t owd, t;    /* fed-back one-way delay and when (ageing) */
+    uint16_t util;       /* fed-back utilisation, per mille */
+};
+struct prow {
+    uint32_t n;
+    struct pent e[];
+};
+
+/* Destination edge, per source edge: the measurement of each path. */
+struct ment {
+    simtime_t t0;         /* start of the current period */
+    uint64_t sum_owd_ns, sum_util;
+    uint32_t cnt;
+    uint32_t owd_ns;      /* last period's averages */
+    uint16_t util;
+    bool valid, changed;
+};
+struct mrow {
+    uint32_t n, rr, nchanged;
+    struct ment e[];
+};
+
+struct putil {
+    uint64_t tx0;
+    simtime_t t0;
+    uint16_t util;
+};
+
+struct proteus_sw {
+    struct prow **to;   /* edges: by destination edge */
+    struct mrow **from; /* edges: by source edge */
+    struct putil *pu;   /* by port - port0 */
+    simtime_t *kicked;  /* by port - port0: the pause start (paused_since) it was kicked out in, or -1 */
+    uint32_t *watch;    /* ports with packets waiting in a paused queue (Algorithm 2's timer) */
+    uint32_t nwatch;
+    bool *watched;
+    uint64_t rtt_moves, reroutes, stays; /* for tests: Algorithm 1 moves, Algorithm 2 reroutes and stays */
+};
+
+struct proteus_flow {
+    simtime_t last; /* its previous packet at the source edge */
+    uint8_t path;
+    bool valid;
+};
+
+#define P(m) offsetof(struct proteus_par, m)
+static const struct param proteus_params[] = {
+    {"period", P_TIME, P(period), "10us", "measurement period of delay and utilisation at the destination edge (paper: about an RTT)", NULL, 1, 1e15},
+    {"aging", P_TIME, P(aging), "100us", "a path's fed-back status older than this reads unmeasured (non-congested)", NULL, 1, 1e15},
+    {"rtt_low", P_TIME, P(rtt_low), "0", "one-way delay below which a path is non-congested; 0 = rtt_low_factor x the path's base delay", NULL, 0, 1e15},
+    {"rtt_low_factor", P_DOUBLE, P(rtt_low_factor), "1.3", "RTT_low as a multiple of the base one-way delay (paper: 20-40 % above it)", NULL, 1, 100},
+    {"util_full", P_DOUBLE, P(util_full), "0.9", "utilisation at or above this counts as full (Table II's = 1)", NULL, 0.01, 1},
+    {"alternatives", P_INT, P(alternatives), "3", "alternative paths carried in the header (paper: 3)", NULL, 0, NALT},
+    {"local_queue", P_BOOL, P(local_queue), "on", "a path's delay is at least its base plus the source edge's own queue toward it now (off: the fed-back value only)", NULL, 0, 0},
+    PARAM_END};
+
+/* ---------------------------------------------------------------- helpers */
+
+static uint32_t get32(const uint8_t *b) { uint32_t v; memcpy(&v, b, 4); return v; }
+static void put32(uint8_t *b, uint32_t v) { memcpy(b, &v, 4); }
+static uint32_t now_ns(const struct sim *s) { return (uint32_t)(lb_now(s) / T_NS); }
+
+static struct proteus_sw *state(struct sim *s, uint32_t node) { return s->lbsw[node].st; }
+
+static struct prow *to_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
+{
+    if (ps->to[de])
+        return ps->to[de];
+    uint32_t n = lb_path_count(s, here, de);
+    if (n > PMAX)
+        n = 0; /* more than an index byte addresses: ECMP */
+    struct prow *r = lb_alloc(s, sizeof *r + n * sizeof r->e[0]);
+    r->n = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ports[4];
+        r->e[i].word = lb_path_word(s, here, de, i);
+        int k = lb_path_ports(s, here, de, r->e[i].word, ports, 4);
+        r->e[i].port = ports[0];
+        for (int j = 0; j < k; j++)
+            r->e[i].base += s->ports[ports[j]].delay + tx_time(s->p.mtu + s->data_hdr, s->ports[ports[j]].rate);
+        r->e[i].t = -1;
+    }
+    ps->to[de] = r;
+    return r;
+}
+
+static struct mrow *from_row(struct sim *s, struct proteus_sw *ps, uint32_t se, uint32_t here)
+{
+    if (!ps->from[se]) {
+        uint32_t n = lb_path_count(s, se, here);
+        if (n > PMAX)
+            n = 0;
+        ps->from[se] = lb_alloc(s, sizeof(struct mrow) + n * sizeof(struct ment));
+        ps->from[se]->n = n;
+    }
+    return ps->from[se];
+}
+
+/* A port is inactive (kicked out) while the pause it was kicked out in lasts. */
+static bool kicked(struct sim *s, const struct lb_switch *sw, uint32_t port, int q)
+{
+    simtime_t k = ((struct proteus_sw *)sw->st)->kicked[port - sw->port0];
+    return k >= 0 && lb_port_paused_since(s, port, q) == k;
+}
+
+/* ---------------------------------------------------------------- Table II */
+
+enum { NONCONG, UNDET, CONG };
+
+/* A path as the source edge sees it when deciding: delay, utilisation, class. */
+struct view {
+    simtime_t d;
+    uint32_t u;
+    int cls;
+};
+
+static void view_path(struct sim *s, const struct proteus_par *par, const struct pent *e, simtime_t now, struct view *v)
+{
+    bool fresh = e->t >= 0 && now - e->t < par->aging;
+    v->d = fresh ? e->owd : e->base;
+    v->u = fresh ? e->util : 0;
+    if (par->local_queue) { /* what has queued here since the measurement left the destination */
+        simtime_t here = e->base + tx_time(lb_port_bytes(s, e->port), lb_port_rate(s, e->port));
+        if (here > v->d)
+            v->d = here;
+    }
+    simtime_t low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)e->base * par->rtt_low_factor);
+    v->cls = v->d < low ? NONCONG : v->u < (uint32_t)(par->util_full * 1000 + 0.5) ? UNDET : CONG;
+}
+
+/* SelectPath's order: class, then delay (max utilisation for undetermined). */
+static bool better(const struct view *a, const struct view *b)
+{
+    if (a->cls != b->cls)
+        return a->cls < b->cls;
+    if (a->cls == UNDET)
+        return a->u > b->u;
+    return a->d < b->d;
+}
+
+/* The best path of `ok` (a bit set per index; the row has at most 255), the
+ * scan starting at a random index so ties go to a uniform-ish pick. */
+static uint32_t select_path(struct lb_switch *sw, uint32_t n, const struct view *v, const uint64_t ok[4])
+{
+    uint32_t best = PMAX, start = (uint32_t)rng_below(&sw->rng, n);
+    for (uint32_t j = 0, i = start; j < n; j++, i = i + 1 == n ? 0 : i + 1)
+        if ((ok[i >> 6] >> (i & 63)) & 1 && (best == PMAX || better(&v[i], &v[best])))
+            best = i;
+    return best;
+}
+
+/* ---------------------------------------------------------------- Algorithm 1 */
+
+static void route(struct sim *s, struct lb_switch *sw, const struct proteus_par *par, struct pkt *p, uint32_t de)
+{
+    struct proteus_sw *ps = sw->st;
+    struct prow *r = to_row(s, ps, (uint32_t)sw->edge, de);
+    if (!r->n)
+        return;
+    simtime_t now = lb_now(s);
+    struct view v[PMAX];
+    uint64_t active[4] = {0};
+    for (uint32_t i = 0; i < r->n; i++) {
+        view_path(s, par, &r->e[i], now, &v[i]);
+        if (!kicked(s, sw, r->e[i].port, p->prio))
+            active[i >> 6] |= 1ull << (i & 63);
+    }
+    if (!(active[0] | active[1] | active[2] | active[3])) /* all kicked out: any will do */
+        for (uint32_t i = 0; i < r->n; i++)
+            active[i >> 6] |= 1ull << (i & 63);
+    struct proteus_flow *f = lb_flow_state(s, p->flow);
+    if (!f->valid || f->path >= r->n) { /* a new flow */
+        f->path = (uint8_t)select_path(sw, r->n, v, active);
+        f->valid = true;
+    } else { /* lines 6-11: only to a path that cannot deliver it before its predecessor */
+        simtime_t gap = now - f->last, d = v[f->path].d;
+        uint64_t faster[4] = {0};
+        bool any = false;
+        for (uint32_t i = 0; i < r->n; i++) {
+            simtime_t diff = d - v[i].d;
+            if ((active[i >> 6] >> (i & 63)) & 1 && diff > 0 && diff < gap) {
+                faster[i >> 6] |= 1ull << (i & 63);
+                any = true;
+            }
+        }
+        if (any) {
+            f->path = (uint8_t)select_path(sw, r->n, v, faster);
+            ps->rtt_moves++;
+        }
+    }
+    f->last = now;
+    /* the alternatives: the next best active paths, in order */
+    uint32_t cur = f->path;
+    uint64_t rest[4] = {active[0], active[1], active[2], active[3]};
+    rest[cur >> 6] &= ~(1ull << (cur & 63));
+    uint32_t alt[NALT] = {PMAX, PMAX, PMAX};
+    for (int k = 0; k < par->alternatives; k++) {
+        uint32_t a = select_path(sw, r->n, v, rest);
+        if (a == PMAX)
+            break;
+        alt[k] = a;
+        rest[a >> 6] &= ~(1ull << (a & 63));
+    }
+    uint32_t td = TD_NONE;
+    if (alt[0] != PMAX) {
+        simtime_t diff = v[alt[0]].d - v[cur].d;
+        td = diff <= 0 ? 0 : diff / T_NS >= 0xffffff ? 0xffffff : (uint32_t)(diff / T_NS); /* 24 bits on the wire */
+    }
+    p->lb.path = r->e[cur].word;
+    p->lb.path_hop = 0;
+    p->lb.metric = 0;
+    p->lb.b[B_PATH] = (uint8_t)cur;
+    for (int k = 0; k < NALT; k++)
+        p->lb.b[B_ALT + k] = (uint8_t)alt[k];
+    put32(&p->lb.b[B_TD], td);
+    put32(&p->lb.b[B_TSRC], now_ns(s));
+}
+
+/* ---------------------------------------------------------------- measurement and feedback */
+
+static void measure(struct sim *s, struct proteus_sw *ps, const struct proteus_par *par, const struct pkt *p, uint32_t se,
+                    uint32_t here)
+{
+    struct mrow *r = from_row(s, ps, se, here);
+    uint32_t i = p->lb.b[B_PATH];
+    if (i >= r->n)
+        return;
+    struct ment *e = &r->e[i];
+    simtime_t now = lb_now(s);
+    if (e->cnt && now - e->t0 >= par->period) { /* the period ended: publish its averages */
+        uint32_t owd = (uint32_t)(e->sum_owd_ns / e->cnt);
+        uint16_t util = (uint16_t)(e->sum_util / e->cnt);
+        if (!e->changed && (!e->valid || owd != e->owd_ns || util != e->util)) {
+            e->changed = true;
+            r->nchanged++;
+        }
+        e->owd_ns = owd;
+        e->util = util;
+        e->valid = true;
+        e->cnt = 0;
+        e->sum_owd_ns = e->sum_util = 0;
+    }
+    if (!e->cnt)
+        e->t0 = now;
+    e->sum_owd_ns += now_ns(s) - get32(&p->lb.b[B_TSRC]); /* modulo 2^32 ns */
+    e->sum_util += p->lb.metric;
+    e->cnt++;
+}
+
+/* One measured path of the pair (to -> here) on a packet leaving here toward `to`. */
+static void piggyback(struct proteus_sw *ps, struct pkt *p, uint32_t to)
+{
+    struct mrow *r = ps->from[to];
+    if (!r || !r->n)
+        return;
+    uint32_t i = r->rr;
+    for (uint32_t j = 0; j < r->n && (!r->e[i].valid || (r->nchanged && !r->e[i].changed)); j++)
+        i = i + 1 == r->n ? 0 : i + 1;
+    if (!r->e[i].valid)
+        return;
+    if (r->e[i].changed) {
+        r->e[i].changed = false;
+        r->nchanged--;
+    }
+    r->rr = i + 1 == r->n ? 0 : i + 1;
+    p->lb.fb = FB_VALID | i << 16 | r->e[i].util;
+    put32(&p->lb.b[B_FBDELAY], r->e[i].owd_ns);
+}
+
+static void feedback(struct sim *s, struct proteus_sw *ps, const struct pkt *p, uint32_t here, uint32_t se)
+{
+    struct prow *r = to_row(s, ps, here, se);
+    uint32_t i = (p->lb.fb >> 16) & 0xffu;
+    if (i < r->n) {
+        r->e[i].owd = (simtime_t)get32(&p->lb.b[B_FBDELAY]) * T_NS;
+        r->e[i].util = (uint16_t)(p->lb.fb & 0xffffu);
+        r->e[i].t = lb_now(s);
+    }
+}
+
+/* ---------------------------------------------------------------- Algorithm 2 */
+
+/* Reroute p waiting at switch sw for egress `out`: the first carried
+ * alternative that branches off here. Returns the new egress or UINT32_MAX. */
+static uint32_t reroute(struct sim *s, struct lb_switch *sw, struct pkt *p, uint32_t out)
+{
+    struct proteus_sw *ps = sw->st;
+    uint32_t se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
+    int hop = p->lb.path_hop - 1; /* this switch's byte of the word (incremented on arrival) */
+    uint32_t cur[4];
+    int nc = lb_path_ports(s, se, de, p->lb.path, cur, 4);
+    if (hop < 0 || hop >= nc || cur[hop] != out)
+        return UINT32_MAX;
+    for (int k = 0; k < NALT; k++) {
+        uint32_t a = p->lb.b[B_ALT + k];
+        if (a == PMAX)
+            break;
+        uint32_t w = lb_path_word(s, se, de, a), alt[4];
+        int na = lb_path_ports(s, se, de, w, alt, 4);
+        if (na <= hop || alt[hop] == out || memcmp(alt, cur, (size_t)hop * sizeof cur[0]) != 0)
+            continue; /* diverges before this switch, or leaves by the same port */
+        if (kicked(s, sw, alt[hop], p->prio))
+            continue; /* that one is kicked out here too */
+        /* take it: later alternatives move up, the budget is spent */
+        p->lb.path = w;
+        p->lb.b[B_PATH] = (uint8_t)a;
+        for (int j = 0; j < NALT; j++)
+            p->lb.b[B_ALT + j] = (uint8_t)(k + 1 + j < NALT ? p->lb.b[B_ALT + k + 1 + j] : PMAX);
+        put32(&p->lb.b[B_TD], 0);
+        ps->kicked[out - sw->port0] = lb_port_paused_since(s, out, p->prio);
+        if (sw->edge >= 0 && (uint32_t)sw->edge == se) { /* the flow's own edge: its next packets follow */
+            struct proteus_flow *f = lb_flow_state(s, p->flow);
+            f->path = (uint8_t)a;
+        }
+        ps->reroutes++;
+        return alt[hop];
+    }
+    ps->stays++;
+    return UINT32_MAX;
+}
+
+/* Remaining tolerable delay of p at `now`: t_td minus the CST so far,
+ * including its wait in the current queue since t_enq if `waiting`. */
+static simtime_t budget(const struct sim *s, const struct pkt *p, bool waiting)
+{
+    uint32_t td = get32(&p->lb.b[B_TD]);
+    if (td == TD_NONE)
+        return T_NEVER;
+    simtime_t cst = p->lb.sojourn + (waiting ? lb_now(s) - p->lb.t_enq : 0);
+    return (simtime_t)td * T_NS - cst;
+}
+
+static bool ours(const struct pkt *p) { return p->type == PKT_DATA && p->lb.path != PATH_NONE && p->prio != 0; }
+
+static void watch(struct sim *s, struct lb_switch *sw, uint32_t port, simtime_t at)
+{
+    struct proteus_sw *ps = sw->st;
+    if (!ps->watched[port - sw->port0]) {
+        ps->watched[port - sw->port0] = true;
+        ps->watch[ps->nwatch++] = port;
+    }
+    if (sw->timer_at[0] < 0 || at < sw->timer_at[0])
+        lb_timer_set(s, sw, 0, at);
+}
+
+static void proteus_on_enqueue(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q)
+{
+    (void)par;
+    if (!ours(p) || lb_port_predicted_delay(s, *out, q) != T_NEVER)
+        return; /* line 4: only a paused egress calls for a decision */
+    simtime_t left = budget(s, p, false);
+    if (left == T_NEVER)
+        return; /* no alternative to go to */
+    if (left <= 0 || kicked(s, sw, *out, q)) {
+        uint32_t alt = reroute(s, sw, p, *out);
+        if (alt != UINT32_MAX)
+            *out = alt;
+        return;
+    }
+    watch(s, sw, *out, lb_now(s) + left); /* wait while the budget lasts (lines 5-7) */
+}
+
+struct scan {
+    struct lb_switch *sw;
+    uint32_t port;
+    simtime_t next;
+};
+
+static uint32_t scan_one(struct sim *s, void *ctx, struct pkt *p)
+{
+    struct scan *c = ctx;
+    if (!ours(p))
+        return UINT32_MAX;
+    simtime_t left = budget(s, p, true);
+    if (left == T_NEVER)
+        return UINT32_MAX;
+    if (left <= 0 || kicked(s, c->sw, c->port, p->prio))
+        return reroute(s, c->sw, p, c->port);
+    if (lb_now(s) + left < c->next)
+        c->next = lb_now(s) + left;
+    return UINT32_MAX;
+}
+
+static void proteus_on_timer(struct sim *s, struct lb_switch *sw, const void *par, int kind)
+{
+    (void)par;
+    (void)kind;
+    struct proteus_sw *ps = sw->st;
+    simtime_t next = T_NEVER;
+    for (uint32_t k = 0; k < ps->nwatch;) {
+        uint32_t port = ps->watch[k];
+        struct scan c = {sw, port, T_NEVER};
+        bool waiting = false;
+        for (int q = 1; q < NQ; q++)
+            if (s->ports[port].q[q].n && lb_port_paused(s, port, q)) {
+                lb_port_requeue(s, port, q, scan_one, &c);
+                waiting |= s->ports[port].q[q].n > 0 && c.next != T_NEVER;
+            }
+        if (!waiting) { /* resumed, emptied, or nothing left with a budget: forget it */
+            ps->watched[port - sw->port0] = false;
+            ps->watch[k] = ps->watch[--ps->nwatch];
+            continue;
+        }
+        if (c.next < next)
+            next = c.next;
+        k++;
+    }
+    if (next != T_NEVER)
+        lb_timer_set(s, sw, 0, next);
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
+{
+    (void)par;
+    struct proteus_sw *ps = sw->st;
+    ps->pu = lb_alloc(s, sw->nports * sizeof *ps->pu);
+    ps->kicked = lb_alloc(s, sw->nports * sizeof *ps->kicked);
+    ps->watch = lb_alloc(s, sw->nports * sizeof *ps->watch);
+    ps->watched = lb_alloc(s, sw->nports * sizeof *ps->watched);
+    for (uint32_t k = 0; k < sw->nports; k++)
+        ps->kicked[k] = -1;
+    if (sw->edge >= 0) {
+        ps->to = lb_alloc(s, s->n_edges * sizeof *ps->to);
+        ps->from = lb_alloc(s, s->n_edges * sizeof *ps->from);
+    }
+}
+
+static void proteus_on_arrival(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port)
+{
+    if (sw->edge < 0 || (p->type != PKT_DATA && p->type != PKT_ACK && p->type != PKT_NACK && p->type != PKT_CNP))
+        return;
+    struct proteus_sw *ps = sw->st;
+    uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
+    if (se == de || se == UINT32_MAX || de == UINT32_MAX)
+        return;
+    if (in_port != UINT32_MAX && s->ports[in_port].to_host) { /* the source edge */
+        if (p->type == PKT_DATA)
+            route(s, sw, par, p, de);
+        piggyback(ps, p, de);
+    } else if (here == de) { /* from the fabric, at the destination edge */
+        if (p->type == PKT_DATA && p->lb.path != PATH_NONE)
+            measure(s, ps, par, p, se, here);
+        if (p->lb.fb & FB_VALID)
+            feedback(s, ps, p, here, se);
+    }
+}
+
+/* Packets without a path: exactly ECMP's hash. */
+static int proteus_choose(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, const uint32_t *ports, int n)
+{
+    (void)ports;
+    (void)par;
+    uint32_t w[3] = {s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16)};
+    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+}
+
+/* Every fabric egress measures its utilisation over the period; a data packet
+ * carries the largest along its path. */
+static void proteus_on_dequeue(struct sim *s, struct lb_switch *sw, const void *par_, struct pkt *p, uint32_t port, int q)
+{
+    (void)q;
+    const struct proteus_par *par = par_;
+    if (s->ports[port].to_host)
+        return;
+    struct putil *u = &((struct proteus_sw *)sw->st)->pu[port - sw->port0];
+    simtime_t now = lb_now(s);
+    if (now - u->t0 >= par->period) {
+        uint64_t tx = lb_port_tx_bytes(s, port);
+        double cap = (double)lb_port_rate(s, port) * (double)(now - u->t0) / 8e12;
+        double x = cap > 0 ? (double)(tx - u->tx0) / cap * 1000 : 0;
+        u->util = (uint16_t)(x > 1000 ? 1000 : x);
+        u->tx0 = tx;
+        u->t0 = now;
+    }
+    if (p->type == PKT_DATA && p->lb.path != PATH_NONE && u->util > p->lb.metric)
+        p->lb.metric = u->util;
+}
+
+const struct lb_ops lb_proteus = {
+    .name = "proteus",
+    .help = "Proteus (ToN'24): Table II path classes from delay + utilisation, order-keeping routing, "
+            "better-late-than-never rerouting of PFC-paused packets",
+    .params = proteus_params,
+    .params_size = sizeof(struct proteus_par),
+    .node_state_size = sizeof(struct proteus_sw),
+    .flow_state_size = sizeof(struct proteus_flow),
+    .hdr_bytes = 9, /* 12-bit path, 3 x 12-bit alternatives, 24-bit tolerable delay (§IV-A) */
+    .all_packets = true,
+    .sojourn = true,
+    .init = proteus_init,
+    .on_arrival = proteus_on_arrival,
+    .choose = proteus_choose,
+    .on_enqueue = proteus_on_enqueue,
+    .on_dequeue = proteus_on_dequeue,
+    .on_timer = proteus_on_timer,
+};
+
+/* For tests (tests/test_proteus.c declares them). */
+int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
+int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i)
+{
+    if (s->lb != &lb_proteus || s->lbsw[node].edge < 0)
+        return -1;
+    struct prow *r = to_row(s, state(s, node), (uint32_t)s->lbsw[node].edge, dst_edge);
+    if (i >= r->n)
+        return -1;
+    struct view v;
+    view_path(s, s->lb_par, &r->e[i], lb_now(s), &v);
+    return v.cls;
+}
+/* Set what edge `node` knows of path i toward dst_edge, as feedback would. */
+void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
+void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util)
+{
+    struct prow *r = to_row(s, state(s, node), (uint32_t)s->lbsw[node].edge, dst_edge);
+    if (i < r->n) {
+        r->e[i].owd = owd;
+        r->e[i].util = (uint16_t)(util * 1000 + 0.5);
+        r->e[i].t = lb_now(s);
+    }
+}
+/* Summed over the switches: Algorithm 1's moves of a flow to a faster path,
+ * Algorithm 2's reroutes, and its decisions to stay for want of an alternative. */
+void proteus_counts(struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
+void proteus_counts(struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays)
+{
+    *rtt_moves = *reroutes = *stays = 0;
+    for (uint32_t n = 0; s->lb == &lb_proteus && n < s->n_nodes; n++)
+        if (s->nodes[n].is_switch) {
+            const struct proteus_sw *ps = s->lbsw[n].st;
+            *rtt_moves += ps->rtt_moves;
+            *reroutes += ps->reroutes;
+            *stays += ps->stays;
+        }
+}

@@ -1,0 +1,322 @@
+/* Proteus (src/lb/proteus.c): Table II's classes and Algorithm 1's SelectPath
+ * order with three alternatives in the header, order kept when Algorithm 1
+ * moves flows, Algorithm 2's reroute at a paused switch at the instant the
+ * tolerable delay is spent (and none when the pause is shorter), and the run
+ * invariants (lossless: no drop) under every CC with a small incast. */
+#include "testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "simrun.h"
+#include "net/cc.h"
+
+/* proteus.c's test accessors */
+int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
+void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
+void proteus_counts(struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
+/* net/port.c: start a port whose pause the test lifted by hand */
+void port_kick(struct sim *s, uint32_t pid);
+
+static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
+
+/* Leaf-spine, 2 leaves, `spines` spines, one host per leaf: hosts 0, 1; leaves 2, 3. */
+static void two_leaves(struct run *r, int spines, const char *more)
+{
+    char ini[512];
+    snprintf(ini, sizeof ini,
+             "[topology]\ntype = leafspine\nleaves = 2\nspines = %d\nhosts_per_leaf = 1\n"
+             "[transport]\ncc = none\n[lb]\nscheme = proteus\n%s[traffic]\npattern = none\n", spines, more);
+    run_setup(r, ini);
+}
+
+/* The first hop (uplink of leaf 2) of path i toward leaf 3. */
+static uint32_t uplink(struct sim *s, uint32_t i)
+{
+    uint32_t se = (uint32_t)s->lbsw[2].edge, de = (uint32_t)s->lbsw[3].edge, port;
+    assert_int_equal(lb_path_ports(s, se, de, lb_path_word(s, se, de, i), &port, 1), 1);
+    return port;
+}
+
+/* The port of leaf 2 toward host 0. */
+static uint32_t host_port(const struct sim *s)
+{
+    for (uint32_t k = 0; k < s->nodes[2].nports; k++)
+        if (s->ports[s->nodes[2].port0 + k].to_host)
+            return s->nodes[2].port0 + k;
+    fail_msg("no host port");
+    return 0;
+}
+
+/* A first data packet of flow `flow` (0 -> 1) entering leaf 2: the path and
+ * header Algorithm 1 gives it. */
+static struct pkt probe(struct sim *s, uint32_t flow)
+{
+    struct pkt p;
+    memset(&p, 0, sizeof p);
+    p.type = PKT_DATA;
+    p.flow = flow;
+    p.src = 0;
+    p.dst = 1;
+    p.prio = 3;
+    p.lb.path = PATH_NONE;
+    s->lb->on_arrival(s, &s->lbsw[2], s->lb_par, &p, host_port(s));
+    return p;
+}
+
+static uint32_t td_ns(const struct pkt *p)
+{
+    uint32_t v;
+    memcpy(&v, &p->lb.b[4], 4);
+    return v;
+}
+
+/* Table II with 4 paths, then SelectPath's order over three sets of path
+ * states; each new flow's packet carries the path and the 3 next ones. */
+static void test_table_ii_and_select(void **st)
+{
+    (void)st;
+    struct run r;
+    two_leaves(&r, 4, "");
+    for (int i = 0; i < 3; i++)
+        run_add_flow(&r, 0, 1, 1000, T_MS); /* flow ids 0..2 exist; they start later */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t de = (uint32_t)s->lbsw[3].edge;
+    /* base one-way delay: 2 links of 1 us plus an MTU packet's serialisation at 100 Gbps on each */
+    simtime_t base = 2 * (T_US + tx_time(s->p.mtu + s->data_hdr, 100000000000ull)), low = base * 13 / 10;
+    assert_int_equal(s->data_hdr, HDR_DATA + 9); /* 9 header bytes on the wire, CC none has no INT */
+    /* Table II rows: low delay (any utilisation) non-congested; high delay, < 1 undetermined; high, = 1 congested */
+    proteus_path_set(s, 2, de, 0, base, 0.2);
+    proteus_path_set(s, 2, de, 1, low + 1000, 1.0);
+    proteus_path_set(s, 2, de, 2, 2 * base, 0.4);
+    proteus_path_set(s, 2, de, 3, low - 1000, 1.0);
+    assert_int_equal(proteus_path_class(s, 2, de, 0), 0);
+    assert_int_equal(proteus_path_class(s, 2, de, 1), 2);
+    assert_int_equal(proteus_path_class(s, 2, de, 2), 1);
+    assert_int_equal(proteus_path_class(s, 2, de, 3), 0);
+    /* new flow: the non-congested path of least delay; then the other
+     * non-congested one, the undetermined, the congested */
+    struct pkt p = probe(s, 0);
+    assert_int_equal(p.lb.b[0], 0);
+    assert_int_equal(p.lb.b[1], 3);
+    assert_int_equal(p.lb.b[2], 2);
+    assert_int_equal(p.lb.b[3], 1);
+    assert_int_equal(p.lb.path, lb_path_word(s, (uint32_t)s->lbsw[2].edge, de, 0));
+    assert_int_equal(td_ns(&p), (uint32_t)((low - 1000 - base) / T_NS)); /* d(alt 1) - d(chosen) */
+    /* none non-congested: the undetermined path of highest utilisation first */
+    proteus_path_set(s, 2, de, 0, 3 * base, 1.0);
+    proteus_path_set(s, 2, de, 1, 2 * base, 1.0);
+    proteus_path_set(s, 2, de, 2, 4 * base, 0.4);
+    proteus_path_set(s, 2, de, 3, 5 * base, 0.7);
+    p = probe(s, 1);
+    assert_int_equal(p.lb.b[0], 3);
+    assert_int_equal(p.lb.b[1], 2);
+    assert_int_equal(p.lb.b[2], 1);
+    assert_int_equal(p.lb.b[3], 0);
+    assert_int_equal(td_ns(&p), 0); /* the alternative is faster: nothing to tolerate */
+    /* only congested paths: least delay */
+    proteus_path_set(s, 2, de, 2, 4 * base, 0.95);
+    proteus_path_set(s, 2, de, 3, 5 * base, 0.95);
+    p = probe(s, 2);
+    assert_int_equal(p.lb.b[0], 1);
+    assert_int_equal(p.lb.b[1], 0);
+    assert_int_equal(p.lb.b[2], 2);
+    assert_int_equal(p.lb.b[3], 3);
+    assert_int_equal(td_ns(&p), (uint32_t)(base / T_NS));
+    print_message("Table II: NC/CONG/UNDET/NC as set; picks 0 (alts 3 2 1), 3 (2 1 0), 1 (0 2 3); base %.3f us\n",
+                  (double)base / T_US);
+    run_free(&r);
+}
+
+/* With 5 paths the header still holds 3 alternatives, all distinct. */
+static void test_three_alternatives(void **st)
+{
+    (void)st;
+    struct run r;
+    two_leaves(&r, 5, "");
+    run_add_flow(&r, 0, 1, 1000, T_MS);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    struct pkt p = probe(s, 0);
+    bool seen[5] = {false};
+    for (int k = 0; k < 4; k++) {
+        assert_true(p.lb.b[k] < 5);
+        assert_false(seen[p.lb.b[k]]);
+        seen[p.lb.b[k]] = true;
+    }
+    run_free(&r);
+    /* alternatives = 1: one, the rest empty */
+    two_leaves(&r, 5, "[lb.proteus]\nalternatives = 1\n");
+    run_add_flow(&r, 0, 1, 1000, T_MS);
+    run_build(&r);
+    p = probe(&r.sc.sim, 0);
+    assert_true(p.lb.b[1] < 5 && p.lb.b[1] != p.lb.b[0]);
+    assert_int_equal(p.lb.b[2], 0xff);
+    assert_int_equal(p.lb.b[3], 0xff);
+    run_free(&r);
+}
+
+/* Algorithm 2 at leaf 2: path 0 (tolerable delay 5 us to path 1) is paused
+ * from the start. A 20-packet flow's packets wait on it; the first one's
+ * budget is spent exactly 5 us after it joined the queue, and at that instant
+ * it (and, the port now kicked out, every packet behind it) leaves by path 1.
+ * With a pause of 3 us nothing moves. */
+static void paused_case(simtime_t pause_for, uint64_t *reroutes_out)
+{
+    struct run r;
+    two_leaves(&r, 2, "");
+    run_add_flow(&r, 0, 1, 20000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t de = (uint32_t)s->lbsw[3].edge, u0 = uplink(s, 0), u1 = uplink(s, 1);
+    int q = s->flows[0].pg;
+    proteus_path_set(s, 2, de, 0, 3 * T_US, 0.5);
+    proteus_path_set(s, 2, de, 1, 8 * T_US, 0.5);
+    s->ports[u0].paused_mask |= (uint8_t)(1u << q);
+    s->ports[u0].paused_since[q] = 0;
+    s->p.stop = 2 * T_US;
+    sim_run(s);
+    struct pkt *head = s->ports[u0].q[q].head;
+    assert_non_null(head);
+    assert_int_equal(head->seq, 0);
+    assert_int_equal(td_ns(head), 5000);
+    simtime_t t0 = head->lb.t_enq;
+    uint64_t moves, rr, stays;
+    if (pause_for) { /* lift the pause before the budget is spent */
+        s->p.stop = t0 + pause_for;
+        sim_run(s);
+        s->ports[u0].paused_mask &= (uint8_t)~(1u << q);
+        port_kick(s, u0);
+    }
+    s->p.stop = t0 + 5 * T_US - 1;
+    sim_run(s);
+    proteus_counts(s, &moves, &rr, &stays);
+    assert_int_equal(rr, 0);
+    assert_int_equal(s->ports[u1].tx_bytes, 0);
+    if (!pause_for) {
+        assert_ptr_equal(s->ports[u0].q[q].head, head); /* still waiting, budget 1 ps */
+        s->p.stop = t0 + 5 * T_US;
+        sim_run(s);
+        proteus_counts(s, &moves, &rr, &stays);
+        assert_true(rr >= 1);
+        assert_int_equal(s->ports[u0].q[q].n, 0); /* kicked out: nobody waits on it */
+        assert_true(s->ports[u1].tx_bytes > 0 || s->ports[u1].q[q].n > 0);
+    }
+    s->p.stop = 0;
+    sim_run(s);
+    s->ports[u0].paused_mask &= (uint8_t)~(1u << q); /* the test's pause: no RESUME will come */
+    run_check_invariants(&r);
+    proteus_counts(s, &moves, &rr, &stays);
+    assert_int_equal(s->flows[0].ooo, 0);
+    if (pause_for) {
+        assert_int_equal(rr, 0);
+        assert_int_equal(s->ports[u1].tx_bytes, 0);
+    } else {
+        assert_int_equal(s->ports[u0].tx_bytes, 0);
+        assert_true(s->ports[u1].tx_bytes >= 20000);
+    }
+    print_message("paused %s: first packet queued at %.3f us, %llu reroutes, path 0 sent %llu B, path 1 %llu B\n",
+                  pause_for ? "3 us" : "throughout", (double)t0 / T_US, (unsigned long long)rr,
+                  (unsigned long long)s->ports[u0].tx_bytes, (unsigned long long)s->ports[u1].tx_bytes);
+    *reroutes_out = rr;
+    run_free(&r);
+}
+
+static void test_reroute_when_budget_spent(void **st)
+{
+    (void)st;
+    uint64_t rr;
+    paused_case(0, &rr);
+    assert_true(rr >= 20); /* every packet of the flow */
+    paused_case(3 * T_US, &rr);
+    assert_int_equal(rr, 0);
+}
+
+/* Algorithm 1 moves flows between paths as measured delays change, and the
+ * rule (move only if the gap since the flow's previous packet exceeds the
+ * delay saved) keeps every packet in order: 8 hosts at 25 Gbps send trains of
+ * flows from leaf 0 to leaf 1 over 2 spines of 100 Gbps, DCQCN, go-back-N.
+ * With local_queue = off (fed-back delays only) the same case reorders: the
+ * source edge's own queue grows faster than the feedback reports it. */
+static void rtt_case(const char *local, uint64_t *moves, uint64_t *ooo)
+{
+    char ini[512];
+    snprintf(ini, sizeof ini,
+             "[run]\nseed = 5\n[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 8\n"
+             "host_link = 25Gbps\nfabric_link = 100Gbps\n[transport]\ncc = dcqcn\n[lb]\nscheme = proteus\n"
+             "[lb.proteus]\nlocal_queue = %s\n[traffic]\npattern = none\n", local);
+    struct run r;
+    run_setup(&r, ini);
+    for (uint32_t h = 0; h < 8; h++)
+        for (int k = 0; k < 4; k++)
+            run_add_flow(&r, h, 8 + h, 300000, (simtime_t)(h * 7 + k * 150) * T_US);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    sim_run(s);
+    run_check_invariants(&r);
+    uint64_t rr, stays, switches = 0;
+    proteus_counts(s, moves, &rr, &stays);
+    *ooo = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        *ooo += s->flows[i].ooo;
+        switches += s->flows[i].path_switches;
+    }
+    print_message("Algorithm 1, local_queue %-3s: %llu moves to a faster path (%llu path switches at the first hop), "
+                  "%llu packets out of order, %llu B resent, %llu PAUSEs\n", local, (unsigned long long)*moves,
+                  (unsigned long long)switches, (unsigned long long)*ooo, (unsigned long long)s->c.bytes_retx,
+                  (unsigned long long)s->c.pfc_pause_frames);
+    if (!*ooo)
+        run_check_clean(&r); /* in order: go-back-N never resent */
+    run_free(&r);
+}
+
+static void test_rtt_moves_keep_order(void **st)
+{
+    (void)st;
+    uint64_t moves, ooo;
+    rtt_case("on", &moves, &ooo);
+    assert_true(moves > 0);
+    assert_int_equal(ooo, 0);
+    rtt_case("off", &moves, &ooo); /* for the record (printed): stale delays */
+    assert_true(moves > 0);
+}
+
+/* Every CC, lossless, a small incast across leaves with a cross flow. */
+static void test_every_cc_incast(void **st)
+{
+    (void)st;
+    for (int i = 0; cc_registry[i]; i++) {
+        if (cc_registry[i]->companion || (sanitized() && i % 2))
+            continue;
+        char ini[768];
+        snprintf(ini, sizeof ini,
+                 "[run]\nseed = 2\n[topology]\ntype = leafspine\nleaves = 3\nspines = 2\nhosts_per_leaf = 6\n"
+                 "[switch]\nbuffer = 1MB\n[transport]\ncc = %s\n[lb]\nscheme = proteus\n"
+                 "[traffic]\npattern = incast\nfan_in = 12\nsize = 128KB\nreceiver = 0\n"
+                 "[flow.x]\nsrc = 7\ndst = 1\nsize = 2MB\n", cc_registry[i]->name);
+        struct run r;
+        run_setup(&r, ini);
+        run_build(&r);
+        struct sim *s = &r.sc.sim;
+        sim_run(s);
+        run_check_invariants(&r);
+        assert_int_equal(s->c.packets_dropped, 0);
+        uint64_t moves, rr, stays;
+        proteus_counts(s, &moves, &rr, &stays);
+        print_message("  %-7s %u flows done, %llu PAUSEs, %llu reroutes, no drop\n", cc_registry[i]->name, s->n_flows,
+                      (unsigned long long)s->c.pfc_pause_frames, (unsigned long long)rr);
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_ii_and_select),
+        cmocka_unit_test(test_three_alternatives),
+        cmocka_unit_test(test_reroute_when_budget_spent),
+        cmocka_unit_test(test_rtt_moves_keep_order),
+        cmocka_unit_test(test_every_cc_incast),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
