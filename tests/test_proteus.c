@@ -7,13 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "simrun.h"
 #include "net/cc.h"
 
 /* proteus.c's test accessors */
 int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
 void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
-void proteus_counts(struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
+void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
 /* net/port.c: start a port whose pause the test lifted by hand */
 void port_kick(struct sim *s, uint32_t pid);
 
@@ -309,6 +310,31 @@ static void test_every_cc_incast(void **st)
     }
 }
 
+/* The experiments' scenario files load, select Proteus and run their first
+ * 1.2 ms (the motivation's first burst starts at 1 ms) without a drop; the
+ * motivation's topology file is relative to the repository root. */
+static void test_scenarios(void **st)
+{
+    (void)st;
+    static const char *files[] = {"scenarios/proteus-motivation.ini", "scenarios/proteus-websearch.ini"};
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(ROCESIM_SOURCE_DIR), 0);
+    for (int i = 0; i < 2; i++) {
+        struct run r;
+        run_setup_file(&r, files[i]);
+        run_build(&r);
+        struct sim *s = &r.sc.sim;
+        assert_string_equal(s->lb->name, "proteus");
+        s->p.stop = (i == 0 ? 1200 : 100) * T_US;
+        sim_run(s);
+        assert_int_equal(s->c.packets_dropped, 0);
+        assert_true(s->c.bytes_delivered > 0);
+        run_free(&r);
+    }
+    assert_int_equal(chdir(cwd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_reroute_when_budget_spent),
         cmocka_unit_test(test_rtt_moves_keep_order),
         cmocka_unit_test(test_every_cc_incast),
+        cmocka_unit_test(test_scenarios),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
