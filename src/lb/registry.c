@@ -5,10 +5,12 @@
 extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
 extern const struct lb_ops lb_hermes;
 extern const struct lb_ops lb_proteus;
+extern const struct lb_ops lb_flb;
 
 const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
                                               &lb_hermes,
                                               &lb_proteus,
+                                              &lb_flb,
                                               NULL };
 
 int lb_index(const char *name)

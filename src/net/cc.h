@@ -72,6 +72,13 @@ void cc_timer_cancel(struct sim *s, struct qp *qp, int kind);
 /* Change the pacing rate the way ns-3 HPCC's ChangeRate does: the next send
  * time is moved by the difference in the last packet's serialisation time. */
 void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate);
+/* Stop the QP's transmissions until cc_resume (FLB's minimal rate control
+ * pauses a flow on a CNM; a rate of 0 would divide by zero in the pacing).
+ * Packets already sent are unaffected; cc_change_rate while paused only sets
+ * the rate it resumes at. */
+void cc_pause(struct sim *s, struct qp *qp);
+void cc_resume(struct sim *s, struct qp *qp);
+bool cc_paused(const struct qp *qp);
 /* Receiver side: send a CNP for this flow back to its sender (queue 0), with
  * `flags` and a scheme-defined value in p->aux (PCN's receiving rate). */
 void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux);

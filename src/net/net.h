@@ -208,6 +208,7 @@ struct qp {
     bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
     uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
     uint32_t timeouts; /* retransmission timeouts that fired */
+    bool tx_paused;    /* sender: stopped by its CC (cc_pause), next_avail = T_NEVER until cc_resume */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs

@@ -21,6 +21,10 @@ void cc_timer_cancel(struct sim *s, struct qp *qp, int kind)
 
 void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
 {
+    if (qp->tx_paused) { /* next_avail stays T_NEVER; cc_resume starts from now */
+        qp->rate = new_rate;
+        return;
+    }
     if (qp->last_pkt_size) {
         simtime_t old_t = ns3_trunc(s, tx_time(qp->last_pkt_size, qp->rate));
         simtime_t new_t = ns3_trunc(s, tx_time(qp->last_pkt_size, new_rate));
@@ -31,6 +35,27 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
     if (qp->next_avail < nic->wake_at)
         nic_wake_at(s, nic, qp->next_avail);
 }
+
+/* A paused QP is one whose next packet is due never: the NIC's pacing test
+ * skips it without a new branch on the send path. */
+void cc_pause(struct sim *s, struct qp *qp)
+{
+    (void)s;
+    qp->tx_paused = true;
+    qp->next_avail = T_NEVER;
+}
+
+void cc_resume(struct sim *s, struct qp *qp)
+{
+    if (!qp->tx_paused)
+        return;
+    qp->tx_paused = false;
+    qp->next_avail = s->now;
+    if (qp->state == FLOW_ACTIVE)
+        nic_wake_at(s, nic_of(s, qp->src), s->now);
+}
+
+bool cc_paused(const struct qp *qp) { return qp->tx_paused; }
 
 void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux)
 {
