@@ -729,3 +729,15 @@ bool flb_isolated(struct sim *s, uint32_t node, uint32_t port)
 }
 uint32_t flb_n_isolated(struct sim *s, uint32_t node) { return ((struct flb_sw *)s->lbsw[node].st)->n_iso; }
 uint32_t flb_n_table(struct sim *s, uint32_t node) { return ((struct flb_sw *)s->lbsw[node].st)->ncf; }
+/* The first hop of the path flow `flow` last took at its source edge `node`. */
+uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
+uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow)
+{
+    struct lb_switch *sw = &s->lbsw[node];
+    struct flb_sw *fs = sw->st;
+    const struct flb_flow *f = lb_flow_state(s, flow);
+    uint32_t de = lb_host_edge(s, cc_flow(s, flow)->dst);
+    if (!f->live || !fs->to || !fs->to[de] || f->path >= fs->to[de]->n)
+        return UINT32_MAX;
+    return fs->to[de]->to[f->path].port;
+}

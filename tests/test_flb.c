@@ -1,0 +1,340 @@
+/* FLB (src/lb/flb.c) and its minimal rate control (src/cc/flbrc.c), on
+ * hand-built situations: Appendix A's K by hand; a CNM once an egress queue
+ * crosses K and a release once it drains; n congested flows isolated on
+ * ceil(Σ C/n / link rate) uplinks and uncongested flows kept off them
+ * (CNMs handed to the source edge directly); flbrc pauses on a congestion
+ * CNM and resumes at C/n; an incast under FLB + flbrc sends no PAUSE; and the
+ * run invariants (lossless: no drop) with every CC under a small incast. */
+#include "testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "simrun.h"
+#include "cc/flbrc.h"
+#include "net/cc.h"
+
+uint64_t flb_k(struct sim *s, uint32_t node, uint32_t port);
+uint32_t flb_port_congested(struct sim *s, uint32_t node, uint32_t port);
+bool flb_isolated(struct sim *s, uint32_t node, uint32_t port);
+uint32_t flb_n_isolated(struct sim *s, uint32_t node);
+uint32_t flb_n_table(struct sim *s, uint32_t node);
+uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
+
+static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
+
+static uint32_t edge_switch(const struct sim *s, int32_t edge)
+{
+    for (uint32_t n = 0; n < s->n_nodes; n++)
+        if (s->nodes[n].is_switch && s->lbsw[n].edge == edge)
+            return n;
+    fail_msg("no edge switch %d", edge);
+    return 0;
+}
+
+static uint32_t port_to(const struct sim *s, uint32_t node, uint32_t peer)
+{
+    for (uint32_t k = 0; k < s->nodes[node].nports; k++) {
+        uint32_t pid = s->nodes[node].port0 + k;
+        if (s->ports[s->ports[pid].peer].node == peer)
+            return pid;
+    }
+    fail_msg("no port %u -> %u", node, peer);
+    return 0;
+}
+
+/* 2 leaves x 8 hosts (hosts 0-7 on leaf 0, 8-15 on leaf 1), 4 spines; host
+ * links 40 Gbps, fabric 400 Gbps (so that only leaf-to-host ports can
+ * congest), 1 us links, static PFC threshold 256 KB. */
+static const char two_leaves[] =
+    "[topology]\ntype = leafspine\nleaves = 2\nspines = 4\nhosts_per_leaf = 8\nhost_link = 40Gbps\n"
+    "fabric_link = 400Gbps\nlink_delay = 1us\n[switch]\npfc_threshold = 256KB\n[lb]\nscheme = flb\n"
+    "[traffic]\npattern = none\n";
+
+static simtime_t ser(uint64_t bytes, uint64_t bps) { return (simtime_t)(bytes * 8 * 1000000000000ULL / bps); }
+
+/* K = 2dC: d = host link + leaf -> spine -> leaf, each its delay and one MTU. */
+static void test_k_by_hand(void **st)
+{
+    (void)st;
+    struct run r;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[transport]\ncc = none\n", two_leaves);
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 8, 1000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint64_t wire = s->p.mtu + 48;
+    simtime_t d = (1 * T_US + ser(wire, 40000000000ULL)) + 2 * (1 * T_US + ser(wire, 400000000000ULL));
+    uint32_t leaf1 = edge_switch(s, 1);
+    uint32_t to_host = port_to(s, leaf1, 8);
+    uint64_t k = (uint64_t)((double)d * 2 * 40e9 / 8e12);
+    print_message("K at a 40 Gbps port: %llu B (d = %.3f us)\n", (unsigned long long)flb_k(s, leaf1, to_host),
+                  (double)d / T_US);
+    assert_int_equal(flb_k(s, leaf1, to_host), k);
+    assert_int_equal(flb_k(s, leaf1, port_to(s, leaf1, 16 + 2)), (uint64_t)((double)d * 2 * 400e9 / 8e12)); /* C = 400G */
+    run_free(&r);
+}
+
+/* A CNM handed to the source edge switch as if it had crossed the fabric. */
+static void cnm(struct sim *s, uint32_t edge_node, uint32_t flow, int proto, uint32_t n, uint64_t rate)
+{
+    struct pkt *p = lb_ctrl_packet(s, edge_node, edge_node, (uint8_t)proto, 64);
+    p->lb.fb = flow;
+    p->aux = rate;
+    memcpy(p->lb.b, &n, sizeof n);
+    s->lb->on_ctrl(s, &s->lbsw[edge_node], s->lb_par, p);
+    pkt_free(s, p);
+}
+
+/* A data packet of `flow` arriving at its source edge from its host. */
+static uint32_t route_packet(struct sim *s, uint32_t edge_node, uint32_t flow)
+{
+    struct pkt *p = pkt_alloc(s);
+    const struct qp *f = &s->flows[flow];
+    p->type = PKT_DATA;
+    p->flow = flow;
+    p->src = f->src;
+    p->dst = f->dst;
+    p->size = 1048;
+    uint32_t in = port_to(s, edge_node, f->src);
+    s->lb->on_arrival(s, &s->lbsw[edge_node], s->lb_par, p, in);
+    pkt_free(s, p);
+    return flb_flow_uplink(s, edge_node, flow);
+}
+
+/* 40 Gbps uplinks: congested flows at rates C/n are consolidated on
+ * ceil(Σ C/n / 40 Gbps) uplinks, at most 3 of 4; uncongested flows never take
+ * one; releases shrink the set and an empty table frees them all. */
+static void test_isolation_paths(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 4\nhosts_per_leaf = 8\nlink_delay = 1us\n"
+                  "host_link = 40Gbps\nfabric_link = 40Gbps\n[transport]\ncc = none\n[lb]\nscheme = flb\n"
+                  "[traffic]\npattern = none\n");
+    for (uint32_t h = 0; h < 8; h++) /* flows 0-7: host h -> 8 + h, never started */
+        run_add_flow(&r, h, 8 + h, 1000000, 1000 * T_MS);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = edge_switch(s, 0);
+    const uint64_t C = 40000000000ULL;
+    for (uint32_t f = 0; f < 8; f++)
+        assert_int_not_equal(route_packet(s, leaf0, f), UINT32_MAX);
+    /* two flows of a port with n = 4: 2 x 10 Gbps -> 1 uplink */
+    cnm(s, leaf0, 0, 1, 4, C);
+    cnm(s, leaf0, 1, 1, 4, C);
+    assert_int_equal(flb_n_table(s, leaf0), 2);
+    assert_int_equal(flb_n_isolated(s, leaf0), 1);
+    uint32_t first_up = flb_flow_uplink(s, leaf0, 0);
+    assert_true(flb_isolated(s, leaf0, first_up)); /* where flow 0's last packet went */
+    /* two more, alone at their ports (n = 1): 20 + 80 = 100 Gbps -> 3 uplinks */
+    cnm(s, leaf0, 2, 1, 1, C);
+    cnm(s, leaf0, 3, 1, 1, C);
+    assert_int_equal(flb_n_isolated(s, leaf0), 3);
+    /* a fifth at n = 1: 140 Gbps would need 4, but one uplink stays for the others */
+    cnm(s, leaf0, 4, 1, 1, C);
+    assert_int_equal(flb_n_isolated(s, leaf0), 3);
+    for (int k = 0; k < 50; k++)
+        for (uint32_t f = 0; f < 8; f++) {
+            uint32_t up = route_packet(s, leaf0, f);
+            assert_true(flb_isolated(s, leaf0, up) == (f <= 4)); /* congested on, uncongested off */
+        }
+    /* releases: 4 and 3 go (60 Gbps left) -> 2 uplinks; then 2 (20 Gbps) -> 1 */
+    cnm(s, leaf0, 4, 2, 1, C);
+    cnm(s, leaf0, 3, 2, 1, C);
+    assert_int_equal(flb_n_isolated(s, leaf0), 2);
+    cnm(s, leaf0, 2, 2, 1, C);
+    assert_int_equal(flb_n_table(s, leaf0), 2);
+    assert_int_equal(flb_n_isolated(s, leaf0), 1);
+    assert_true(flb_isolated(s, leaf0, first_up)); /* the last isolated is released first */
+    for (uint32_t f = 2; f < 8; f++) /* released flows left the isolated uplink */
+        assert_false(flb_isolated(s, leaf0, route_packet(s, leaf0, f)));
+    cnm(s, leaf0, 0, 2, 4, C);
+    cnm(s, leaf0, 1, 2, 4, C);
+    assert_int_equal(flb_n_table(s, leaf0), 0);
+    assert_int_equal(flb_n_isolated(s, leaf0), 0);
+    run_free(&r);
+}
+
+/* Algorithm 1 on a hand-set delay table is covered end to end below; here a
+ * 3 -> 1 incast (cc none): the receiver's port crosses K, CNMs go to the source
+ * edge, the three flows are isolated on ceil(3 x 40/3 / 400) = 1 uplink, a
+ * fourth flow to another receiver stays off it; when the incast drains the
+ * port releases everything. */
+static void test_cnm_and_release(void **st)
+{
+    (void)st;
+    struct run r;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[transport]\ncc = none\n", two_leaves);
+    run_setup(&r, ini);
+    for (uint32_t h = 0; h < 3; h++)
+        run_add_flow(&r, h, 8, 2000000, 0);  /* flows 0-2: the incast to host 8 */
+    run_add_flow(&r, 3, 9, 4000000, 0);      /* flow 3: alone to host 9 */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = edge_switch(s, 0), leaf1 = edge_switch(s, 1);
+    uint32_t hot = port_to(s, leaf1, 8);
+    uint64_t k = flb_k(s, leaf1, hot);
+    /* step until the port first holds more than K */
+    s->p.stop = 0;
+    bool seen = false;
+    for (simtime_t t = 5 * T_US; t < 300 * T_US && !seen; t += 1 * T_US) {
+        s->p.stop = t;
+        sim_run(s);
+        seen = flb_port_congested(s, leaf1, hot) > 0;
+        if (!seen)
+            assert_true(lb_port_bytes(s, hot) <= k); /* not congested: the queue never went above K */
+    }
+    assert_true(seen);
+    print_message("congested at %.1f us, queue %llu B > K %llu B\n", (double)s->now / T_US,
+                  (unsigned long long)lb_port_bytes(s, hot), (unsigned long long)k);
+    /* let the CNMs reach the source edge */
+    s->p.stop = s->now + 40 * T_US;
+    sim_run(s);
+    assert_int_equal(flb_port_congested(s, leaf1, hot), 3);
+    assert_int_equal(flb_n_table(s, leaf0), 3);
+    assert_int_equal(flb_n_isolated(s, leaf0), 1);
+    uint32_t iso = flb_flow_uplink(s, leaf0, 0);
+    assert_true(flb_isolated(s, leaf0, iso));
+    assert_int_equal(flb_flow_uplink(s, leaf0, 1), iso);
+    assert_int_equal(flb_flow_uplink(s, leaf0, 2), iso);
+    assert_false(flb_isolated(s, leaf0, flb_flow_uplink(s, leaf0, 3)));
+    uint64_t ctrl = s->c.lb_ctrl_packets;
+    assert_true(ctrl >= 3);
+    s->p.stop = 0;
+    sim_run(s);
+    run_check_invariants(&r);
+    /* drained: released at the port and at the source edge (by CNM, not timeout: the run ends first) */
+    assert_int_equal(flb_port_congested(s, leaf1, hot), 0);
+    assert_int_equal(flb_n_table(s, leaf0), 0);
+    assert_int_equal(flb_n_isolated(s, leaf0), 0);
+    assert_true(s->c.lb_ctrl_packets >= ctrl + 3);
+    run_free(&r);
+}
+
+static struct pkt *feedback(struct sim *s, uint32_t flow, int kind, uint32_t n, uint64_t rate)
+{
+    struct pkt *m = cc_switch_packet(s, 0, flow, 0, FLBRC_MSG_BYTES);
+    m->aux = n;
+    m->fb[0] = (uint64_t)kind;
+    m->fb[1] = rate;
+    return m;
+}
+
+/* flbrc by hand: pause on a congestion CNM, keep the largest n, resume at C/n
+ * on the release, back to line rate a base RTT later (recover_rtts = 1). */
+static void test_flbrc_by_hand(void **st)
+{
+    (void)st;
+    struct run r;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[transport]\ncc = flbrc\n", two_leaves);
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 8, 10000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    s->p.stop = 10 * T_US;
+    sim_run(s);
+    struct qp *q = &s->flows[0];
+    assert_int_equal(q->rate, 40000000000ULL); /* line rate */
+    void *cst = sim_cc_state(s, 0);
+    struct pkt *m = feedback(s, 0, FLBRC_CONGESTED, 4, 40000000000ULL);
+    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    assert_true(cc_paused(q));
+    uint64_t sent = q->snd_nxt;
+    m->aux = 5;
+    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    s->p.stop = 30 * T_US;
+    sim_run(s);
+    assert_int_equal(q->snd_nxt, sent); /* nothing sent while paused */
+    m->fb[0] = FLBRC_RELEASE;
+    m->aux = 3;
+    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    pkt_free(s, m);
+    assert_false(cc_paused(q));
+    assert_int_equal(q->rate, 8000000000ULL); /* C / max n = 40 / 5 */
+    s->p.stop = 30 * T_US + q->base_rtt / 2;
+    sim_run(s);
+    assert_true(q->snd_nxt > sent);
+    assert_int_equal(q->rate, 8000000000ULL);
+    s->p.stop = 30 * T_US + q->base_rtt + 1;
+    sim_run(s);
+    assert_int_equal(q->rate, 40000000000ULL);
+    s->p.stop = 0;
+    sim_run(s);
+    run_check_clean(&r);
+    run_free(&r);
+}
+
+/* A 4 -> 1 incast under FLB + flbrc (recover_rtts = 0: C/n is kept): every
+ * sender was paused and resumed at 40/4 = 10 Gbps, and no PAUSE was sent. */
+static void test_flbrc_incast(void **st)
+{
+    (void)st;
+    struct run r;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[transport]\ncc = flbrc\n[cc.flbrc]\nrecover_rtts = 0\n", two_leaves);
+    run_setup(&r, ini);
+    for (uint32_t h = 0; h < 4; h++)
+        run_add_flow(&r, h, 8, 2000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    sim_run(s);
+    run_check_clean(&r);
+    print_message("4 -> 1 under FLB + flbrc: %llu PAUSEs, %llu CNMs, %llu notices to senders; rates",
+                  (unsigned long long)s->c.pfc_pause_frames, (unsigned long long)s->c.lb_ctrl_packets,
+                  (unsigned long long)s->c.feedback_packets);
+    for (uint32_t f = 0; f < 4; f++)
+        print_message(" %.1f", (double)s->flows[f].rate / 1e9);
+    print_message(" Gbps\n");
+    for (uint32_t f = 0; f < 4; f++)
+        assert_int_equal(s->flows[f].rate, 10000000000ULL);
+    assert_int_equal(s->c.pfc_pause_frames, 0);
+    assert_true(s->c.feedback_packets >= 8); /* a congestion and a release notice per flow */
+    run_free(&r);
+}
+
+/* Every CC under FLB: an 8 -> 1 incast across leaves plus Poisson background
+ * on a 4 x 4 leaf-spine with PFC: every flow completes, nothing is dropped. */
+static void test_every_cc(void **st)
+{
+    (void)st;
+    for (int i = 0; cc_registry[i]; i++) {
+        if (cc_registry[i]->companion || (sanitized() && i % 2))
+            continue;
+        char ini[1024];
+        snprintf(ini, sizeof ini,
+                 "[run]\nseed = 5\n[topology]\ntype = leafspine\nleaves = 4\nspines = 4\nhosts_per_leaf = 4\n"
+                 "host_link = 40Gbps\nfabric_link = 40Gbps\n[switch]\npfc_threshold = 256KB\n[transport]\ncc = %s\n"
+                 "[lb]\nscheme = flb\n[traffic]\npattern = poisson\ncdf = web_search\nload = 0.5\nduration = 200us\n",
+                 cc_registry[i]->name);
+        struct run r;
+        run_setup(&r, ini);
+        for (uint32_t h = 4; h < 12; h++)
+            run_add_flow(&r, h, 0, 200000, 10 * T_US);
+        run_build(&r);
+        sim_run(&r.sc.sim);
+        run_check_invariants(&r);
+        const struct sim *s = &r.sc.sim;
+        print_message("  flb + %-7s: %u flows, %llu PAUSEs, %llu CNMs, drops %llu\n", cc_registry[i]->name, s->n_flows,
+                      (unsigned long long)s->c.pfc_pause_frames, (unsigned long long)s->c.lb_ctrl_packets,
+                      (unsigned long long)s->c.packets_dropped);
+        assert_int_equal(s->c.drops_lossless, 0);
+        assert_true(s->c.lb_ctrl_packets > 0); /* the incast did congest a port */
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_k_by_hand),
+        cmocka_unit_test(test_isolation_paths),
+        cmocka_unit_test(test_cnm_and_release),
+        cmocka_unit_test(test_flbrc_by_hand),
+        cmocka_unit_test(test_flbrc_incast),
+        cmocka_unit_test(test_every_cc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
