@@ -647,13 +647,18 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     if (flow >= s->n_flows || !fs->iso)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
+    /* a flow to a host of this same switch takes no uplink: nothing to isolate */
+    bool local = lb_host_edge(s, cc_flow(s, flow)->dst) == (uint32_t)sw->edge;
     if (p->lb.proto == CNM_CONGESTED) {
-        iso_add(s, sw, par, flow, rate);
+        if (!local)
+            iso_add(s, sw, par, flow, rate);
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_CONGESTED, n, p->aux);
     } else if (p->lb.proto == CNM_RELEASE) {
-        iso_drop(s, fs, flow);
-        iso_update(s, sw, UINT32_MAX);
+        if (!local) {
+            iso_drop(s, fs, flow);
+            iso_update(s, sw, UINT32_MAX);
+        }
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_RELEASE, n, p->aux);
     }
