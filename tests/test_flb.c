@@ -102,6 +102,71 @@ static uint32_t route_packet(struct sim *s, uint32_t edge_node, uint32_t flow)
     return flb_flow_uplink(s, edge_node, flow);
 }
 
+/* Delay feedback as the destination edge piggybacks it: an ACK from host
+ * `from` (behind the far edge) to `to` arrives at `edge_node` from its uplink,
+ * carrying path i's one-way delay d. */
+static void owd_feedback(struct sim *s, uint32_t edge_node, uint32_t from, uint32_t to, uint32_t i, simtime_t d)
+{
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_ACK;
+    p->flow = 0;
+    p->src = from;
+    p->dst = to;
+    p->size = 60;
+    p->lb.fb = 1u << 31 | i << 20 | (uint32_t)(d / 8000);
+    uint32_t up = UINT32_MAX;
+    for (uint32_t k = 0; k < s->nodes[edge_node].nports && up == UINT32_MAX; k++)
+        if (!s->ports[s->nodes[edge_node].port0 + k].to_host)
+            up = s->nodes[edge_node].port0 + k;
+    s->lb->on_arrival(s, &s->lbsw[edge_node], s->lb_par, p, up);
+    pkt_free(s, p);
+}
+
+static uint32_t route_packet(struct sim *s, uint32_t edge_node, uint32_t flow);
+
+/* Algorithm 1 on a hand-set delay table (paths 0-3 = spines 0-3): a new flow
+ * takes the least delay; a packet moves only to the fastest path that is
+ * faster by less than the gap since the flow's previous packet, else stays. */
+static void test_algorithm1(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 4\nhosts_per_leaf = 8\nlink_delay = 1us\n"
+                  "host_link = 40Gbps\nfabric_link = 40Gbps\n[transport]\ncc = none\n[lb]\nscheme = flb\n"
+                  "[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 8, 1000000, 1000 * T_MS);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = edge_switch(s, 0);
+    uint32_t se = (uint32_t)s->lbsw[leaf0].edge, de = 1 - se, up[4];
+    assert_int_equal(lb_path_count(s, se, de), 4);
+    for (uint32_t i = 0; i < 4; i++)
+        lb_path_ports(s, se, de, lb_path_word(s, se, de, i), &up[i], 1);
+    s->now = 100 * T_US;
+    const simtime_t d0[4] = {20 * T_US, 10 * T_US, 12 * T_US, 30 * T_US};
+    for (uint32_t i = 0; i < 4; i++)
+        owd_feedback(s, leaf0, 8, 0, i, d0[i]);
+    assert_int_equal(route_packet(s, leaf0, 0), up[1]); /* new flow: least delay */
+    owd_feedback(s, leaf0, 8, 0, 1, 50 * T_US);     /* its path slows to 50 us */
+    s->now += 1 * T_US;
+    assert_int_equal(route_packet(s, leaf0, 0), up[1]); /* gap 1 us: every faster path is > 1 us faster */
+    s->now += 35 * T_US;
+    assert_int_equal(route_packet(s, leaf0, 0), up[0]); /* gap 35 us: 20 and 30 qualify (12 is 38 faster) */
+    owd_feedback(s, leaf0, 8, 0, 0, 52 * T_US);
+    s->now += 45 * T_US;
+    assert_int_equal(route_packet(s, leaf0, 0), up[2]); /* gap 45 us: now 12 us (40 faster) qualifies */
+    s->now += 10 * T_US;
+    assert_int_equal(route_packet(s, leaf0, 0), up[2]); /* the fastest already: stays */
+    s->now += 2 * T_MS;
+    owd_feedback(s, leaf0, 8, 0, 2, 40 * T_US);
+    owd_feedback(s, leaf0, 8, 0, 3, 25 * T_US);
+    /* 2 ms idle: a new flow again (1 ms entry ageing); paths 0 and 1 were not
+     * measured for 1 ms and read as their unloaded delay: the least */
+    uint32_t u = route_packet(s, leaf0, 0);
+    assert_true(u == up[0] || u == up[1]);
+    run_free(&r);
+}
+
 /* 40 Gbps uplinks: congested flows at rates C/n are consolidated on
  * ceil(Σ C/n / 40 Gbps) uplinks, at most 3 of 4; uncongested flows never take
  * one; releases shrink the set and an empty table frees them all. */
@@ -330,6 +395,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_k_by_hand),
+        cmocka_unit_test(test_algorithm1),
         cmocka_unit_test(test_isolation_paths),
         cmocka_unit_test(test_cnm_and_release),
         cmocka_unit_test(test_flbrc_by_hand),
