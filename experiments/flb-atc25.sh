@@ -2,24 +2,27 @@
 # FLB (USENIX ATC'25): the paper's simulated experiments, shortened to fit
 # about 10 CPU-minutes, each printing its figure's numbers (experiments/
 # flb_table.py). Usage: experiments/flb-atc25.sh [OUT_DIR] [PART...]
-# PARTs: fig2 fig14 seeds fig16 fig17 (default: all). Schemes are named
+# PARTs: fig2 fig14 seeds websearch fig16 fig17 (default: all). Schemes are named
 # LB+CC; Proteus, MP-RDMA and Hermes are not on this branch.
 #   fig2   sec. 2 / Figs. 2-3: scenarios/flb-motivation.ini, stopped at 60 ms
 #   fig14  sec. 4.3 / Figs. 14-15: experiments/flb-fig14.ini (Data Mining),
 #          loads 0.5-0.8, arrivals during 5 ms (the paper: not stated, longer),
 #          every flow run to completion
 #   seeds  load 0.8 again with seed 2 (are the differences more than noise?)
+#   websearch  the same fabric with Web Search (mean 1.6 MB, largest 30 MB) at
+#          0.8: closer to a steady load within 5 ms of arrivals than Data
+#          Mining, whose few huge flows outlast the window by 50x
 #   fig16  incast goodput: N = 25..200 random servers send 1/N MB each to one
 #          random client (1 MB per request); 3 requests (seeds) per point,
 #          the paper 100
 #   fig17  the 12-pod Clos (scenarios/clos-flb.ini), Web Server at 0.6,
-#          arrivals during 1 ms
+#          arrivals during 300 us (about 15,000 flows)
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${ROCESIM:-$ROOT/build/rocesim}
 OUT=${1:-/tmp/flb-atc25}
 shift 2>/dev/null || true
-PARTS=${*:-fig2 fig14 seeds fig16 fig17}
+PARTS=${*:-fig2 fig14 seeds websearch fig16 fig17}
 TABLE="python3 $ROOT/experiments/flb_table.py"
 mkdir -p "$OUT"
 
@@ -68,6 +71,18 @@ for part in $PARTS; do
         done
         echo "## FLB Figs. 14-15 at load 0.8, seeds 1 and 2"
         $TABLE fct $dirs ;;
+    websearch)
+        dirs=
+        for seed in 1 2; do
+            for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn; do
+                # shellcheck disable=SC2046
+                run "ws-$sc-0.8-$seed" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=0.8 \
+                    --set traffic.cdf=web_search --set run.seed=$seed
+                dirs="$dirs $OUT/ws-$sc-0.8-$seed"
+            done
+        done
+        echo "## FLB Figs. 14-15 fabric, Web Search at 0.8, seeds 1 and 2"
+        $TABLE fct $dirs ;;
     fig16)
         dirs=
         for sc in flb+flbrc flb+dcqcn letflow+dcqcn conga+dcqcn letflow+pcn ecmp+dcqcn; do
@@ -85,9 +100,9 @@ for part in $PARTS; do
         $TABLE incast $dirs ;;
     fig17)
         dirs=
-        for sc in flb+flbrc flb+dcqcn letflow+dcqcn letflow+swift letflow+pcn ecmp+dcqcn; do
+        for sc in flb+flbrc letflow+dcqcn letflow+pcn ecmp+dcqcn; do
             # shellcheck disable=SC2046
-            run "fig17-$sc" "$ROOT/scenarios/clos-flb.ini" $(scheme_sets $sc) --set traffic.duration=1ms
+            run "fig17-$sc" "$ROOT/scenarios/clos-flb.ini" $(scheme_sets $sc) --set traffic.duration=300us
             dirs="$dirs $OUT/fig17-$sc"
         done
         echo "## FLB Fig. 17: 12-pod Clos, Web Server at 0.6"
