@@ -192,6 +192,12 @@ static int set_key(struct config *c, const char *sec, const char *key, const cha
 static int sweep_entry(const char *key, const char *val, const char *where, struct err *e)
 {
     const char *dot = strrchr(key, '.'), *why;
+    if (strcmp(key, "variant") == 0) { /* names of [variant.NAME] sections, checked by sweep_spec_load */
+        char **v;
+        int n = sweep_values(val, &v, &why);
+        sweep_values_free(v, n);
+        return n < 0 ? errf(e, "%s: [sweep] variant: %s", where, why) : 0;
+    }
     if (!dot || dot == key || !dot[1] || dot - key >= 128)
         return errf(e, "%s: [sweep] key '%.80s' is not section.key (e.g. transport.cc)", where, key);
     char sec[128], **v;
@@ -207,6 +213,30 @@ static int sweep_entry(const char *key, const char *val, const char *where, stru
         rc = set_key(&scratch, sec, dot + 1, v[i], where, false, e);
     config_free(&scratch);
     sweep_values_free(v, n);
+    return rc;
+}
+
+/* [variant.NAME] section.key = value: one bundle of settings a sweep's
+ * `variant = NAME, ...` applies together; checked here like a [sweep] key
+ * with one value, ignored by `rocesim run`. */
+static bool is_variant(const char *sec)
+{
+    return strncmp(sec, "variant.", 8) == 0 && sec[8];
+}
+
+static int variant_entry(const char *sec, const char *key, const char *val, const char *where, struct err *e)
+{
+    const char *dot = strrchr(key, '.');
+    if (!dot || dot == key || !dot[1] || dot - key >= 128)
+        return errf(e, "%s: [%s] key '%.80s' is not section.key (e.g. lb.scheme)", where, sec, key);
+    char ks[128];
+    snprintf(ks, sizeof ks, "%.*s", (int)(dot - key), key);
+    if (strcmp(ks, "sweep") == 0 || is_variant(ks))
+        return errf(e, "%s: [%s] cannot set [%s]", where, sec, ks);
+    struct config scratch;
+    int rc = config_init(&scratch) < 0 ? errf(e, "%s: internal: bad built-in defaults", where)
+                                       : set_key(&scratch, ks, dot + 1, val, where, false, e);
+    config_free(&scratch);
     return rc;
 }
 
@@ -304,7 +334,7 @@ static char *ini_read(char *str, int num, void *stream)
         trim_into(sec, sizeof sec, raw);
         snprintf(where, sizeof where, "%s:%d", x->fname, x->line);
         const struct param *tab;
-        if (strcmp(sec, "sweep") != 0 &&
+        if (strcmp(sec, "sweep") != 0 && !is_variant(sec) &&
             (section_params(sec, where, &tab, x->e) < 0 || note_section(x->c, sec, where, x->e) < 0)) {
             x->fail_line = x->line;
             return NULL;
@@ -345,6 +375,7 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
             break;
         }
     if (strcmp(sec, "sweep") == 0 ? sweep_entry(name, val, where, x->e) < 0
+        : is_variant(sec)         ? variant_entry(sec, name, val, where, x->e) < 0
                                   : set_key(x->c, sec, name, val, where, true, x->e) < 0)
         return ini_fail(x);
     if (x->nseen == x->capseen) {
@@ -1131,7 +1162,8 @@ static void warn_unused_scheme_keys(const struct config *c)
         snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
         const char *sel = cc ? c->transport.cc : c->lb.scheme;
         if (strcmp(name, sel) == 0 || (cc && c->transport.pbfs && strcmp(name, "pbfs") == 0) ||
-            (cc && c->transport.hf2t && strcmp(name, "hf2t") == 0))
+            (cc && c->transport.hf2t && strcmp(name, "hf2t") == 0) ||
+            (cc && c->transport.slowstart && strcmp(name, "slowstart") == 0))
             continue;
         warnf("%s: %s is set, but %s is %s: [%s.%s] is not used", w, k, cc ? "transport.cc" : "lb.scheme", sel,
               cc ? "cc" : "lb", name);

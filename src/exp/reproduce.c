@@ -17,7 +17,7 @@
 #include "exp/sweepspec.h"
 #include "stats/report.h"
 
-#define MAXM 16
+#define MAXM 24
 #define MAXROWS 64
 
 static const char *experiments_dir(void)
@@ -203,7 +203,10 @@ static int cmp_dbl(const void *x, const void *y)
 /* One metric of one run; NAN when it cannot be computed. Kinds:
  *   summary KEY                 a number from summary.json
  *   per KEY1 KEY2               KEY1 / KEY2 from summary.json
+ *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
+ *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
+ *                               (sizes as 100KB; "inf" is no upper bound)
  *   rate_mean FLOWS FROM TO     mean Gbps of the flows together (flow_rate.csv), FROM < t <= TO
  *   recover FLOWS AFTER GBPS T0 ms from T0 to the first sample after AFTER where the flows reach GBPS
  *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv)
@@ -219,8 +222,8 @@ static double metric(const char *dir, const char *spec)
     snprintf(buf, sizeof buf, "%s", spec);
     for (char *p = strtok(buf, " \t"); p && nw < 8; p = strtok(NULL, " \t"))
         w[nw++] = p;
-    if (nw == 2 && strcmp(w[0], "summary") == 0)
-        return json_num(dir, w[1]);
+    if ((nw == 2 || nw == 3) && strcmp(w[0], "summary") == 0)
+        return json_num(dir, w[1]) * (nw == 3 ? strtod(w[2], NULL) : 1.0);
     if (nw == 1 && (strcmp(w[0], "runs") == 0 || strcmp(w[0], "deadlocked") == 0 || strcmp(w[0], "deadlock_ms") == 0)) {
         char p[2048];
         snprintf(p, sizeof p, "%s/summary.json", dir);
@@ -241,17 +244,21 @@ static double metric(const char *dir, const char *spec)
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
         return b > 0 ? a / b : NAN;
     }
-    if (nw == 3 && strcmp(w[0], "fct_pct") == 0) {
+    if ((nw == 3 && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
         struct report_run r;
         struct err e;
-        uint64_t max;
-        if (parse_size(w[2], &max) || report_load(&r, dir, &e) < 0)
+        uint64_t min = 0, max;
+        bool sd = w[0][0] == 's';
+        bool inf = strcmp(w[nw - 1], "inf") == 0;
+        if (inf)
+            max = UINT64_MAX;
+        if ((sd && parse_size(w[2], &min)) || (!inf && parse_size(w[nw - 1], &max)) || report_load(&r, dir, &e) < 0)
             return NAN;
         double *v = xmalloc((r.n_flows + 1) * sizeof *v);
         size_t k = 0;
         for (size_t i = 0; i < r.n_flows; i++)
-            if (r.flows[i].done && r.flows[i].size <= max)
-                v[k++] = r.flows[i].fct_ns / 1e3;
+            if (r.flows[i].done && r.flows[i].size <= max && (!sd || r.flows[i].size > min))
+                v[k++] = sd ? r.flows[i].slowdown : r.flows[i].fct_ns / 1e3;
         qsort(v, k, sizeof *v, cmp_dbl);
         double p = strtod(w[1], NULL), res = NAN;
         if (k) {
@@ -550,11 +557,32 @@ int exp_reproduce(int argc, char **argv)
         }
     }
 
-    /* The table: markdown, to stdout and DIR/table.md. */
+    /* The table: markdown, to stdout and DIR/table.md. With layout = stacked
+     * a line per (row, column) value instead of a column group per column
+     * value (for many metrics); with baseline = ROWVALUE and relative = M, ...
+     * also each listed metric's change against that row (same column value),
+     * the form papers state their gains in. */
+    const char *layout = get(&x, "experiment", "layout"), *base = get(&x, "experiment", "baseline");
+    const char *rel = get(&x, "experiment", "relative");
+    bool stacked = layout && strcmp(layout, "stacked") == 0 && ck >= 0;
+    int brow = -1, rel_m[MAXM], nrel = 0;
+    for (int r = 0; base && r < nrow; r++)
+        if (strcmp(s.k[rk].vals[r], base) == 0)
+            brow = r;
+    if (rel && brow >= 0) {
+        char rb[512];
+        snprintf(rb, sizeof rb, "%s", rel);
+        for (char *t = strtok(rb, ", "); t && nrel < MAXM; t = strtok(NULL, ", "))
+            for (int m = 0; m < nm; m++)
+                if (strcmp(mkey[m], t) == 0)
+                    rel_m[nrel++] = m;
+    }
+    const char *blabel = brow >= 0 && get(&x, "labels", base) ? get(&x, "labels", base) : base;
     char tpath[1200];
     snprintf(tpath, sizeof tpath, "%s/table.md", outdir);
     FILE *tf = fopen(tpath, "w");
     FILE *outs[2] = {stdout, tf};
+    int csub = stacked ? 1 : ncol < 4 ? ncol : 4; /* metric columns per metric */
     for (int o = 0; o < 2; o++) {
         FILE *f = outs[o];
         if (!f)
@@ -562,29 +590,51 @@ int exp_reproduce(int argc, char **argv)
         if (o == 1)
             fprintf(f, "# %s%s\n\n%s\n\n", title ? title : name, quick ? " (quick)" : "", paper ? paper : "");
         fprintf(f, "\n| %s |", rowkey);
+        if (stacked)
+            fprintf(f, " %s |", colkey);
         for (int m = 0; m < nm; m++)
-            for (int c = 0; c < ncol; c++)
-                fprintf(f, " %s%s%s |", mhead[m], ck >= 0 ? " " : "", ck >= 0 ? s.k[ck].vals[c] : "");
-        fprintf(f, " paper |\n|---|");
-        for (int m = 0; m < nm * ncol; m++)
+            for (int c = 0; c < csub; c++)
+                fprintf(f, " %s%s%s |", mhead[m], ck >= 0 && !stacked ? " " : "", ck >= 0 && !stacked ? s.k[ck].vals[c] : "");
+        for (int q = 0; q < nrel; q++)
+            for (int c = 0; c < csub; c++)
+                fprintf(f, " %s vs %s (%%)%s%s |", mhead[rel_m[q]], blabel, ck >= 0 && !stacked ? " " : "",
+                        ck >= 0 && !stacked ? s.k[ck].vals[c] : "");
+        fprintf(f, " paper |\n|---|%s", stacked ? "---|" : "");
+        for (int m = 0; m < (nm + nrel) * csub; m++)
             fprintf(f, "---:|");
         fprintf(f, "---|\n");
-        for (int r = 0; r < nrow && r < MAXROWS; r++) {
-            char lk[200];
-            snprintf(lk, sizeof lk, "%s", s.k[rk].vals[r]);
-            const char *label = get(&x, "labels", lk);
-            fprintf(f, "| %s |", label ? label : lk);
-            for (int m = 0; m < nm; m++)
-                for (int c = 0; c < ncol && c < 4; c++) {
-                    if (cnt[r][c][m]) {
-                        double v = msum[m] ? sum[r][c][m] : sum[r][c][m] / cnt[r][c][m];
-                        fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
-                    } else
-                        fprintf(f, " - |");
+        for (int r = 0; r < nrow && r < MAXROWS; r++)
+            for (int cs = 0; cs < (stacked ? ncol : 1) && cs < 4; cs++) {
+                char lk[200], pk[400];
+                snprintf(lk, sizeof lk, "%s", s.k[rk].vals[r]);
+                const char *label = get(&x, "labels", lk);
+                fprintf(f, "| %s |", label ? label : lk);
+                if (stacked) {
+                    const char *cl = get(&x, "labels", s.k[ck].vals[cs]);
+                    fprintf(f, " %s |", cl ? cl : s.k[ck].vals[cs]);
                 }
-            const char *pv = get(&x, "paper", lk);
-            fprintf(f, " %s |\n", pv ? pv : "");
-        }
+                for (int m = 0; m < nm + nrel; m++)
+                    for (int c = 0; c < csub; c++) {
+                        int cc = stacked ? cs : c, mm = m < nm ? m : rel_m[m - nm];
+                        double v = !cnt[r][cc][mm] ? NAN : msum[mm] ? sum[r][cc][mm] : sum[r][cc][mm] / cnt[r][cc][mm];
+                        if (m >= nm) {
+                            double bv = !cnt[brow][cc][mm] ? NAN : msum[mm] ? sum[brow][cc][mm] : sum[brow][cc][mm] / cnt[brow][cc][mm];
+                            v = bv > 0 ? 100 * (v / bv - 1) : NAN;
+                        }
+                        if (isnan(v))
+                            fprintf(f, " - |");
+                        else if (m >= nm)
+                            fprintf(f, " %+.1f |", v);
+                        else
+                            fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
+                    }
+                /* the paper's numbers: for "row/column" first, then for the row */
+                snprintf(pk, sizeof pk, "%s/%s", lk, stacked ? s.k[ck].vals[cs] : "");
+                const char *pv = stacked ? get(&x, "paper", pk) : NULL;
+                if (!pv && (!stacked || cs == 0))
+                    pv = get(&x, "paper", lk);
+                fprintf(f, " %s |\n", pv ? pv : "");
+            }
         const char *note = get(&x, "experiment", "note");
         if (note)
             fprintf(f, "\n%s\n", note);
@@ -635,6 +685,49 @@ int exp_reproduce(int argc, char **argv)
             printf("\nfigure: %s/%s.png\n", figs, fname);
         }
         free(v);
+    }
+    /* [figures] NAME = M1, M2, ... | y label: per column value, a group per
+     * metric (e.g. size buckets) and a bar per row (the schemes), as papers
+     * draw slowdown by flow size. */
+    for (int i = 0; i < x.n && exp_have_gnuplot(); i++) {
+        if (strcmp(x.kv[i].sec, "figures") != 0)
+            continue;
+        char spec[512], *bar;
+        snprintf(spec, sizeof spec, "%s", x.kv[i].val);
+        bar = strchr(spec, '|');
+        if (bar)
+            *bar++ = 0;
+        int gm[MAXM], ng = 0;
+        for (char *t = strtok(spec, ", "); t && ng < MAXM; t = strtok(NULL, ", "))
+            for (int m = 0; m < nm; m++)
+                if (strcmp(mkey[m], t) == 0)
+                    gm[ng++] = m;
+        int nr = nrow < MAXROWS ? nrow : MAXROWS;
+        if (!ng || nr > 8)
+            continue;
+        const char *gl[MAXM], *rl[MAXROWS];
+        for (int g = 0; g < ng; g++)
+            gl[g] = mhead[gm[g]];
+        for (int r = 0; r < nr; r++) {
+            const char *label = get(&x, "labels", s.k[rk].vals[r]);
+            rl[r] = label ? label : s.k[rk].vals[r];
+        }
+        for (int c = 0; c < ncol && c < 4; c++) {
+            double *v = xcalloc((size_t)(ng * nr) + 1, sizeof *v);
+            for (int g = 0; g < ng; g++)
+                for (int r = 0; r < nr; r++)
+                    v[g * nr + r] = cnt[r][c][gm[g]] ? sum[r][c][gm[g]] / cnt[r][c][gm[g]] : NAN;
+            char fname[300], ftitle[600];
+            const char *cl = ck >= 0 ? get(&x, "labels", s.k[ck].vals[c]) : NULL;
+            snprintf(fname, sizeof fname, "%s-%s%s%s", name, x.kv[i].key, ck >= 0 ? "-" : "", ck >= 0 ? s.k[ck].vals[c] : "");
+            snprintf(ftitle, sizeof ftitle, "%s%s%s", title ? title : name, ck >= 0 ? ": " : "",
+                     ck >= 0 ? (cl ? cl : s.k[ck].vals[c]) : "");
+            if (exp_plot_bars(figs, fname, ftitle, bar ? trim(bar) : x.kv[i].key, ng, gl, nr, rl, v) == 0) {
+                made++;
+                printf("figure: %s/%s.png\n", figs, fname);
+            }
+            free(v);
+        }
     }
     printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
     free(rundirs);

@@ -1,6 +1,7 @@
 /* [sweep] values, points and resolved scenarios; see sweepspec.h. */
 #include "exp/sweepspec.h"
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -181,6 +182,38 @@ static void strip_comment(char *s)
         }
 }
 
+/* The key = value lines of [variant.NAME] in text, appended to *keys /
+ * *vals (malloc'ed strings); returns how many, or -1 without such a section. */
+static int variant_pairs(const char *text, const char *name, char ***keys, char ***vals, int *n)
+{
+    char want[300], sec[300] = "";
+    snprintf(want, sizeof want, "variant.%s", name);
+    int found = -1;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        char *l = trimmed(p, len);
+        p += len + (p[len] == '\n');
+        if (l[0] == '[' && strchr(l, ']')) {
+            char *nm = trimmed(l + 1, (size_t)(strchr(l, ']') - l - 1));
+            snprintf(sec, sizeof sec, "%s", nm);
+            free(nm);
+            if (strcmp(sec, want) == 0 && found < 0)
+                found = 0;
+        } else if (strcmp(sec, want) == 0 && l[0] && l[0] != ';' && l[0] != '#' && strchr(l, '=')) {
+            char *eq = strchr(l, '=');
+            strip_comment(eq + 1);
+            *keys = xrealloc(*keys, (size_t)(*n + 1) * sizeof **keys);
+            *vals = xrealloc(*vals, (size_t)(*n + 1) * sizeof **vals);
+            (*keys)[*n] = trimmed(l, (size_t)(eq - l));
+            (*vals)[*n] = trimmed(eq + 1, strlen(eq + 1));
+            (*n)++;
+            found++;
+        }
+        free(l);
+    }
+    return found;
+}
+
 int sweep_spec_load(struct sweep_spec *s, const char *path, struct err *e)
 {
     memset(s, 0, sizeof *s);
@@ -228,6 +261,20 @@ int sweep_spec_load(struct sweep_spec *s, const char *path, struct err *e)
         }
         free(l);
     }
+    for (int i = 0; i < s->nk; i++) /* every variant named must have its section */
+        for (int j = 0; strcmp(s->k[i].key, "variant") == 0 && j < s->k[i].n; j++) {
+            char **vk = NULL, **vv = NULL;
+            int nv = 0, found = variant_pairs(s->text, s->k[i].vals[j], &vk, &vv, &nv);
+            sweep_values_free(vk, nv);
+            sweep_values_free(vv, nv);
+            if (found < 0) {
+                int l = s->k[i].line;
+                errf(e, "%s:%d: [sweep] variant '%.80s' has no [variant.%.80s] section", path, l, s->k[i].vals[j],
+                     s->k[i].vals[j]);
+                sweep_spec_free(s);
+                return -1;
+            }
+        }
     s->npoints = 1;
     for (int i = 0; i < s->nk; i++) {
         if (s->npoints * (size_t)s->k[i].n > SWEEP_MAX_POINTS) {
@@ -337,7 +384,52 @@ static void flush_section(struct sbuf *b, const char *sec, const char *const *ke
         }
 }
 
+static bool skipped_section(const char *sec)
+{
+    return strcmp(sec, "sweep") == 0 || strncmp(sec, "variant.", 8) == 0;
+}
+
+static char *resolve(const char *text, const char *const *keys, const char *const *vals, int n);
+
+/* A `variant` key stands for its section's settings; keys the sweep sets
+ * itself win over a variant's. */
 char *sweep_resolve(const char *text, const char *const *keys, const char *const *vals, int n)
+{
+    char **k = NULL, **v = NULL;
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(keys[i], "variant") != 0) {
+            k = xrealloc(k, (size_t)(m + 1) * sizeof *k);
+            v = xrealloc(v, (size_t)(m + 1) * sizeof *v);
+            k[m] = xstrdup(keys[i]);
+            v[m++] = xstrdup(vals[i]);
+        }
+    for (int i = 0; i < n; i++)
+        if (strcmp(keys[i], "variant") == 0) {
+            char **vk = NULL, **vv = NULL;
+            int nv = 0;
+            variant_pairs(text, vals[i], &vk, &vv, &nv);
+            for (int j = 0; j < nv; j++) {
+                bool dup = false;
+                for (int q = 0; q < m && !dup; q++)
+                    dup = strcmp(k[q], vk[j]) == 0;
+                if (dup || !strchr(vk[j], '.'))
+                    continue;
+                k = xrealloc(k, (size_t)(m + 1) * sizeof *k);
+                v = xrealloc(v, (size_t)(m + 1) * sizeof *v);
+                k[m] = xstrdup(vk[j]);
+                v[m++] = xstrdup(vv[j]);
+            }
+            sweep_values_free(vk, nv);
+            sweep_values_free(vv, nv);
+        }
+    char *r = resolve(text, (const char *const *)k, (const char *const *)v, m);
+    sweep_values_free(k, m);
+    sweep_values_free(v, m);
+    return r;
+}
+
+static char *resolve(const char *text, const char *const *keys, const char *const *vals, int n)
 {
     struct sbuf b = {0};
     char *placed = xcalloc((size_t)n + 1, 1);
@@ -349,13 +441,13 @@ char *sweep_resolve(const char *text, const char *const *keys, const char *const
         p += len + (p[len] == '\n');
         char *l = trimmed(line, len);
         if (l[0] == '[' && strchr(l, ']')) {
-            if (strcmp(sec, "sweep") != 0)
+            if (!skipped_section(sec))
                 flush_section(&b, sec, keys, vals, n, placed);
             char *nm = trimmed(l + 1, (size_t)(strchr(l, ']') - l - 1));
             snprintf(sec, sizeof sec, "%s", nm);
             free(nm);
         }
-        if (strcmp(sec, "sweep") == 0) {
+        if (skipped_section(sec)) {
             sb_str(&b, "; ");
             sb_put(&b, line, len);
             sb_str(&b, "\n");
@@ -382,7 +474,7 @@ char *sweep_resolve(const char *text, const char *const *keys, const char *const
         }
         free(l);
     }
-    if (strcmp(sec, "sweep") != 0)
+    if (!skipped_section(sec))
         flush_section(&b, sec, keys, vals, n, placed);
     for (int i = 0; i < n; i++)
         if (!placed[i]) { /* a section the file does not have: one new section per key */

@@ -47,6 +47,10 @@ void sweep_point_name(const struct sweep_spec *s, const int *choice, char *buf, 
 /* The scenario text with keys[i] = vals[i] applied: an existing line is
  * replaced, a missing key is added at the end of its section (or in a new
  * section at the end), and the [sweep] section is commented out.
+ * The key "variant" (no section) names a [variant.NAME] section of text:
+ * its section.key = value lines are applied together (a sweep's named
+ * bundles of settings, e.g. "LetFlow + HF2T" = two keys; the sweep's own
+ * keys win), and every [variant.NAME] section is commented out too.
  * Returns a malloc'ed string. */
 char *sweep_resolve(const char *text, const char *const *keys, const char *const *vals, int n);
 
