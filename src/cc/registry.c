@@ -5,8 +5,9 @@
 extern const struct cc_ops cc_dcqcn, cc_dctcp, cc_hf2t, cc_hpcc, cc_none, cc_pbfs, cc_pcn, cc_timely;
 extern const struct cc_ops cc_qcn, cc_swift;
 extern const struct cc_ops cc_flbrc;
+extern const struct cc_ops cc_slowstart;
 
-const struct cc_ops *const cc_registry[] = { &cc_dcqcn, &cc_dctcp, &cc_hf2t, &cc_hpcc, &cc_none, &cc_pbfs, &cc_pcn, &cc_qcn, &cc_swift, &cc_timely, &cc_flbrc, NULL };
+const struct cc_ops *const cc_registry[] = { &cc_dcqcn, &cc_dctcp, &cc_hf2t, &cc_hpcc, &cc_none, &cc_pbfs, &cc_pcn, &cc_qcn, &cc_swift, &cc_timely, &cc_flbrc, &cc_slowstart, NULL };
 
 int cc_index(const char *name)
 {

@@ -30,7 +30,8 @@ struct cc_ops {
     /* Every ACK or NACK that reaches the sender, after the transport updated
      * snd_una. `ack` is valid only during the call. */
     void (*on_ack)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *ack);
-    /* Congestion notification: an ACK with the CNP flag or a CNP packet. */
+    /* Congestion notification: an ACK with the CNP flag or a CNP packet.
+     * A companion gets only CNP packets here (it sees a flagged ACK in on_ack). */
     void (*on_cnp)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* A timer set with cc_timer_set() fired (kind 0..CC_TIMERS-1). */
     void (*on_timer)(struct sim *s, struct qp *qp, void *st, const void *par, int kind);

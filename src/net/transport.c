@@ -286,6 +286,9 @@ static void receive_ack(struct sim *s, struct pkt *p)
     if (p->type == PKT_CNP) {
         if (s->cc->on_cnp)
             s->cc->on_cnp(s, f, st, s->cc_par, p);
+        for (uint32_t k = 0; k < s->n_comp; k++) /* a companion sees a flagged ACK in its on_ack */
+            if (s->comp[k].ops->on_cnp)
+                s->comp[k].ops->on_cnp(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
         return;
     }
     if (p->type == PKT_FEEDBACK) {

@@ -81,6 +81,7 @@ static const struct param transport_params[] = {
     {"reorder_timeout", P_TIME, F(cfg_transport, reorder_timeout), "1ms", "reorder buffer: a gap open this long is NACKed (go-back-N); lossless fabrics only reorder, so long", NULL, 1, 1e15},
     {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
     {"hf2t", P_BOOL, F(cfg_transport, hf2t), "off", "HF2T (APNet'24) beside the chosen CC: stretch near-timeout gaps for a flowlet balancer ([cc.hf2t] keys)", NULL, 0, 0},
+    {"slowstart", P_BOOL, F(cfg_transport, slowstart), "off", "rate initialisation: start at [cc.slowstart] start_rate and double per RTT until the first congestion signal, beside the chosen CC (off = fast start at line rate)", NULL, 0, 0},
     PARAM_END};
 
 static const struct param lb_params[] = {
@@ -339,7 +340,8 @@ void config_write_json(FILE *f, const struct config *c, int indent)
         section_json(f, s->name, s->params, (const char *)c + s->offset, indent, &first);
     for (int i = 0; cc_registry[i]; i++)
         if (strcmp(cc_registry[i]->name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(cc_registry[i]->name, "pbfs") == 0) ||
-            (c->transport.hf2t && strcmp(cc_registry[i]->name, "hf2t") == 0)) {
+            (c->transport.hf2t && strcmp(cc_registry[i]->name, "hf2t") == 0) ||
+            (c->transport.slowstart && strcmp(cc_registry[i]->name, "slowstart") == 0)) {
             snprintf(name, sizeof name, "cc.%s", cc_registry[i]->name);
             section_json(f, name, cc_registry[i]->params, c->cc_params[i], indent, &first);
         }

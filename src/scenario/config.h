@@ -99,6 +99,7 @@ struct cfg_transport {
     int64_t pg;            /* priority group of generated flows */
     bool pbfs;             /* PB-FS beside the CC */
     bool hf2t;             /* HF2T beside the CC */
+    bool slowstart;        /* slow start beside the CC (rate initialisation) */
     simtime_t rto_low, rto_high; /* IRN timeouts */
     int64_t irn_n;         /* IRN uses rto_low while at most this many packets are in flight */
     int reorder;           /* receiver on a gap: go-back-N NACK, or hold in a reorder buffer */

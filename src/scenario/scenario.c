@@ -575,6 +575,12 @@ int scenario_build(struct scenario *sc, struct err *e)
                            "and lb.scheme = %s has none (use letflow or conga)", lb->name);
         add_companion(s, h, cfg->cc_params[cc_index(h->name)]);
     }
+    if (tp->slowstart) { /* a rate initialisation beside whichever CC is chosen */
+        const struct cc_ops *ss = cc_find("slowstart");
+        if (!ss)
+            return errf(e, "transport.slowstart: slow start is not available in this build");
+        add_companion(s, ss, cfg->cc_params[cc_index(ss->name)]);
+    }
     return 0;
 }
 
