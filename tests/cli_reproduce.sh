@@ -3,7 +3,8 @@
 # (five runs of PCN's burst scenario, seconds) writes its table with the
 # paper's text beside ours and its figures, and shows PCN's point: no PAUSE
 # reaches the innocent F0's sender, which keeps most of the link during the
-# bursts, while with PFC alone F0's sender is paused and F0 starves.
+# bursts, while with PFC alone F0's sender is paused and F0 starves. Then
+# pcn-fig10 (PCN's rate law in a run) and the [sweep] variants it uses.
 # usage: cli_reproduce.sh ROCESIM_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -39,6 +40,27 @@ if command -v gnuplot >/dev/null; then
 else
     echo "cli_reproduce: figures not checked: no gnuplot"
 fi
+# pcn-fig10 --quick (two runs, a fraction of a second): F0's sender rate,
+# sampled once per CNP period, follows PCN's RP law exactly after its last cut
+# and is back at 95 % of line within the ~15 unmarked CNPs the paper states;
+# its two rows are [sweep] variants (two keys each).
+"$bin" reproduce pcn-fig10 --quick --out "$tmp/p10" > /dev/null 2>"$tmp/err10"
+check test $? -eq 0
+t=$tmp/p10/table.md
+for r in '40 Gbps' '100 Gbps'; do
+    check awk -v v="$(col "$r" 4)" 'BEGIN { exit !(v == 0) }'            # no deviation from the law
+    check awk -v v="$(col "$r" 6)" 'BEGIN { exit !(v >= 5 && v <= 15) }' # periods to 95 %
+done
+check test -d "$tmp/p10/runs/variant=g100"
+check grep -q '^host_link = 100Gbps' "$tmp/p10/runs/variant=g100/scenario.ini"
+# a variant named in [sweep] needs its [variant.NAME] section
+printf '[transport]\ncc = dcqcn\n[sweep]\nvariant = a, b\n[variant.a]\ntransport.cc = hpcc\n' > "$tmp/v.ini"
+"$bin" sweep "$tmp/v.ini" --out "$tmp/v" > /dev/null 2>"$tmp/errv"
+check test $? -eq 2
+check grep -q "v.ini:4: \[sweep\] variant 'b' has no \[variant.b\] section" "$tmp/errv"
+printf '[sweep]\nvariant = a\n[variant.a]\ntransport.nope = 1\n' > "$tmp/v2.ini"
+"$bin" sweep "$tmp/v2.ini" --out "$tmp/v2" > /dev/null 2>"$tmp/errv2"
+check test $? -eq 2
 # a rerun resumes: nothing is simulated again
 "$bin" reproduce pcn-fig2 --quick --out "$tmp/r" > /dev/null 2>"$tmp/err2"
 check grep -q '5 here (5 complete already)' "$tmp/err2"

@@ -226,14 +226,15 @@ static void test_flow_rate_integrates_to_size(void **st)
     add_incast(&r);
     run_all(&r);
     const struct sim *s = &r.base.sc.sim;
-    FILE *f = open_out(&r, "flow_rate.csv", "time_ns,flow_id,gbps\n");
+    FILE *f = open_out(&r, "flow_rate.csv", "time_ns,flow_id,gbps,rate_gbps\n");
     double bytes[5] = {0};
     long long prev[5], t;
     int seen[5] = {0};
     unsigned id;
-    double g;
-    while (fscanf(f, "%lld,%u,%lf\n", &t, &id, &g) == 3) {
+    double g, rate;
+    while (fscanf(f, "%lld,%u,%lf,%lf\n", &t, &id, &g, &rate) == 4) {
         assert_true(id < 5);
+        assert_true(rate >= 0 && rate <= 100.0); /* the sender's pacing rate, at most line rate */
         long long dt = seen[id]++ ? t - prev[id] : 3000;
         double row = g * (double)dt / 8; /* Gbit/s x ns = bits */
         assert_true(g >= 0 && row <= 100.0 * (double)dt / 8 + 1100);

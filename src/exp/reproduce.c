@@ -184,6 +184,73 @@ static int rate_samples(const char *dir, const char *flows, struct samples *s)
     return 0;
 }
 
+/* One flow's sender pacing rate (flow_rate.csv's rate_gbps) while active. */
+static int send_rate(const char *dir, long flow, struct samples *s)
+{
+    char p[2048], line[256];
+    snprintf(p, sizeof p, "%s/flow_rate.csv", dir);
+    FILE *f = fopen(p, "r");
+    memset(s, 0, sizeof *s);
+    size_t cap = 0;
+    if (!f || !fgets(line, sizeof line, f) || !strstr(line, "rate_gbps")) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double t = strtod(strtok(line, ","), NULL) / 1e6;
+        char *fl = strtok(NULL, ","), *g = strtok(NULL, ","), *r = strtok(NULL, ",\n");
+        if (!fl || !g || !r || strtol(fl, NULL, 10) != flow || strtod(r, NULL) <= 0)
+            continue;
+        if (s->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            s->t = xrealloc(s->t, cap * sizeof *s->t);
+            s->v = xrealloc(s->v, cap * sizeof *s->v);
+        }
+        s->t[s->n] = t;
+        s->v[s->n++] = strtod(r, NULL);
+    }
+    fclose(f);
+    return 0;
+}
+
+/* PCN's RP law after a flow's last rate cut (the last sample below line
+ * rate that is not above the one before: a cut, or a marked CNP that kept the
+ * rate and reset w): each later sample, one CNP period apart, should be the previous
+ * one stepped by an unmarked CNP, r' = r(1 - w) + line w, w' = w(1 - w) +
+ * w_max w, from w = w_min. what: 0 = the largest deviation from the law (% of
+ * line), 1 = periods until LEVEL x line, 2 = the rate at the cut (Gbps). */
+static double rp_law(const char *dir, long flow, double wmin, double wmax, double level, int what)
+{
+    struct samples s;
+    if (send_rate(dir, flow, &s) < 0 || s.n < 3) {
+        free(s.t);
+        free(s.v);
+        return NAN;
+    }
+    double line = 0, res = NAN;
+    size_t cut = 0;
+    for (size_t i = 0; i < s.n; i++)
+        line = s.v[i] > line ? s.v[i] : line;
+    for (size_t i = 1; i < s.n; i++) /* a cut, or a marked CNP that kept the rate (and reset w) */
+        if (s.v[i] <= s.v[i - 1] * (1 + 1e-12) && s.v[i] < 0.999 * line)
+            cut = i;
+    if (cut) {
+        double r = s.v[cut], w = wmin, dev = 0;
+        size_t i;
+        for (i = cut + 1; i < s.n && s.v[i - 1] < level * line; i++) {
+            r = r * (1 - w) + line * w;
+            w = w * (1 - w) + wmax * w;
+            double d = fabs(s.v[i] - r) / line * 100;
+            dev = d > dev ? d : dev;
+        }
+        res = what == 0 ? dev : what == 1 ? (s.v[i - 1] >= level * line ? (double)(i - 1 - cut) : NAN) : s.v[cut];
+    }
+    free(s.t);
+    free(s.v);
+    return res;
+}
+
 struct ival {
     double a, b;
 };
@@ -202,11 +269,15 @@ static int cmp_dbl(const void *x, const void *y)
 
 /* One metric of one run; NAN when it cannot be computed. Kinds:
  *   summary KEY                 a number from summary.json
- *   per KEY1 KEY2               KEY1 / KEY2 from summary.json
+ *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
+ *   rp_law FLOW WMIN WMAX       largest deviation (% of line) of the flow's sender rate
+ *                               (flow_rate.csv rate_gbps) from PCN's RP law after its last cut
+ *   rp_climb FLOW WMIN WMAX LEVEL  CNP periods (samples) from that cut to LEVEL x line rate
+ *   rp_cut FLOW WMIN WMAX       the rate at that cut (Gbps)
  *   rate_mean FLOWS FROM TO     mean Gbps of the flows together (flow_rate.csv), FROM < t <= TO
  *   recover FLOWS AFTER GBPS T0 ms from T0 to the first sample after AFTER where the flows reach GBPS
  *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv)
@@ -240,9 +311,9 @@ static double metric(const char *dir, const char *spec)
         free(t);
         return v;
     }
-    if (nw == 3 && strcmp(w[0], "per") == 0) {
+    if ((nw == 3 || nw == 4) && strcmp(w[0], "per") == 0) {
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
-        return b > 0 ? a / b : NAN;
+        return b > 0 ? a / b * (nw == 4 ? strtod(w[3], NULL) : 1.0) : NAN;
     }
     if ((nw == 3 && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
         struct report_run r;
@@ -269,6 +340,10 @@ static double metric(const char *dir, const char *spec)
         report_free(&r);
         return res;
     }
+    if (nw == 4 && (strcmp(w[0], "rp_law") == 0 || strcmp(w[0], "rp_cut") == 0))
+        return rp_law(dir, strtol(w[1], NULL, 10), strtod(w[2], NULL), strtod(w[3], NULL), 0.999, w[0][3] == 'l' ? 0 : 2);
+    if (nw == 5 && strcmp(w[0], "rp_climb") == 0)
+        return rp_law(dir, strtol(w[1], NULL, 10), strtod(w[2], NULL), strtod(w[3], NULL), strtod(w[4], NULL), 1);
     if ((nw == 4 && strcmp(w[0], "rate_mean") == 0) || (nw == 5 && strcmp(w[0], "recover") == 0)) {
         struct samples s;
         if (rate_samples(dir, w[1], &s) < 0)

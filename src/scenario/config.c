@@ -123,7 +123,7 @@ static const struct param output_params[] = {
     {"queue_by_priority", P_BOOL, F(cfg_output, queue_by_priority), "off", "queue.csv: also one column per priority (q0..q7)", NULL, 0, 0},
     {"util_ports", P_STR, F(cfg_output, util_ports), "", "util.csv: link utilisation of these ports (same syntax as queue_ports); empty = off", NULL, 0, 0},
     {"util_interval", P_TIME, F(cfg_output, util_interval), "10us", "util.csv interval", NULL, 0, 0},
-    {"flows", P_STR, F(cfg_output, flows), "", "flow_rate.csv: receive throughput of these flows: ids, ranges FIRST-LAST, [flow.NAME] names; empty = off", NULL, 0, 0},
+    {"flows", P_STR, F(cfg_output, flows), "", "flow_rate.csv: receive throughput and sender pacing rate of these flows: ids, ranges FIRST-LAST, [flow.NAME] names; empty = off", NULL, 0, 0},
     {"flow_interval", P_TIME, F(cfg_output, flow_interval), "10us", "flow_rate.csv interval", NULL, 0, 0},
     {"paused_interval", P_TIME, F(cfg_output, paused_interval), "0", "paused.csv: paused ports and paused paths every this often; 0 = off", NULL, 0, 0},
     {"imbalance_interval", P_TIME, F(cfg_output, imbalance_interval), "0", "imbalance.csv: per edge switch, (max - min) / mean of its uplinks' bytes in each window of this length (ConWeave: 100us); 0 = off", NULL, 0, 0},

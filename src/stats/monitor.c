@@ -416,7 +416,9 @@ static void sample_flow(struct mon *mo, const struct sim *s)
         mo->prev[i] = f->rcv_nxt;
         if (mo->last < 0 || dt <= 0)
             continue;
-        fprintf(mo->f, "%lld,%u,%.6f\n", t_ns(s->now), mo->id[i], (double)d * 8.0 * 1000.0 / (double)dt);
+        /* then the sender's pacing rate (the CC's rate law over time; 0 unless the flow is active) */
+        fprintf(mo->f, "%lld,%u,%.6f,%.6f\n", t_ns(s->now), mo->id[i], (double)d * 8.0 * 1000.0 / (double)dt,
+                f->state == FLOW_ACTIVE ? (double)f->rate / 1e9 : 0.0);
     }
 }
 
@@ -623,7 +625,7 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
     char qhdr[160] = "time_ns,node,port,bytes,peer\n";
     if (m->by_prio)
         snprintf(qhdr, sizeof qhdr, "time_ns,node,port,bytes,q0,q1,q2,q3,q4,q5,q6,q7,peer\n");
-    const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation,peer\n", "time_ns,flow_id,gbps\n",
+    const char *headers[M_N] = {qhdr, "time_ns,node,port,utilisation,peer\n", "time_ns,flow_id,gbps,rate_gbps\n",
                                 "time_ns,paused_ports,paused_paths\n", "time_ns,node,imbalance\n", NULL};
     for (int k = 0; k < M_QLEN; k++) {
         struct mon *mo = &m->m[k];
