@@ -150,7 +150,15 @@ struct samples {
     size_t n;
 };
 
+static int rate_samples_col(const char *dir, const char *flows, struct samples *s, int col);
+
 static int rate_samples(const char *dir, const char *flows, struct samples *s)
+{
+    return rate_samples_col(dir, flows, s, 3);
+}
+
+/* col 3: receive throughput (gbps), 4: the sender's pacing rate (rate_gbps). */
+static int rate_samples_col(const char *dir, const char *flows, struct samples *s, int col)
 {
     char p[2048];
     snprintf(p, sizeof p, "%s/flow_rate.csv", dir);
@@ -167,6 +175,8 @@ static int rate_samples(const char *dir, const char *flows, struct samples *s)
     while (fgets(line, sizeof line, f)) {
         double t = strtod(strtok(line, ","), NULL) / 1e6;
         char *fl = strtok(NULL, ","), *g = strtok(NULL, ",\n");
+        if (col == 4 && g)
+            g = strtok(NULL, ",\n");
         if (!fl || !g || !in_list(flows, strtol(fl, NULL, 10)))
             continue;
         if (!s->n || s->t[s->n - 1] != t) {
@@ -251,6 +261,38 @@ static double rp_law(const char *dir, long flow, double wmin, double wmax, doubl
     return res;
 }
 
+/* queue.csv of one port: bytes over time. what: 0 = mean KB in [from, to),
+ * 1 = max KB in [from, to), 2 = ms of the last sample above `level` bytes
+ * (after it the queue stays at or below it: the time it settled). */
+static double queue_metric(const char *dir, long node, long port, double from, double to, double level, int what)
+{
+    char p[2048], line[512];
+    snprintf(p, sizeof p, "%s/queue.csv", dir);
+    FILE *f = fopen(p, "r");
+    if (!f || !fgets(line, sizeof line, f)) {
+        if (f)
+            fclose(f);
+        return NAN;
+    }
+    double sum = 0, mx = 0, last = 0;
+    size_t k = 0;
+    while (fgets(line, sizeof line, f)) {
+        double t = strtod(strtok(line, ","), NULL) / 1e6;
+        char *nd = strtok(NULL, ","), *pt = strtok(NULL, ","), *b = strtok(NULL, ",\n");
+        if (!nd || !pt || !b || strtol(nd, NULL, 10) != node || strtol(pt, NULL, 10) != port)
+            continue;
+        double bytes = strtod(b, NULL);
+        if (bytes > level)
+            last = t;
+        if (t >= from && t < to) {
+            sum += bytes, k++;
+            mx = bytes > mx ? bytes : mx;
+        }
+    }
+    fclose(f);
+    return what == 2 ? last : !k ? NAN : what == 0 ? sum / (double)k / 1e3 : mx / 1e3;
+}
+
 struct ival {
     double a, b;
 };
@@ -274,6 +316,10 @@ static int cmp_dbl(const void *x, const void *y)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
+ *   q_mean NODE:PORT FROM TO    mean egress queue (KB) of that port (queue.csv), FROM <= t < TO
+ *   q_max NODE:PORT FROM TO     its largest sample (KB)
+ *   q_settle NODE:PORT BYTES    ms of its last sample above BYTES (the queue settled after it)
+ *   send_below FLOWS GBPS       ms of the first sample where the flows' summed sender rates <= GBPS
  *   rp_law FLOW WMIN WMAX       largest deviation (% of line) of the flow's sender rate
  *                               (flow_rate.csv rate_gbps) from PCN's RP law after its last cut
  *   rp_climb FLOW WMIN WMAX LEVEL  CNP periods (samples) from that cut to LEVEL x line rate
@@ -342,6 +388,31 @@ static double metric(const char *dir, const char *spec)
     }
     if (nw == 4 && (strcmp(w[0], "rp_law") == 0 || strcmp(w[0], "rp_cut") == 0))
         return rp_law(dir, strtol(w[1], NULL, 10), strtod(w[2], NULL), strtod(w[3], NULL), 0.999, w[0][3] == 'l' ? 0 : 2);
+    if (nw == 4 && (strcmp(w[0], "q_mean") == 0 || strcmp(w[0], "q_max") == 0)) {
+        char *colon = strchr(w[1], ':');
+        return colon ? queue_metric(dir, strtol(w[1], NULL, 10), strtol(colon + 1, NULL, 10), ms_of(w[2]), ms_of(w[3]), 0,
+                                    w[0][3] == 'e' ? 0 : 1)
+                     : NAN;
+    }
+    if (nw == 3 && strcmp(w[0], "q_settle") == 0) {
+        char *colon = strchr(w[1], ':');
+        uint64_t lv;
+        return colon && !parse_size(w[2], &lv)
+                   ? queue_metric(dir, strtol(w[1], NULL, 10), strtol(colon + 1, NULL, 10), 0, 0, (double)lv, 2)
+                   : NAN;
+    }
+    if (nw == 3 && strcmp(w[0], "send_below") == 0) {
+        struct samples sm;
+        if (rate_samples_col(dir, w[1], &sm, 4) < 0)
+            return NAN;
+        double lv = strtod(w[2], NULL), res = NAN;
+        for (size_t i = 0; i < sm.n && isnan(res); i++)
+            if (sm.v[i] <= lv)
+                res = sm.t[i];
+        free(sm.t);
+        free(sm.v);
+        return res;
+    }
     if (nw == 5 && strcmp(w[0], "rp_climb") == 0)
         return rp_law(dir, strtol(w[1], NULL, 10), strtod(w[2], NULL), strtod(w[3], NULL), strtod(w[4], NULL), 1);
     if ((nw == 4 && strcmp(w[0], "rate_mean") == 0) || (nw == 5 && strcmp(w[0], "recover") == 0)) {
