@@ -264,10 +264,20 @@ static double rp_law(const char *dir, long flow, double wmin, double wmax, doubl
 /* queue.csv of one port: bytes over time. what: 0 = mean KB in [from, to),
  * 1 = max KB in [from, to), 2 = ms of the last sample above `level` bytes
  * (after it the queue stays at or below it: the time it settled). */
+static double queue_metric_in(const char *dir, const char *file, long node, long port, double from, double to,
+                              double level, int what);
+
 static double queue_metric(const char *dir, long node, long port, double from, double to, double level, int what)
 {
+    return queue_metric_in(dir, "queue.csv", node, port, from, to, level, what);
+}
+
+/* The same over util.csv (same columns): what 0 gives the mean utilisation. */
+static double queue_metric_in(const char *dir, const char *file, long node, long port, double from, double to,
+                              double level, int what)
+{
     char p[2048], line[512];
-    snprintf(p, sizeof p, "%s/queue.csv", dir);
+    snprintf(p, sizeof p, "%s/%s", dir, file);
     FILE *f = fopen(p, "r");
     if (!f || !fgets(line, sizeof line, f)) {
         if (f)
@@ -318,6 +328,7 @@ static int cmp_dbl(const void *x, const void *y)
  *                               (sizes as 100KB; "inf" is no upper bound)
  *   q_mean NODE:PORT FROM TO    mean egress queue (KB) of that port (queue.csv), FROM <= t < TO
  *   q_max NODE:PORT FROM TO     its largest sample (KB)
+ *   u_mean NODE:PORT FROM TO    mean link utilisation (%) of that port (util.csv)
  *   q_settle NODE:PORT BYTES    ms of its last sample above BYTES (the queue settled after it)
  *   send_below FLOWS GBPS       ms of the first sample where the flows' summed sender rates <= GBPS
  *   rp_law FLOW WMIN WMAX       largest deviation (% of line) of the flow's sender rate
@@ -392,6 +403,12 @@ static double metric(const char *dir, const char *spec)
         char *colon = strchr(w[1], ':');
         return colon ? queue_metric(dir, strtol(w[1], NULL, 10), strtol(colon + 1, NULL, 10), ms_of(w[2]), ms_of(w[3]), 0,
                                     w[0][3] == 'e' ? 0 : 1)
+                     : NAN;
+    }
+    if (nw == 4 && strcmp(w[0], "u_mean") == 0) { /* util.csv's share, in % (queue_metric's KB is /1e3) */
+        char *colon = strchr(w[1], ':');
+        return colon ? 1e5 * queue_metric_in(dir, "util.csv", strtol(w[1], NULL, 10), strtol(colon + 1, NULL, 10),
+                                             ms_of(w[2]), ms_of(w[3]), 0, 0)
                      : NAN;
     }
     if (nw == 3 && strcmp(w[0], "q_settle") == 0) {
