@@ -52,6 +52,9 @@ for r in '40 Gbps' '100 Gbps'; do
     check awk -v v="$(col "$r" 6)" 'BEGIN { exit !(v >= 5 && v <= 15) }' # periods to 95 %
 done
 check test -d "$tmp/p10/runs/variant=g100"
+if command -v gnuplot >/dev/null; then # the rate law drawn from rate_gbps
+    check test "$(head -c 4 "$tmp/p10/figures/send_rate_over_time.png" | od -An -c | tr -d ' ')" = '211PNG'
+fi
 check grep -q '^host_link = 100Gbps' "$tmp/p10/runs/variant=g100/scenario.ini"
 # a variant named in [sweep] needs its [variant.NAME] section
 printf '[transport]\ncc = dcqcn\n[sweep]\nvariant = a, b\n[variant.a]\ntransport.cc = hpcc\n' > "$tmp/v.ini"

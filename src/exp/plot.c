@@ -721,6 +721,9 @@ int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg
                              "utilisation (%)", "node %s port %s", 8) > 0;
         made += plot_monitor(outdir, runs, nr, "flow_rate.csv", 1, 2, 1, "flow_rate_over_time", "Flow throughput",
                              "throughput (Gbps)", "flow %s", 8) > 0;
+        /* rate_gbps, when the file has it: the CC's rate over time (PCN's rate law, slow start) */
+        made += plot_monitor(outdir, runs, nr, "flow_rate.csv", 1, 3, 1, "send_rate_over_time", "Sender pacing rate",
+                             "rate (Gbps)", "flow %s", 8) > 0;
         made += plot_monitor(outdir, runs, nr, "paused.csv", 0, 1, 1, "paused_ports_over_time",
                              "Ports with a paused priority (PFC congestion tree)", "paused ports", "paused ports", 8) > 0;
     }
