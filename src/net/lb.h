@@ -48,6 +48,15 @@ struct lb_switch {
     struct rng rng;          /* its own random stream, from run.seed and the node id */
     simtime_t timer_at[LB_TIMERS]; /* wanted time, -1 = none */
     simtime_t timer_ev[LB_TIMERS]; /* time of the one heap entry, -1 = none */
+    struct lb_holdq *hold;   /* its hold queues (lb_ops.hold_queues), made on first lb_hold */
+};
+
+/* One hold queue (net/lbapi.c owns it; a scheme only names it by index). */
+struct lb_holdq {
+    struct pkt *head, *tail;
+    uint32_t n;
+    simtime_t at; /* deadline wanted, -1 = none */
+    simtime_t ev; /* time of its one heap entry, -1 = none */
 };
 
 struct lb_ops {
@@ -72,6 +81,10 @@ struct lb_ops {
      * flowlets column counts gaps at least this long at the first switch);
      * NULL or 0 = the default 100 us. */
     simtime_t (*flowlet_gap)(const void *par);
+    /* Hold queues per switch (NULL or 0 = none): FIFOs in which a scheme may
+     * park packets at a switch and release them later into normal forwarding
+     * (a destination switch's reorder queues). See lb_hold below. */
+    uint32_t (*hold_queues)(const void *par);
 
     void (*init)(struct sim *s, struct lb_switch *sw, const void *par);
     void (*on_arrival)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port);
@@ -104,6 +117,9 @@ struct lb_ops {
     /* Names of up to LB_STATS counters (lb_stat_add), NULL-terminated; they
      * appear in summary.json's lb_stats under "scheme". NULL: none. */
     const char *const *stat_names;
+    /* Hold queue k reached its deadline and was released (its packets are
+     * in their egress queues now, in the order they were held). */
+    void (*on_release)(struct sim *s, struct lb_switch *sw, const void *par, uint32_t k);
 };
 
 extern const struct lb_ops *const lb_registry[]; /* NULL-terminated */
@@ -128,6 +144,26 @@ void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at);
  * the current hook returns (never re-entrantly). */
 struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size);
 void lb_ctrl_send(struct sim *s, struct pkt *p);
+/* Hold queues. In on_enqueue (the packet is admitted: its bytes count in its
+ * ingress port's buffer and PFC accounting) a scheme may park it:
+ * lb_hold(s, sw, k, p, *out, deadline) and then *out = LB_HELD. It stays
+ * counted there while held, so a lossless fabric stays lossless (a full
+ * buffer PAUSEs upstream as for any queued byte), and joins egress `out` when
+ * queue k is released: at once by lb_hold_release, or at the queue's
+ * deadline (then on_release is called). Every non-empty queue has a finite
+ * deadline, so no packet stays held past it and a run never ends with held
+ * packets (they count in sim_packets_in_network and keep the run going).
+ * The deadline is set by the first lb_hold into an empty queue and moved
+ * (either way) by lb_hold_deadline; one in the past means now. A queue is
+ * released in FIFO order; a packet whose egress link failed while it was
+ * held is lost there (counted as packets_lost_link). */
+#define LB_HELD UINT32_MAX
+void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uint32_t out, simtime_t deadline);
+void lb_hold_deadline(struct sim *s, struct lb_switch *sw, uint32_t k, simtime_t at);
+void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k);
+uint32_t lb_hold_count(const struct lb_switch *sw, uint32_t k); /* packets in hold queue k */
+simtime_t lb_hold_at(const struct lb_switch *sw, uint32_t k);   /* its deadline, -1 = none */
+
 /* The edge index of the switch a host hangs off, and the host's edge. */
 uint32_t lb_host_edge(const struct sim *s, uint32_t host_node);
 uint32_t lb_edge_node(const struct sim *s, uint32_t edge);

@@ -3,6 +3,7 @@
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 simtime_t lb_now(const struct sim *s) { return s->now; }
@@ -168,4 +169,112 @@ uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(str
     for (uint32_t k = 0; k < nkick; k++)
         port_kick(s, kick[k]);
     return moved;
+}
+
+/* ---------------------------------------------------------------- hold queues
+ * Per switch, lb_nhold FIFOs made on the switch's first lb_hold (memory for
+ * the switches that hold, never per packet). A queue's deadline has one heap
+ * entry at a time, as lb_timer_set's timers: moving it later pushes nothing,
+ * the entry re-pushes itself when it comes due. */
+
+static struct lb_holdq *holdq(struct sim *s, struct lb_switch *sw, uint32_t k)
+{
+    if (!s->lb_nhold) {
+        s->lb_nhold = s->lb->hold_queues ? s->lb->hold_queues(s->lb_par) : 0;
+        if (!s->lb_nhold || (uint64_t)s->n_nodes * s->lb_nhold >= 1u << EV_ID_BITS) {
+            fprintf(stderr, "rocesim: load balancer %s: hold queue %u at node %u: %u queues per switch\n",
+                    s->lb->name, k, sw->node, s->lb_nhold);
+            abort(); /* a scheme's defect, not an input error: its parameter ranges bound the count */
+        }
+    }
+    if (k >= s->lb_nhold) {
+        fprintf(stderr, "rocesim: load balancer %s: hold queue %u of %u\n", s->lb->name, k, s->lb_nhold);
+        abort();
+    }
+    if (!sw->hold) {
+        sw->hold = lb_alloc(s, s->lb_nhold * sizeof *sw->hold);
+        for (uint32_t i = 0; i < s->lb_nhold; i++)
+            sw->hold[i].at = sw->hold[i].ev = -1;
+    }
+    return &sw->hold[k];
+}
+
+void lb_hold_deadline(struct sim *s, struct lb_switch *sw, uint32_t k, simtime_t at)
+{
+    struct lb_holdq *h = holdq(s, sw, k);
+    if (at < s->now)
+        at = s->now;
+    h->at = at;
+    if (h->ev >= 0 && h->ev <= at)
+        return; /* the entry in the heap re-pushes itself for the later time */
+    h->ev = at;
+    evq_push_timer(&s->evq, at, EV_HOLD, sw->node * s->lb_nhold + k);
+}
+
+void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uint32_t out, simtime_t deadline)
+{
+    struct lb_holdq *h = holdq(s, sw, k);
+    p->lb.held_out = out;
+    p->next = NULL;
+    if (h->tail)
+        h->tail->next = p;
+    else
+        h->head = p;
+    h->tail = p;
+    h->n++;
+    s->c.lb_held++;
+    if (++s->lb_held_now > s->c.lb_held_peak)
+        s->c.lb_held_peak = s->lb_held_now;
+    if (h->at < 0) /* the first packet of an empty queue sets its deadline */
+        lb_hold_deadline(s, sw, k, deadline == T_NEVER ? s->now : deadline);
+}
+
+void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
+{
+    struct lb_holdq *h = holdq(s, sw, k);
+    struct pkt *p = h->head;
+    h->head = h->tail = NULL;
+    s->lb_held_now -= h->n;
+    h->n = 0;
+    h->at = -1; /* a pending heap entry finds no deadline and does nothing */
+    while (p) {
+        struct pkt *next = p->next;
+        uint32_t out = p->lb.held_out;
+        int q = switch_queue(s, p);
+        if (s->ports[out].down) { /* its link failed while it was held: lost as on the link */
+            s->c.packets_lost_link++;
+            if (p->flow < s->n_flows)
+                s->flows[p->flow].lost++;
+            if (q != 0)
+                switch_discard(s, out, q, p);
+            pkt_free(s, p);
+        } else {
+            switch_forward(s, out, q, p);
+        }
+        p = next;
+    }
+}
+
+uint32_t lb_hold_count(const struct lb_switch *sw, uint32_t k) { return sw->hold ? sw->hold[k].n : 0; }
+simtime_t lb_hold_at(const struct lb_switch *sw, uint32_t k) { return sw->hold ? sw->hold[k].at : -1; }
+
+/* EV_HOLD: a hold queue's deadline came (or an outdated entry of it). */
+void lb_hold_fire(struct sim *s, uint32_t id)
+{
+    struct lb_switch *sw = &s->lbsw[id / s->lb_nhold];
+    uint32_t k = id % s->lb_nhold;
+    struct lb_holdq *h = &sw->hold[k];
+    if (h->ev != s->now)
+        return;
+    h->ev = -1;
+    if (h->at < 0)
+        return;
+    if (h->at > s->now) {
+        h->ev = h->at;
+        evq_push_timer(&s->evq, h->at, EV_HOLD, id);
+        return;
+    }
+    lb_hold_release(s, sw, k);
+    if (s->lb->on_release)
+        s->lb->on_release(s, sw, s->lb_par, k);
 }

@@ -63,7 +63,7 @@ struct lb_hdr {
     uint32_t to_node;   /* PKT_CTRL: the node that consumes it (UINT32_MAX otherwise) */
     uint32_t fb;        /* piggybacked feedback, scheme-defined (CONGA: a path and its metric) */
     uint32_t echo_path; /* on an ACK/NACK: the path the data packet it answers carried */
-    uint32_t pad;
+    uint32_t held_out;  /* while parked in a hold queue (lb_hold): the egress it joins at release */
     simtime_t t_enq;    /* when it joined its current switch egress queue (lb_ops.sojourn) */
     simtime_t sojourn;  /* queueing time accumulated at switches so far (lb_ops.sojourn; Proteus's CST) */
     uint8_t b[16];      /* scheme-private */
@@ -265,6 +265,7 @@ struct sim_counters {
     uint64_t lb_probes;         /* probes sender-side balancers sent (lb_probe_send) */
     uint64_t lb_stat[LB_STATS]; /* the balancer's own counters (lb_ops.stat_names) */
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
+    uint64_t lb_held, lb_held_peak; /* packets parked in LB hold queues (lb_hold); most held at once */
 };
 
 /* At `at`, the link of port `port` (and its peer) goes down or comes back;
@@ -387,6 +388,8 @@ struct sim {
     struct lb_paths *paths;    /* per edge pair, enumerated on first use (net/paths.c) */
     uint32_t paths_epoch;      /* bumped whenever they are dropped (routes changed) */
     struct lb_mem *lb_mem;     /* blocks a scheme took with lb_alloc, freed with the simulation */
+    uint32_t lb_nhold;         /* hold queues per switch (lb_ops.hold_queues), known at the first lb_hold */
+    uint64_t lb_held_now;      /* packets in hold queues now */
     uint64_t seed;
 
     /* Link failures and recoveries (fault.c), each one EV_LINK event; the

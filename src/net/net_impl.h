@@ -17,8 +17,9 @@ enum ev_kind {
     EV_CTRL,       /* control packets sent by a load balancer enter their switch */
     EV_LINK,       /* index into link_ev[]: a link fails or recovers (fault.c) */
     EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
+    EV_HOLD,       /* node * lb_nhold + k: an LB hold queue's deadline (lbapi.c) */
 };
-_Static_assert(EV_DEADLOCK < 16, "event kinds are 4 bits");
+_Static_assert(EV_HOLD < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -79,6 +80,8 @@ void send_pfc(struct sim *s, uint32_t pid, int q, bool pause);
 struct pkt *switch_dequeue(struct sim *s, uint32_t pid);
 void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p);
 void switch_discard(struct sim *s, uint32_t pid, int q, struct pkt *p);
+int switch_queue(const struct sim *s, const struct pkt *p);
+void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p);
 /* nic.c */
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
 bool nic_may_send(struct sim *s, uint32_t node);
@@ -90,6 +93,7 @@ void nic_remove_qp(struct nic *nic, uint32_t id);
 void lb_paths_free(struct sim *s);
 /* lbapi.c */
 void lb_mem_free(struct sim *s);
+void lb_hold_fire(struct sim *s, uint32_t id);
 /* fault.c */
 bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
 /* deadlock.c */

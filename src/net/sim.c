@@ -136,6 +136,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         sim_link_event(s, &s->link_ev[id]);
     else if (kind == EV_DEADLOCK)
         deadlock_check(s);
+    else if (kind == EV_HOLD)
+        lb_hold_fire(s, id);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -264,7 +266,7 @@ uint64_t sim_packets_in_network(const struct sim *s)
     }
     for (uint32_t h = 0; h < s->n_hosts; h++)
         n += s->nics[h].ackq.n;
-    return n + s->ctrl_pending.n;
+    return n + s->ctrl_pending.n + s->lb_held_now;
 }
 
 void sim_free(struct sim *s)

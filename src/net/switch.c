@@ -244,9 +244,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         out = cand[lb->choose(s, lsw, lpar, p, cand, n)];
     if (p->lb.path != PATH_NONE)
         p->lb.path_hop++;
-    int q = (p->type == PKT_CNP || p->type == PKT_FEEDBACK || p->type == PKT_CTRL ||
-             (s->p.ack_high_prio_switch && (p->type == PKT_ACK || p->type == PKT_NACK ||
-                                            (p->type == PKT_PROBE && (p->flags & PF_ECHO))))) ? 0 : p->prio;
+    int q = switch_queue(s, p);
     if (q != 0) {
         struct port *in = &s->ports[in_pid];
         if (!mmu_admit(s, sw, in, q, p->size)) {
@@ -262,11 +260,31 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         if (s->p.pfc)
             check_pause(s, sw, in_pid, q);
     }
-    if (lb->on_enqueue)
+    p->in_port = in_pid; /* before on_enqueue: a packet it holds keeps its ingress accounting */
+    if (lb->on_enqueue) {
         lb->on_enqueue(s, lsw, lpar, p, &out, q);
-    if (data && in_pid != UINT32_MAX && s->ports[in_pid].to_host)
+        if (out == LB_HELD)
+            return; /* parked in a hold queue (lb_hold); switch_forward at its release */
+    }
+    switch_forward(s, out, q, p);
+}
+
+/* The egress queue a packet takes at a switch: queue 0 for control traffic,
+ * else its priority class. */
+int switch_queue(const struct sim *s, const struct pkt *p)
+{
+    return (p->type == PKT_CNP || p->type == PKT_FEEDBACK || p->type == PKT_CTRL ||
+            (s->p.ack_high_prio_switch && (p->type == PKT_ACK || p->type == PKT_NACK ||
+                                           (p->type == PKT_PROBE && (p->flags & PF_ECHO))))) ? 0 : p->prio;
+}
+
+/* An admitted packet (p->in_port set) joins egress `out` at queue q: from
+ * switch_receive, or when an LB hold queue releases it. */
+void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p)
+{
+    uint32_t in_pid = p->in_port;
+    if (p->type == PKT_DATA && in_pid != UINT32_MAX && s->ports[in_pid].to_host)
         first_hop_stats(s, p, out);
-    p->in_port = in_pid;
     if (s->p.sojourn)
         p->lb.t_enq = s->now;
     port_q_push(&s->ports[out], q, p);

@@ -424,10 +424,11 @@ int output_finish(struct output *o, struct err *e)
         fprintf(f,
                 "  \"lb_stats\": {\"out_of_order_packets\": %llu, \"max_out_of_order_degree\": %llu, \"flows_reordered\": %llu, "
                 "\"flowlets\": %llu, \"path_switches\": %llu, \"reorder_buffer_peak_bytes\": %llu, "
-                "\"nacks_from_reordering\": %llu, \"control_packets\": %llu",
+                "\"nacks_from_reordering\": %llu, \"control_packets\": %llu, \"held_packets\": %llu, \"held_peak_packets\": %llu",
                 (unsigned long long)ooo, (unsigned long long)ooo_max, (unsigned long long)reordered_flows,
                 (unsigned long long)flowlets, (unsigned long long)switches, (unsigned long long)c->reorder_peak_bytes,
-                (unsigned long long)(s->p.pfc && !s->p.irn ? c->nacks : 0), (unsigned long long)c->lb_ctrl_packets);
+                (unsigned long long)(s->p.pfc && !s->p.irn ? c->nacks : 0), (unsigned long long)c->lb_ctrl_packets,
+                (unsigned long long)c->lb_held, (unsigned long long)c->lb_held_peak);
         if (s->lb->stat_names) { /* the balancer's own counters (only schemes that have some) */
             fprintf(f, ", \"probes\": %llu, \"scheme\": {", (unsigned long long)c->lb_probes);
             for (int i = 0; i < LB_STATS && s->lb->stat_names[i]; i++)
