@@ -81,7 +81,7 @@ struct cw_par {
 #define P(m) offsetof(struct cw_par, m)
 static const struct param cw_params[] = {
     {"reply_extra", P_TIME, P(reply_extra), "4us", "RTT_REPLY deadline = the ToR pair's base RTT (round-trip propagation) + this (artifact: 4us)", NULL, 0, 1e15},
-    {"path_pause", P_TIME, P(path_pause), "16us", "a NOTIFY (ECN seen at the destination ToR) keeps new flows' reroutes off that path this long (artifact run.py: 16us)", NULL, 0, 1e15},
+    {"path_pause", P_TIME, P(path_pause), "16us", "a NOTIFY (ECN seen at the destination ToR) keeps reroutes off that path this long (artifact run.py: 16us)", NULL, 0, 1e15},
     {"tx_expiry", P_TIME, P(tx_expiry), "0", "silence that ends an epoch; 0 = derived: 300us x fabric RTT/4us on two tiers, 1000us x RTT/8us on three (artifact)", NULL, 0, 1e15},
     {"voq_flush_extra", P_TIME, P(voq_flush_extra), "0", "margin added to the predicted TAIL arrival; 0 = derived: 16us x RTT/4us two tiers, 16us (IRN) / 64us (lossless) x RTT/8us three tiers (artifact)", NULL, 0, 1e15},
     {"voq_default_wait", P_TIME, P(voq_default_wait), "0", "flush wait without an old-path packet to predict from; 0 = derived: 200us x RTT/4us two tiers, 300us (IRN) / 600us (lossless) x RTT/8us three tiers (artifact)", NULL, 0, 1e15},
