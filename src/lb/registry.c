@@ -5,7 +5,6 @@
 extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
 extern const struct lb_ops lb_hermes;
 extern const struct lb_ops lb_proteus;
-extern const struct lb_ops lb_proteus;
 extern const struct lb_ops lb_flb;
 extern const struct lb_ops lb_conweave;
 
@@ -19,7 +18,6 @@ const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb
 const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
                                               &lb_hermes,
                                               &lb_proteus,
-extern const struct lb_ops lb_proteus;
 extern const struct lb_ops lb_flb;
 extern const struct lb_ops lb_conweave;
 
