@@ -6,8 +6,9 @@ extern const struct cc_ops cc_dcqcn, cc_dctcp, cc_hf2t, cc_hpcc, cc_none, cc_pbf
 extern const struct cc_ops cc_qcn, cc_swift;
 extern const struct cc_ops cc_flbrc;
 extern const struct cc_ops cc_slowstart;
+extern const struct cc_ops cc_mprdma;
 
-const struct cc_ops *const cc_registry[] = { &cc_dcqcn, &cc_dctcp, &cc_hf2t, &cc_hpcc, &cc_none, &cc_pbfs, &cc_pcn, &cc_qcn, &cc_swift, &cc_timely, &cc_flbrc, &cc_slowstart, NULL };
+const struct cc_ops *const cc_registry[] = { &cc_dcqcn, &cc_dctcp, &cc_hf2t, &cc_hpcc, &cc_mprdma, &cc_none, &cc_pbfs, &cc_pcn, &cc_qcn, &cc_swift, &cc_timely, &cc_flbrc, &cc_slowstart, NULL };
 
 int cc_index(const char *name)
 {

@@ -1216,6 +1216,20 @@ int config_validate(struct config *c, struct err *e)
     if (c->transport.recovery == REC_IRN && c->sw.pfc)
         return errf(e, "%s: transport.recovery=irn needs switch.pfc=off (IRN is for lossy fabrics)",
                     where_of2(c, "transport.recovery", "switch.pfc"));
+    if (cc_find(c->transport.cc)->multipath) { /* MP-RDMA: paths by UDP source port, the bitmap receiver */
+        const char *cc = c->transport.cc;
+        if (strcmp(c->lb.scheme, "ecmp") != 0)
+            return errf(e, "%s: transport.cc=%s picks each packet's path at the sender (its UDP source port, which ECMP "
+                           "hashes): it needs lb.scheme=ecmp, not %s", where_of2(c, "lb.scheme", "transport.cc"), cc, c->lb.scheme);
+        if (c->transport.recovery == REC_IRN)
+            return errf(e, "%s: transport.cc=%s recovers losses itself (bounded-window receiver, go back on NACK): "
+                           "it cannot run with transport.recovery=irn", where_of2(c, "transport.recovery", "transport.cc"), cc);
+        if (config_origin(c, "transport.reorder") && c->transport.reorder != REORDER_BITMAP)
+            return errf(e, "%s: transport.cc=%s needs the bounded-window receiver: transport.reorder=bitmap (the default "
+                           "with it), not %s", where_of(c, "transport.reorder"), cc,
+                        c->transport.reorder == REORDER_GBN ? "gbn" : "buffer");
+        c->transport.reorder = REORDER_BITMAP;
+    }
     if (c->transport.back_to_zero && c->transport.chunk == 0)
         return errf(e, "%s: transport.back_to_zero needs transport.chunk > 0 (it goes back to the chunk start)",
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));

@@ -25,6 +25,11 @@ struct cc_ops {
     bool companion;              /* runs beside the CC (transport.NAME = on), not as transport.cc */
     uint32_t int_bytes;          /* extra header on data and ACKs (HPCC 42, TIMELY 8) */
     bool int_stamp;              /* switches push an INT hop record at dequeue (HPCC) */
+    /* Spreads one flow over many ECMP paths by the UDP source port it sets in
+     * on_send (the ACK echoes it in its dport): the run needs lb.scheme = ecmp
+     * and the bounded-window receiver (transport.reorder = bitmap), which the
+     * configuration implies or refuses to contradict. */
+    bool multipath;
 
     void (*init)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Every ACK or NACK that reaches the sender, after the transport updated

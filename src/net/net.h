@@ -209,6 +209,8 @@ struct qp {
     uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
     uint32_t timeouts; /* retransmission timeouts that fired */
     bool tx_paused;    /* sender: stopped by its CC (cc_pause), next_avail = T_NEVER until cc_resume */
+    uint32_t paths_used;   /* host-side multipath: distinct paths (UDP source ports) the sender put packets on */
+    uint32_t paths_pruned; /* ...and times it dropped a path from use */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
@@ -243,6 +245,8 @@ struct sim_params {
     bool reorder;             /* receiver reorder buffer instead of go-back-N on every gap */
     uint64_t reorder_bytes;   /* its capacity per flow */
     simtime_t reorder_timeout; /* a gap older than this is NACKed */
+    bool bitmap;              /* bounded-window receiver (MP-RDMA): take packets within ooo_window, ACK each */
+    uint32_t ooo_window;      /* ...in packets beyond rcv_nxt; a packet beyond is dropped and NACKed */
     simtime_t flowlet_gap;    /* statistics: fct.csv's flowlets column */
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     simtime_t stop;       /* 0 = none */
@@ -266,6 +270,7 @@ struct sim_counters {
     uint64_t lb_stat[LB_STATS]; /* the balancer's own counters (lb_ops.stat_names) */
     uint64_t reorder_peak_bytes; /* largest reorder buffer any flow held */
     uint64_t lb_held, lb_held_peak; /* packets parked in LB hold queues (lb_hold); most held at once */
+    uint64_t ooo_window_drops;   /* bitmap receiver: data packets beyond its window, dropped there */
 };
 
 /* At `at`, the link of port `port` (and its peer) goes down or comes back;

@@ -188,6 +188,45 @@ static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_
     return PKT_ACK;
 }
 
+/* Bounded-window receiver (transport.reorder = bitmap), MP-RDMA (Lu et al.,
+ * NSDI'18; its out-of-order aware path selection): a bitmap of ooo_window (L) packets beyond rcv_nxt. A packet
+ * within it is taken (delivered with anything contiguous, or held), and every
+ * data packet is ACKed: the cumulative ACK in seq, the packet's own sequence
+ * in aux (its sACK), the path it came on echoed in the reply's ports, its CE
+ * mark as PF_ECN_ECHO, so the sender clocks each path by its own ACKs. A
+ * packet beyond the window is dropped (counted in ooo_window_drops) and
+ * answered with a NACK of rcv_nxt, at most one per nack_interval for the same
+ * rcv_nxt: the sender goes back to it (go-back-N, the receiver discards what
+ * it already holds) and the RTO covers a lost NACK. Duplicates are ACKed too:
+ * their ACKs keep the clock running after a go-back. */
+static int bitmap_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_t *sack)
+{
+    *sack = p->seq;
+    if (p->seq == f->rcv_nxt) {
+        f->rcv_nxt += p->payload;
+        s->c.bytes_delivered += p->payload;
+        pull_held(s, f);
+        return PKT_ACK;
+    }
+    if (p->seq < f->rcv_nxt)
+        return PKT_ACK;
+    uint64_t i = irn_idx(s, p->seq);
+    if (i - irn_idx(s, f->rcv_nxt) >= s->p.ooo_window) {
+        s->c.ooo_window_drops++;
+        note_ooo(s, f, p);
+        if (s->now < f->nack_timer && f->last_nack == f->rcv_nxt)
+            return -1;
+        f->nack_timer = s->now + s->p.nack_interval;
+        f->last_nack = f->rcv_nxt;
+        return PKT_NACK;
+    }
+    if (!bit_get(f->irn_rx, s, i)) {
+        bit_put(f->irn_rx, s, i, true);
+        note_ooo(s, f, p);
+    }
+    return PKT_ACK;
+}
+
 /* Receiver reorder buffer (transport.reorder = buffer): hold an early packet
  * while it fits (reorder_bytes, the ring) and its gap is younger than
  * reorder_timeout; answer it as an in-order packet would be answered (the
@@ -226,6 +265,8 @@ static bool receive_data(struct sim *s, struct pkt *p)
     uint64_t sack = 0;
     if (s->p.irn) {
         reply = irn_receive(s, f, p, &sack);
+    } else if (s->p.bitmap) {
+        reply = bitmap_receive(s, f, p, &sack);
     } else if (p->seq == f->rcv_nxt) {
         f->rcv_nxt += p->payload;
         s->c.bytes_delivered += p->payload;
@@ -397,7 +438,7 @@ void flow_start(struct sim *s, struct qp *f)
     f->lb_out = UINT32_MAX;
     f->lb_last = -1;
     f->last_tx = -1;
-    if (s->p.irn || s->p.reorder) {
+    if (s->p.irn || s->p.reorder || s->p.bitmap) {
         size_t words = s->p.irn_bits / 64;
         f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
         f->irn_tx = f->irn_rx + words;

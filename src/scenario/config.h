@@ -15,8 +15,8 @@ enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PA
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
-enum reorder_mode { REORDER_GBN, REORDER_BUFFER };
-#define REORDER_CHOICES "gbn|buffer"
+enum reorder_mode { REORDER_GBN, REORDER_BUFFER, REORDER_BITMAP };
+#define REORDER_CHOICES "gbn|buffer|bitmap"
 #define CNP_CHOICES "flag|packet"
 /* on: ACK/NACK in strict-priority queue 0 at NICs and switches; nic: at the
  * sending NIC only, as ns-3 third.cc does with ACK_HIGH_PRIO 1 (it never sets
@@ -105,6 +105,7 @@ struct cfg_transport {
     int reorder;           /* receiver on a gap: go-back-N NACK, or hold in a reorder buffer */
     uint64_t reorder_bytes;
     simtime_t reorder_timeout;
+    int64_t ooo_window;    /* bitmap receiver: packets beyond rcv_nxt it takes (MP-RDMA's L) */
 };
 
 struct cfg_lb {

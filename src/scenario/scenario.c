@@ -554,6 +554,16 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.irn_bits = 64;
     while (s->p.irn_bits < 2 * (ring / s->p.mtu + 2))
         s->p.irn_bits *= 2;
+    s->p.bitmap = tp->reorder == REORDER_BITMAP && !s->p.irn; /* the bounded window: MP-RDMA's L */
+    s->p.ooo_window = (uint32_t)tp->ooo_window;
+    if (!s->p.ooo_window) /* MP-RDMA's L = 64 was for 40 Gbps; at 100 Gbps a BDP is more (106 packets on a 1 us leaf-spine) */
+        for (s->p.ooo_window = 64; (uint64_t)s->p.ooo_window * s->p.mtu < sc->max_bdp; s->p.ooo_window *= 2)
+            ;
+    while (s->p.bitmap && s->p.irn_bits < s->p.ooo_window)
+        s->p.irn_bits *= 2;
+    if (cc->multipath && (strcmp(lb->name, "ecmp") != 0 || !s->p.bitmap))
+        return errf(e, "transport.cc = %s spreads each flow over ECMP paths: it needs lb.scheme = ecmp and "
+                       "transport.reorder = bitmap", cc->name);
     lb_setup(sc, s, lb);
 
     s->cc_stride = (cc->state_size + 7) & ~(size_t)7;

@@ -437,6 +437,22 @@ int output_finish(struct output *o, struct err *e)
         }
         fprintf(f, "},\n");
     }
+    {   /* host-side multipath (MP-RDMA): virtual paths per flow, pruned paths, bitmap overflows */
+        uint64_t flows = 0, used = 0, used_max = 0, pruned = 0, pruning = 0;
+        for (uint32_t i = 0; i < s->n_flows; i++) {
+            const struct qp *q = &s->flows[i];
+            flows += q->paths_used > 0;
+            used += q->paths_used;
+            used_max = q->paths_used > used_max ? q->paths_used : used_max;
+            pruned += q->paths_pruned;
+            pruning += q->paths_pruned > 0;
+        }
+        fprintf(f,
+                "  \"multipath\": {\"flows\": %llu, \"paths_used_mean\": %.3f, \"paths_used_max\": %llu, "
+                "\"paths_pruned\": %llu, \"flows_pruning\": %llu, \"ooo_window_drops\": %llu},\n",
+                (unsigned long long)flows, flows ? (double)used / (double)flows : 0.0, (unsigned long long)used_max,
+                (unsigned long long)pruned, (unsigned long long)pruning, (unsigned long long)c->ooo_window_drops);
+    }
     write_deadlock_json(f, s);
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),

@@ -1,0 +1,238 @@
+/* MP-RDMA — Lu et al., "Multi-Path Transport for RDMA in Datacenters", NSDI
+ * 2018 (journal version: IEEE/ACM ToN 27(6), 2019). Implemented from the
+ * paper's design section as we know it (the full text could not be fetched
+ * here): multi-path ACK clocking with one ECN-driven window, out-of-order
+ * aware path selection, the receiver's L-packet bitmap, loss recovery. No
+ * code of any implementation was used.
+ *
+ * One connection spreads over virtual paths (VPs): a VP is a UDP source port,
+ * which the switches' ECMP hashes (lb.scheme = ecmp), so the sender picks a
+ * packet's path without knowing the topology. Selecting it implies
+ * transport.reorder = bitmap and needs lb.scheme = ecmp (cc_ops.multipath;
+ * a contradicting choice is refused by the configuration).
+ *
+ * - Multi-path ACK clocking, one window for the connection. The receiver ACKs
+ *   every packet with the cumulative ACK (aack), the packet's own sequence
+ *   (sack), its CE mark and its VP (the ACK's ports are the data's reversed).
+ *   Per ACK:
+ *       no ECN echo:  cwnd ← cwnd + 1/cwnd        ECN echo:  cwnd ← cwnd − 1/2
+ *   (per RTT, DCTCP's cwnd·(1 − F/2) with F the marked share, without a
+ *   per-RTT α), inflate ← inflate + 1, and inflate ← inflate − n when snd_una
+ *   moves by n packets (ACKs for packets above snd_una free their window
+ *   slots); awnd = cwnd + inflate − (snd_nxt − snd_una) in packets. The ACK
+ *   releases ⌊awnd⌋ packets: the first on the ACK's own VP (a path whose
+ *   ACKs come back gets the next packet: congestion-aware without per-path
+ *   state), any more on new random VPs (the window grew: explore a path).
+ *   A marked ACK that leaves awnd < 1 sends nothing on its VP: congested
+ *   paths shrink. The NIC gate is qp->win = bytes in flight + the released
+ *   packets; on_send gives each the VP it was released for.
+ * - Out-of-order aware path selection. snd_ooh is the highest sACK. An ACK
+ *   with sack < snd_ooh − Δ comes from a path that delivers beyond the
+ *   allowed out-of-order distance: that VP is pruned — its ACK releases no
+ *   packet and cwnd ← cwnd − 1 — so only new random VPs replace it.
+ *   ACKs of retransmissions (below the highest byte sent when recovery began)
+ *   are not judged. Counted in qp->paths_pruned; qp->paths_used counts the
+ *   distinct VPs that carried a packet.
+ * - Receiver (net/transport.c, reorder = bitmap): takes a packet within L
+ *   (transport.ooo_window, 64) packets of the next expected one; a packet
+ *   beyond is dropped and NACKed (rcv_nxt). Loss recovery: on the NACK the
+ *   transport goes back to snd_una and here cwnd ← cwnd/2, inflate ← 0; the
+ *   receiver discards what it holds and ACKs duplicates, which keep the clock
+ *   going. The RTO backs up a lost NACK (the first retransmission after one
+ *   resets inflate here too).
+ *
+ * Adapted to RDMA at 100 Gbps, and why:
+ * - Initial window: one BDP of the pair (cwnd_init, in BDPs), sent on random
+ *   VPs at line rate. RDMA NICs start flows at line rate (DCQCN, HPCC here
+ *   do too); a small initial window would make every short flow slow start.
+ * - Δ = 32 packets (L/2). The paper bounds Δ below L so that a pruned path's
+ *   packets already in flight still fit in the bitmap. At 100 Gbps 64
+ *   packets of 1 KB are 5.2 us of reordering, so a queue difference between
+ *   paths larger than that overflows the bitmap; we keep the paper's L (the
+ *   NIC memory argument does not depend on the rate) and count the drops
+ *   (summary.json: ooo_window_drops).
+ * - No per-ACK burst limit: the NIC serialises released packets at line rate
+ *   and paces nothing beyond that, as it does for every window-based scheme.
+ * - The synchronise mechanism (delaying a packet that must not overtake the
+ *   ones before it, for RDMA operations that need ordered memory updates) is
+ *   not modelled: the simulator's flows are single messages without such
+ *   fences, so it would never trigger.
+ * - `probe` (default 0: off) sends a released packet on a new random VP
+ *   instead of the ACK's with that probability; not in the paper's core
+ *   algorithm, kept for experiments.
+ * - VPs are drawn from `paths` (≤ 256) source ports per flow, p->sport =
+ *   qp->sport XOR (vp << 8), so VP 0 is the flow's own port. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/rng.h"
+#include "net/cc.h"
+#include "net/net.h"
+
+struct mprdma_par {
+    int64_t delta;       /* Δ, packets */
+    int64_t paths;       /* VPs to draw from */
+    double cwnd_init;    /* in BDPs of the pair */
+    double probe;        /* share of released packets sent on a new random VP */
+};
+
+static const struct param mprdma_params[] = {
+    {"delta", P_INT, offsetof(struct mprdma_par, delta), "32", "allowed out-of-order distance (packets): a VP whose ACK's sack is below the highest sack minus this is pruned (keep < transport.ooo_window)", NULL, 1, 65536},
+    {"paths", P_INT, offsetof(struct mprdma_par, paths), "256", "virtual paths (UDP source ports) a flow draws from", NULL, 1, 256},
+    {"cwnd_init", P_DOUBLE, offsetof(struct mprdma_par, cwnd_init), "1", "initial window in BDPs of the flow's pair (RDMA starts at line rate)", NULL, 0.01, 100},
+    {"probe", P_DOUBLE, offsetof(struct mprdma_par, probe), "0", "probability that a packet an ACK releases goes to a new random VP instead of the ACK's (0 = the paper's rule)", NULL, 0, 1},
+    PARAM_END,
+};
+
+#define RELQ 64 /* VPs of released packets kept in order; beyond, new random VPs */
+
+struct mprdma {
+    double cwnd;           /* packets */
+    int64_t inflate;       /* ACKs for packets above snd_una (the paper's inflate) */
+    uint64_t una;          /* snd_una when the previous ACK was handled */
+    uint64_t ooh;          /* snd_ooh: the highest sACKed sequence (byte) */
+    uint64_t high;         /* end of the highest byte sent */
+    uint64_t recover;      /* the highest byte sent when the last go-back began */
+    simtime_t goback_at;   /* ...and when (T_NEVER: none yet) */
+    uint32_t rel;          /* packets released, not yet sent */
+    uint32_t qh, qn;       /* q[]: the VPs of the first qn of them */
+    uint8_t q[RELQ];
+    uint64_t used[4];      /* VPs that carried a packet */
+    struct rng rng;
+};
+
+static int new_vp(struct mprdma *m, const struct mprdma_par *p) { return (int)rng_below(&m->rng, (uint64_t)p->paths); }
+
+static void push(struct mprdma *m, int vp)
+{
+    m->rel++;
+    if (vp >= 0 && m->qn < RELQ)
+        m->q[(m->qh + m->qn++) % RELQ] = (uint8_t)vp;
+}
+
+/* Release what the window allows: the first packet on `vp` (the ACK's path;
+ * -1: none, the VP was pruned), the rest on new random VPs. Then the NIC may
+ * send exactly the released packets. */
+static void release(struct sim *s, struct qp *qp, struct mprdma *m, const struct mprdma_par *p, int vp)
+{
+    uint32_t mtu = cc_mtu(s);
+    uint64_t inflight = (qp->snd_nxt - qp->snd_una + mtu - 1) / mtu;
+    double awnd = m->cwnd + (double)m->inflate - (double)inflight - (double)m->rel;
+    uint64_t cap = (uint64_t)s->p.ooo_window; /* never beyond the receiver's bitmap: snd_nxt < snd_una + L */
+    for (bool first = true; awnd >= 1 && qp->snd_nxt + (uint64_t)m->rel * mtu < qp->size && inflight + m->rel < cap;
+         first = false, awnd -= 1) {
+        if (first && vp < 0)
+            continue; /* the pruned VP's slot: nothing on it */
+        int v = first ? vp : new_vp(m, p);
+        if (first && p->probe > 0 && rng_uniform(&m->rng) < p->probe)
+            v = new_vp(m, p);
+        push(m, v);
+    }
+    if (!inflight && !m->rel && qp->snd_nxt < qp->size)
+        push(m, vp >= 0 ? vp : new_vp(m, p)); /* never stall with nothing in flight */
+    qp->win = qp->snd_nxt - qp->snd_una + (uint64_t)m->rel * mtu;
+    if (!qp->win)
+        qp->win = 1; /* 0 would mean "no window" to the NIC */
+}
+
+static void mprdma_init(struct sim *s, struct qp *qp, void *st, const void *par)
+{
+    const struct mprdma_par *p = par;
+    struct mprdma *m = st;
+    rng_seed(&m->rng, s->seed, 0x4d500000ULL + qp->id); /* "MP" streams, one per flow */
+    uint64_t bdp = (uint64_t)((unsigned __int128)qp->base_rtt * qp->max_rate / (8 * (unsigned __int128)T_SEC));
+    m->cwnd = p->cwnd_init * (double)bdp / cc_mtu(s);
+    if (m->cwnd < 1)
+        m->cwnd = 1;
+    m->una = qp->snd_una;
+    m->goback_at = T_NEVER;
+    release(s, qp, m, p, new_vp(m, p));
+}
+
+/* A go-back (NACK, or the RTO's): everything from snd_una is sent again;
+ * the window halves once per episode (a NACK below the point where the last
+ * one began belongs to it). */
+static void go_back(struct sim *s, struct mprdma *m, bool new_episode)
+{
+    if (new_episode)
+        m->cwnd = m->cwnd / 2 > 1 ? m->cwnd / 2 : 1;
+    m->inflate = 0;
+    m->recover = m->high;
+    m->goback_at = cc_now(s);
+    m->rel = m->qn = 0;
+}
+
+static inline int vp_of(const struct qp *qp, const struct pkt *a) { return ((a->dport ^ qp->sport) >> 8) & 0xff; }
+
+static void mprdma_on_ack(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *a)
+{
+    const struct mprdma_par *p = par;
+    struct mprdma *m = st;
+    uint32_t mtu = cc_mtu(s);
+    if (a->type == PKT_NACK) { /* beyond the receiver's bitmap: the transport went back to snd_una */
+        go_back(s, m, a->seq >= m->recover);
+        m->una = qp->snd_una;
+        release(s, qp, m, p, vp_of(qp, a));
+        return;
+    }
+    int64_t moved = qp->snd_una > m->una ? (int64_t)((qp->snd_una - m->una + mtu - 1) / mtu) : 0;
+    if (qp->snd_una > m->una)
+        m->una = qp->snd_una;
+    m->inflate += 1 - moved;
+    if (m->inflate < 0)
+        m->inflate = 0;
+    uint64_t sack = a->aux;
+    if (sack > m->ooh)
+        m->ooh = sack;
+    if (a->flags & PF_ECN_ECHO)
+        m->cwnd -= 0.5;
+    else
+        m->cwnd += 1 / m->cwnd;
+    bool retx = a->ts >= m->goback_at && sack < m->recover; /* sent again after a go-back: not a path's delay */
+    bool late = !retx && sack + (uint64_t)p->delta * mtu < m->ooh;
+    if (late) {
+        m->cwnd -= 1;
+        qp->paths_pruned++;
+    }
+    if (m->cwnd < 1)
+        m->cwnd = 1;
+    release(s, qp, m, p, late ? -1 : vp_of(qp, a));
+}
+
+static void mprdma_on_send(struct sim *s, struct qp *qp, void *st, const void *par, struct pkt *pk)
+{
+    const struct mprdma_par *p = par;
+    struct mprdma *m = st;
+    int vp;
+    if (m->qn) {
+        vp = m->q[m->qh];
+        m->qh = (m->qh + 1) % RELQ;
+        m->qn--;
+    } else {
+        vp = new_vp(m, p);
+    }
+    if (m->rel)
+        m->rel--;
+    if (pk->seq < m->high && m->recover < m->high) /* the RTO went back: no NACK told us */
+        go_back(s, m, true);
+    if (pk->seq + pk->payload > m->high)
+        m->high = pk->seq + pk->payload;
+    pk->sport = (uint16_t)(qp->sport ^ (vp << 8));
+    if (!(m->used[vp >> 6] >> (vp & 63) & 1)) {
+        m->used[vp >> 6] |= 1ULL << (vp & 63);
+        qp->paths_used++;
+    }
+}
+
+const struct cc_ops cc_mprdma = {
+    .name = "mprdma",
+    .help = "MP-RDMA (NSDI'18): one flow over many ECMP paths (UDP source ports), per-path ACK clocking, one ECN window, "
+            "out-of-order-aware path pruning; implies transport.reorder = bitmap and needs lb.scheme = ecmp",
+    .params = mprdma_params,
+    .params_size = sizeof(struct mprdma_par),
+    .state_size = sizeof(struct mprdma),
+    .multipath = true,
+    .init = mprdma_init,
+    .on_ack = mprdma_on_ack,
+    .on_send = mprdma_on_send,
+};
