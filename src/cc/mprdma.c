@@ -25,18 +25,22 @@
  *   state), any more on new random VPs (the window grew: explore a path).
  *   A marked ACK that leaves awnd < 1 sends nothing on its VP: congested
  *   paths shrink. The NIC gate is qp->win = bytes in flight + the released
- *   packets; on_send gives each the VP it was released for.
+ *   packets; on_send gives each the VP it was released for. The sender
+ *   never has more than L packets beyond snd_una (snd_una ≤ rcv_nxt, so
+ *   nothing it sends can land beyond the receiver's bitmap).
  * - Out-of-order aware path selection. snd_ooh is the highest sACK. An ACK
  *   with sack < snd_ooh − Δ comes from a path that delivers beyond the
  *   allowed out-of-order distance: that VP is pruned — its ACK releases no
  *   packet and cwnd ← cwnd − 1 — so only new random VPs replace it.
- *   ACKs of retransmissions (below the highest byte sent when recovery began)
- *   are not judged. Counted in qp->paths_pruned; qp->paths_used counts the
+ *   ACKs of retransmissions are not judged: a packet below the highest byte
+ *   sent when the last go-back began, sent after it (the ACK echoes the
+ *   data's send timestamp). Counted in qp->paths_pruned; qp->paths_used counts the
  *   distinct VPs that carried a packet.
  * - Receiver (net/transport.c, reorder = bitmap): takes a packet within L
  *   (transport.ooo_window, 64) packets of the next expected one; a packet
  *   beyond is dropped and NACKed (rcv_nxt). Loss recovery: on the NACK the
- *   transport goes back to snd_una and here cwnd ← cwnd/2, inflate ← 0; the
+ *   transport goes back to snd_una and here cwnd ← cwnd/2 (once per
+ *   episode), inflate ← 0; the
  *   receiver discards what it holds and ACKs duplicates, which keep the clock
  *   going. The RTO backs up a lost NACK (the first retransmission after one
  *   resets inflate here too).
@@ -45,12 +49,13 @@
  * - Initial window: one BDP of the pair (cwnd_init, in BDPs), sent on random
  *   VPs at line rate. RDMA NICs start flows at line rate (DCQCN, HPCC here
  *   do too); a small initial window would make every short flow slow start.
- * - Δ = 32 packets (L/2). The paper bounds Δ below L so that a pruned path's
- *   packets already in flight still fit in the bitmap. At 100 Gbps 64
- *   packets of 1 KB are 5.2 us of reordering, so a queue difference between
- *   paths larger than that overflows the bitmap; we keep the paper's L (the
- *   NIC memory argument does not depend on the rate) and count the drops
- *   (summary.json: ooo_window_drops).
+ * - L: the paper's 64 packets was sized for its 40 Gbps testbed. At
+ *   100 Gbps with 1 us links a BDP is 106 packets of 1 KB, and a window
+ *   capped at L = 64 would hold a lone flow to 60 % of line rate, so
+ *   transport.ooo_window = 0 (auto, the default) doubles 64 until it holds
+ *   the largest BDP (128 there); an explicit 64 gives the paper's value.
+ * - Δ = 32 packets (the paper bounds Δ below L so that packets of a path
+ *   about to be pruned still fit in the bitmap).
  * - No per-ACK burst limit: the NIC serialises released packets at line rate
  *   and paces nothing beyond that, as it does for every window-based scheme.
  * - The synchronise mechanism (delaying a packet that must not overtake the
