@@ -3,31 +3,10 @@
 #include "net/lb.h"
 
 extern const struct lb_ops lb_ecmp, lb_spray, lb_drill, lb_letflow, lb_conga;
-extern const struct lb_ops lb_hermes;
-extern const struct lb_ops lb_proteus;
-extern const struct lb_ops lb_flb;
-extern const struct lb_ops lb_conweave;
+extern const struct lb_ops lb_hermes, lb_proteus, lb_flb, lb_conweave;
 
-const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
-                                              &lb_hermes,
-                                              &lb_proteus,
-                                              &lb_flb,
-                                              &lb_conweave,
-                                              NULL };
-
-const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
-                                              &lb_hermes,
-                                              &lb_proteus,
-extern const struct lb_ops lb_flb;
-extern const struct lb_ops lb_conweave;
-
-const struct lb_ops *const lb_registry[] = { &lb_ecmp, &lb_spray, &lb_drill, &lb_letflow, &lb_conga,
-                                              &lb_hermes,
-                                              &lb_proteus,
-                                              &lb_flb,
-                                              &lb_conweave,
-                                              NULL };
-                                              NULL };
+const struct lb_ops *const lb_registry[] = { &lb_ecmp,    &lb_spray,   &lb_drill, &lb_letflow, &lb_conga,
+                                              &lb_hermes,  &lb_proteus, &lb_flb,   &lb_conweave, NULL };
 
 int lb_index(const char *name)
 {
