@@ -3,7 +3,7 @@
 # about 10 CPU-minutes, each printing its figure's numbers (experiments/
 # flb_table.py). Usage: experiments/flb-atc25.sh [OUT_DIR] [PART...]
 # PARTs: fig2 fig14 seeds websearch fig16 fig17 (default: all). Schemes are named
-# LB+CC; Proteus, MP-RDMA and Hermes are not on this branch.
+# LB+CC. Proteus+DCQCN is in fig14/seeds (the paper's comparison).
 #   fig2   sec. 2 / Figs. 2-3: scenarios/flb-motivation.ini, stopped at 60 ms
 #   fig14  sec. 4.3 / Figs. 14-15: experiments/flb-fig14.ini (Data Mining),
 #          loads 0.5-0.8, arrivals during 5 ms (the paper: not stated, longer),
@@ -61,7 +61,7 @@ for part in $PARTS; do
     fig14)
         dirs=
         for load in 0.5 0.6 0.7 0.8; do
-            for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn; do
+            for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn proteus+dcqcn; do
                 # shellcheck disable=SC2046
                 run "fig14-$sc-$load" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=$load
                 dirs="$dirs $OUT/fig14-$sc-$load"
@@ -71,7 +71,7 @@ for part in $PARTS; do
         $TABLE fct $dirs ;;
     seeds)
         dirs=
-        for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn; do
+        for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn proteus+dcqcn; do
             # shellcheck disable=SC2046
             run "fig14-$sc-0.8-seed2" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=0.8 \
                 --set run.seed=2
