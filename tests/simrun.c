@@ -1,6 +1,8 @@
 #include "simrun.h"
 #include "testutil.h"
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,4 +155,38 @@ void run_pair_assert_fair(const struct pair_result *res, double tol)
     double half = (res->gput[0] + res->gput[1]) / 2;
     for (int i = 0; i < 2; i++)
         assert_true(fabs(res->gput[i] - half) / half < tol);
+}
+
+bool run_sanitized(void)
+{
+    const char *e = getenv("ROCESIM_SANITIZED");
+    return e && *e == '1';
+}
+
+void run_topo_file(char *path, size_t n, const char *text)
+{
+    snprintf(path, n, "/tmp/rocesim_test_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+uint32_t run_edge_switch(const struct sim *s, int32_t edge)
+{
+    for (uint32_t n = 0; n < s->n_nodes; n++)
+        if (s->nodes[n].is_switch && s->lbsw[n].edge == edge)
+            return n;
+    fail_msg("no edge switch %d", edge);
+    return 0;
+}
+
+uint32_t run_port_to(const struct sim *s, uint32_t node, uint32_t peer)
+{
+    const struct node *nd = &s->nodes[node];
+    for (uint32_t k = 0; k < nd->nports; k++)
+        if (s->ports[s->ports[nd->port0 + k].peer].node == peer)
+            return nd->port0 + k;
+    fail_msg("no port from %u to %u", node, peer);
+    return 0;
 }

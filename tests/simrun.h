@@ -43,4 +43,14 @@ double run_pair_jain(const struct pair_result *res);
 /* Each flow's goodput within `tol` (relative) of their mean. */
 void run_pair_assert_fair(const struct pair_result *res, double tol);
 
+/* Small lookups several tests need. */
+/* Running under the sanitizers (make test sets ROCESIM_SANITIZED=1): tests trim their loops. */
+bool run_sanitized(void);
+/* Writes `text` to a new /tmp file and puts its path in `path` (the caller unlinks it). */
+void run_topo_file(char *path, size_t n, const char *text);
+/* The switch whose edge index is `edge`. */
+uint32_t run_edge_switch(const struct sim *s, int32_t edge);
+/* The port of `node` toward node `peer` (fails the test if they are not linked). */
+uint32_t run_port_to(const struct sim *s, uint32_t node, uint32_t peer);
+
 #endif

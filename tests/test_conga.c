@@ -13,39 +13,6 @@
 /* conga.c's test accessor: a To-Leaf (to) or From-Leaf entry as read now, -1 if absent. */
 int conga_table_metric(struct sim *s, uint32_t node, bool to, uint32_t edge, uint32_t i);
 
-static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
-
-/* An ns-3 topology file in /tmp: the caller unlinks it. */
-static void topo_file(char *path, size_t n, const char *text)
-{
-    snprintf(path, n, "/tmp/rocesim_conga_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-}
-
-static uint32_t edge_switch(const struct sim *s, int32_t edge)
-{
-    for (uint32_t n = 0; n < s->n_nodes; n++)
-        if (s->nodes[n].is_switch && s->lbsw[n].edge == edge)
-            return n;
-    fail_msg("no edge switch %d", edge);
-    return 0;
-}
-
-/* The port of switch `node` toward node `peer`. */
-static uint32_t port_to(const struct sim *s, uint32_t node, uint32_t peer)
-{
-    for (uint32_t k = 0; k < s->nodes[node].nports; k++) {
-        uint32_t pid = s->nodes[node].port0 + k;
-        if (s->ports[s->ports[pid].peer].node == peer)
-            return pid;
-    }
-    fail_msg("no port %u -> %u", node, peer);
-    return 0;
-}
-
 static uint32_t first_uplink(const struct sim *s, uint32_t node)
 {
     for (uint32_t k = 0; k < s->nodes[node].nports; k++)
@@ -82,7 +49,7 @@ static void test_dre_by_hand(void **st)
                   "[lb]\nscheme = conga\n[traffic]\npattern = none\n");
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t up = first_uplink(s, edge_switch(s, 0));
+    uint32_t up = first_uplink(s, run_edge_switch(s, 0));
     assert_int_equal(dre_probe(s, up, 0, 1000000), 2);               /* X = 1000000: 2.56 steps */
     assert_int_equal(dre_probe(s, up, 10 * T_US, 1000000), 5);       /* 2000000: 5.12 */
     assert_int_equal(dre_probe(s, up, 50 * T_US - 1, 0), 5);         /* no decay before the tick */
@@ -92,7 +59,7 @@ static void test_dre_by_hand(void **st)
     assert_int_equal(dre_probe(s, up, 650 * T_US, 0), 0);            /* ten steps in one go: 195856: 0.501 */
     assert_int_equal(dre_probe(s, up, 650 * T_US, 4000000), 7);      /* 4195856: 10.7, capped at 2^Q - 1 */
     /* a host-facing port has no estimator: never part of a fabric path */
-    uint32_t leaf = edge_switch(s, 0), down = s->nodes[leaf].port0;
+    uint32_t leaf = run_edge_switch(s, 0), down = s->nodes[leaf].port0;
     for (uint32_t k = 0; k < s->nodes[leaf].nports && !s->ports[down].to_host; k++)
         down = s->nodes[leaf].port0 + k;
     assert_true(s->ports[down].to_host);
@@ -104,7 +71,7 @@ static void test_dre_by_hand(void **st)
                   "[lb]\nscheme = conga\n[lb.conga]\nq_bits = 2\n[traffic]\npattern = none\n");
     run_build(&r);
     s = &r.sc.sim;
-    up = first_uplink(s, edge_switch(s, 0));
+    up = first_uplink(s, run_edge_switch(s, 0));
     /* 2 bits: one step is C·T_dre/alpha / 8 / 4 = 195312.5 B */
     assert_int_equal(dre_probe(s, up, 0, 390624), 1);  /* 1.99999 */
     assert_int_equal(dre_probe(s, up, 0, 1), 2);       /* 390625: 2.0 */
@@ -124,7 +91,7 @@ static void test_feedback_loop(void **st)
     (void)st;
     char path[64], ini[512];
     /* hosts 0 (leaf 2), 1 (leaf 3); spines 4, 5 */
-    topo_file(path, sizeof path,
+    run_topo_file(path, sizeof path,
               "6 4 6\n2 3 4 5\n"
               "0 2 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n"
               "2 4 100Gbps 0.001ms 0\n2 5 100Gbps 0.001ms 0\n"
@@ -194,7 +161,7 @@ static void asym_run(const char *scheme, const char *slow_rate, int nflows, stru
         for (int sp = 18; sp <= 21; sp++)
             n += snprintf(topo + n, sizeof topo - (size_t)n, "%d %d %s 0.001ms 0\n", l, sp,
                           l == 17 && sp == 18 ? slow_rate : "100Gbps");
-    topo_file(path, sizeof path, topo);
+    run_topo_file(path, sizeof path, topo);
     snprintf(ini, sizeof ini,
              "[topology]\ntype = file\nfile = %s\n[lb]\nscheme = %s\n[traffic]\npattern = none\n", path, scheme);
     struct run r;
@@ -206,9 +173,9 @@ static void asym_run(const char *scheme, const char *slow_rate, int nflows, stru
     struct sim *s = &r.sc.sim;
     sim_run(s);
     run_check_invariants(&r);
-    a->slow = s->ports[port_to(s, 18, 17)].tx_bytes;
+    a->slow = s->ports[run_port_to(s, 18, 17)].tx_bytes;
     for (int sp = 19; sp <= 21; sp++)
-        a->fast[sp - 19] = s->ports[port_to(s, (uint32_t)sp, 17)].tx_bytes;
+        a->fast[sp - 19] = s->ports[run_port_to(s, (uint32_t)sp, 17)].tx_bytes;
     a->total = a->slow + a->fast[0] + a->fast[1] + a->fast[2];
     run_free(&r);
     unlink(path);
@@ -287,7 +254,7 @@ static void test_invariants(void **st)
     /* every CC that leaves the path to the switches (not MP-RDMA, which picks its own through ECMP),
      * lossless with go-back-N (under sanitizers: every other one) */
     for (int i = 0; cc_registry[i]; i++)
-        if ((!sanitized() || i % 2 == 0) && !cc_registry[i]->companion && !cc_registry[i]->multipath && strcmp(cc_registry[i]->name, "dcqcn") != 0)
+        if ((!run_sanitized() || i % 2 == 0) && !cc_registry[i]->companion && !cc_registry[i]->multipath && strcmp(cc_registry[i]->name, "dcqcn") != 0)
             inv_run("leafspine", leafspine, cc_registry[i]->name, true, "gbn");
     assert_true(switches > 0); /* flowlets did move somewhere: CONGA was deciding */
 }

@@ -21,21 +21,10 @@ void conweave_counts(const struct sim *s, struct conweave_counts *c);
 int conweave_path_paused(struct sim *s, uint32_t node, uint32_t de, uint32_t i);
 void conweave_derived(struct sim *s, uint32_t node, simtime_t t[3]);
 
-static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
-
 /* Every flow finished (a stepped run stops there). */
 static bool sim_done(const struct sim *s)
 {
     return (s->c.flows_completed == s->n_flows && s->next_start == s->n_flows) || evq_empty(&s->evq);
-}
-
-static uint32_t edge_switch(const struct sim *s, int32_t edge)
-{
-    for (uint32_t n = 0; n < s->n_nodes; n++)
-        if (s->nodes[n].is_switch && s->lbsw[n].edge == edge)
-            return n;
-    fail_msg("no edge switch %d", edge);
-    return 0;
 }
 
 /* ------------------------------------------------------------ reordering */
@@ -68,7 +57,7 @@ static void reroute_run(int seed, bool reorder, struct reroute_result *res)
     memset(res, 0, sizeof *res);
     /* step through the run: whenever packets are held at the destination
      * leaf, its ingress accounting must hold at least their bytes */
-    uint32_t dst = edge_switch(s, 1);
+    uint32_t dst = run_edge_switch(s, 1);
     for (simtime_t t = 5 * T_US; !sim_done(s); t += 5 * T_US) {
         s->p.stop = t;
         sim_run(s);
@@ -152,7 +141,7 @@ static void test_notify_pauses_path(void **st)
         run_add_flow(&r, h, 4, 1000000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t src = edge_switch(s, 0);
+    uint32_t src = run_edge_switch(s, 0);
     struct conweave_counts c;
     simtime_t t = 0;
     do {
@@ -203,7 +192,7 @@ static void derived(const char *topo, const char *extra, simtime_t want[3])
     run_add_flow(&r, 0, 1, 1000, 0);
     run_build(&r);
     simtime_t t[3];
-    conweave_derived(&r.sc.sim, edge_switch(&r.sc.sim, 0), t);
+    conweave_derived(&r.sc.sim, run_edge_switch(&r.sc.sim, 0), t);
     for (int i = 0; i < 3; i++)
         assert_int_equal(t[i], want[i]);
     run_free(&r);
@@ -236,7 +225,7 @@ static void inv_run(const char *name, const char *topo, const char *cc, bool irn
              "[run]\nseed = 5\n[topology]\n%s\n[switch]\npfc = %s\n[transport]\ncc = %s\n%s"
              "[lb]\nscheme = conweave\n"
              "[traffic]\npattern = poisson\ncdf = ali_storage\nload = 0.8\nduration = %s\n",
-             topo, irn ? "off" : "on", cc, irn ? "recovery = irn\n" : "", sanitized() ? "100us" : "250us");
+             topo, irn ? "off" : "on", cc, irn ? "recovery = irn\n" : "", run_sanitized() ? "100us" : "250us");
     struct run r;
     run_setup(&r, ini);
     run_build(&r);
@@ -267,7 +256,7 @@ static void test_invariants(void **st)
         for (int irn = 0; irn < 2; irn++)
             inv_run(t ? "fattree" : "leafspine", t ? fattree : leafspine, "dcqcn", irn);
     for (int i = 0; cc_registry[i]; i++)
-        if ((!sanitized() || i % 2 == 0) && !cc_registry[i]->companion && !cc_registry[i]->multipath && strcmp(cc_registry[i]->name, "dcqcn") != 0)
+        if ((!run_sanitized() || i % 2 == 0) && !cc_registry[i]->companion && !cc_registry[i]->multipath && strcmp(cc_registry[i]->name, "dcqcn") != 0)
             inv_run("leafspine", leafspine, cc_registry[i]->name, false);
 }
 

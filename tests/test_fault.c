@@ -16,16 +16,6 @@
 #define LEAF0 16u
 #define SPINE0 18u
 
-static uint32_t port_toward(const struct sim *s, uint32_t node, uint32_t peer_node)
-{
-    const struct node *n = &s->nodes[node];
-    for (uint32_t k = 0; k < n->nports; k++)
-        if (s->ports[s->ports[n->port0 + k].peer].node == peer_node)
-            return n->port0 + k;
-    fail_msg("no link %u-%u", node, peer_node);
-    return 0;
-}
-
 static void check_mmu_idle(const struct sim *s)
 {
     for (uint32_t p = 0; p < s->n_ports; p++) {
@@ -62,7 +52,7 @@ static void run_failure(const char *extra, bool recover)
         run_add_flow(&r, i, 8 + i, 1000000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t up = port_toward(s, LEAF0, SPINE0), down = s->ports[up].peer;
+    uint32_t up = run_port_to(s, LEAF0, SPINE0), down = s->ports[up].peer;
     s->p.stop = 40 * T_US;
     sim_run(s);
     assert_true(s->ports[up].tx_bytes > 0); /* ECMP put some flows on it */

@@ -17,16 +17,6 @@
 #define LEAF1 17u
 #define SPINE0 18u
 
-static uint32_t port_toward(const struct sim *s, uint32_t node, uint32_t peer_node)
-{
-    const struct node *n = &s->nodes[node];
-    for (uint32_t k = 0; k < n->nports; k++)
-        if (s->ports[s->ports[n->port0 + k].peer].node == peer_node)
-            return n->port0 + k;
-    fail_msg("no link %u-%u", node, peer_node);
-    return 0;
-}
-
 static void fault_setup(struct run *r, const char *topo_extra, const char *extra)
 {
     char ini[1024];
@@ -72,7 +62,7 @@ static void test_flap(void **st)
     fault_setup(&r, "flap = leaf0-spine0@20us-400us:every=60us:down=30us\n", "");
     struct sim *s = &r.sc.sim;
     assert_int_equal(r.sc.topo.n_fails, 7);
-    uint32_t up = port_toward(s, LEAF0, SPINE0);
+    uint32_t up = run_port_to(s, LEAF0, SPINE0);
     s->p.stop = 20 * T_US + 1;
     sim_run(s);
     assert_true(s->ports[up].down);
@@ -237,7 +227,7 @@ static void test_slow_fabric_link(void **st)
     struct run r;
     fault_setup(&r, "slow = leaf0-spine0:25Gbps@20us-200us\n", "");
     struct sim *s = &r.sc.sim;
-    uint32_t a = port_toward(s, LEAF0, SPINE0), b = s->ports[a].peer;
+    uint32_t a = run_port_to(s, LEAF0, SPINE0), b = s->ports[a].peer;
     uint32_t kmin = s->ports[a].kmin, kmax = s->ports[a].kmax, hd = s->ports[a].headroom;
     uint8_t shift = s->ports[a].pfc_shift;
     assert_int_equal(kmin, 400000); /* 400 KB at 100 Gbps */
@@ -278,7 +268,7 @@ static void test_slow_pfc_shift(void **st)
     run_add_flow(&r, 0, 2, 100000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t a = port_toward(s, 4, 6), host = s->ports[s->nodes[0].port0].peer;
+    uint32_t a = run_port_to(s, 4, 6), host = s->ports[s->nodes[0].port0].peer;
     uint8_t full = s->ports[host].pfc_shift;
     assert_int_equal(s->ports[a].pfc_shift, full - 2);
     s->p.stop = 15 * T_US;

@@ -20,28 +20,6 @@ uint32_t flb_n_isolated(struct sim *s, uint32_t node);
 uint32_t flb_n_table(struct sim *s, uint32_t node);
 uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
 
-static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
-
-static uint32_t edge_switch(const struct sim *s, int32_t edge)
-{
-    for (uint32_t n = 0; n < s->n_nodes; n++)
-        if (s->nodes[n].is_switch && s->lbsw[n].edge == edge)
-            return n;
-    fail_msg("no edge switch %d", edge);
-    return 0;
-}
-
-static uint32_t port_to(const struct sim *s, uint32_t node, uint32_t peer)
-{
-    for (uint32_t k = 0; k < s->nodes[node].nports; k++) {
-        uint32_t pid = s->nodes[node].port0 + k;
-        if (s->ports[s->ports[pid].peer].node == peer)
-            return pid;
-    }
-    fail_msg("no port %u -> %u", node, peer);
-    return 0;
-}
-
 /* 2 leaves x 8 hosts (hosts 0-7 on leaf 0, 8-15 on leaf 1), 4 spines; host
  * links 40 Gbps, fabric 400 Gbps (so that only leaf-to-host ports can
  * congest), 1 us links, static PFC threshold 256 KB. */
@@ -65,13 +43,13 @@ static void test_k_by_hand(void **st)
     struct sim *s = &r.sc.sim;
     uint64_t wire = s->p.mtu + 48;
     simtime_t d = (1 * T_US + ser(wire, 40000000000ULL)) + 2 * (1 * T_US + ser(wire, 400000000000ULL));
-    uint32_t leaf1 = edge_switch(s, 1);
-    uint32_t to_host = port_to(s, leaf1, 8);
+    uint32_t leaf1 = run_edge_switch(s, 1);
+    uint32_t to_host = run_port_to(s, leaf1, 8);
     uint64_t k = (uint64_t)((double)d * 2 * 40e9 / 8e12);
     print_message("K at a 40 Gbps port: %llu B (d = %.3f us)\n", (unsigned long long)flb_k(s, leaf1, to_host),
                   (double)d / T_US);
     assert_int_equal(flb_k(s, leaf1, to_host), k);
-    assert_int_equal(flb_k(s, leaf1, port_to(s, leaf1, 16 + 2)), (uint64_t)((double)d * 2 * 400e9 / 8e12)); /* C = 400G */
+    assert_int_equal(flb_k(s, leaf1, run_port_to(s, leaf1, 16 + 2)), (uint64_t)((double)d * 2 * 400e9 / 8e12)); /* C = 400G */
     run_free(&r);
 }
 
@@ -96,7 +74,7 @@ static uint32_t route_packet(struct sim *s, uint32_t edge_node, uint32_t flow)
     p->src = f->src;
     p->dst = f->dst;
     p->size = 1048;
-    uint32_t in = port_to(s, edge_node, f->src);
+    uint32_t in = run_port_to(s, edge_node, f->src);
     s->lb->on_arrival(s, &s->lbsw[edge_node], s->lb_par, p, in);
     pkt_free(s, p);
     return flb_flow_uplink(s, edge_node, flow);
@@ -137,7 +115,7 @@ static void test_algorithm1(void **st)
     run_add_flow(&r, 0, 8, 1000000, 1000 * T_MS);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t leaf0 = edge_switch(s, 0);
+    uint32_t leaf0 = run_edge_switch(s, 0);
     uint32_t se = (uint32_t)s->lbsw[leaf0].edge, de = 1 - se, up[4];
     assert_int_equal(lb_path_count(s, se, de), 4);
     for (uint32_t i = 0; i < 4; i++)
@@ -181,7 +159,7 @@ static void test_isolation_paths(void **st)
         run_add_flow(&r, h, 8 + h, 1000000, 1000 * T_MS);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t leaf0 = edge_switch(s, 0);
+    uint32_t leaf0 = run_edge_switch(s, 0);
     const uint64_t C = 40000000000ULL;
     for (uint32_t f = 0; f < 8; f++)
         assert_int_not_equal(route_packet(s, leaf0, f), UINT32_MAX);
@@ -238,8 +216,8 @@ static void test_cnm_and_release(void **st)
     run_add_flow(&r, 3, 9, 4000000, 0);      /* flow 3: alone to host 9 */
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    uint32_t leaf0 = edge_switch(s, 0), leaf1 = edge_switch(s, 1);
-    uint32_t hot = port_to(s, leaf1, 8);
+    uint32_t leaf0 = run_edge_switch(s, 0), leaf1 = run_edge_switch(s, 1);
+    uint32_t hot = run_port_to(s, leaf1, 8);
     uint64_t k = flb_k(s, leaf1, hot);
     /* step until the port first holds more than K */
     s->p.stop = 0;
@@ -366,7 +344,7 @@ static void test_every_cc(void **st)
 {
     (void)st;
     for (int i = 0; cc_registry[i]; i++) {
-        if (cc_registry[i]->companion || cc_registry[i]->multipath || (sanitized() && i % 2))
+        if (cc_registry[i]->companion || cc_registry[i]->multipath || (run_sanitized() && i % 2))
             continue;
         char ini[1024];
         snprintf(ini, sizeof ini,

@@ -17,30 +17,6 @@
 #include "simrun.h"
 #include "net/cc.h"
 
-static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
-
-/* An ns-3 topology file in /tmp: the caller unlinks it. */
-static void topo_file(char *path, size_t n, const char *text)
-{
-    snprintf(path, n, "/tmp/rocesim_hermes_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-}
-
-/* The port of `node` toward node `peer`. */
-static uint32_t port_to(const struct sim *s, uint32_t node, uint32_t peer)
-{
-    for (uint32_t k = 0; k < s->nodes[node].nports; k++) {
-        uint32_t pid = s->nodes[node].port0 + k;
-        if (s->ports[s->ports[pid].peer].node == peer)
-            return pid;
-    }
-    fail_msg("no port %u -> %u", node, peer);
-    return 0;
-}
-
 static uint64_t stat(const struct sim *s, const char *name)
 {
     for (int i = 0; i < LB_STATS && s->lb->stat_names[i]; i++)
@@ -68,7 +44,7 @@ static void slow_run(const char *slow, const char *extra, struct slow_result *re
              "7 4 7\n3 4 5 6\n"
              "0 3 100Gbps 0.001ms 0\n1 4 100Gbps 0.001ms 0\n2 4 100Gbps 0.001ms 0\n"
              "3 5 100Gbps 0.001ms 0\n3 6 100Gbps 0.001ms 0\n5 4 %s 0.001ms 0\n6 4 100Gbps 0.001ms 0\n", slow);
-    topo_file(path, sizeof path, topo);
+    run_topo_file(path, sizeof path, topo);
     snprintf(ini, sizeof ini,
              "[topology]\ntype = file\nfile = %s\n[switch]\npfc = on\n[transport]\ncc = none\n"
              "[lb]\nscheme = hermes\n%s\n[traffic]\npattern = none\n", path, extra);
@@ -81,7 +57,7 @@ static void slow_run(const char *slow, const char *extra, struct slow_result *re
     sim_run(s);
     run_check_invariants(&r);
     assert_int_equal(s->c.drops_lossless, 0);
-    res->slow_bytes = s->ports[port_to(s, 5, 4)].tx_bytes;
+    res->slow_bytes = s->ports[run_port_to(s, 5, 4)].tx_bytes;
     res->reroutes = stat(s, "reroutes");
     res->congested = stat(s, "to_congested");
     res->echoes = stat(s, "probe_echoes");
@@ -90,8 +66,8 @@ static void slow_run(const char *slow, const char *extra, struct slow_result *re
     for (int i = 0; i < 2; i++)
         res->fct[i] = s->flows[i].finish - s->flows[i].start;
     /* both paths carried data: the two flows were spread, one per path */
-    assert_true(s->ports[port_to(s, 3, 5)].tx_bytes > 0);
-    assert_true(s->ports[port_to(s, 3, 6)].tx_bytes > 0);
+    assert_true(s->ports[run_port_to(s, 3, 5)].tx_bytes > 0);
+    assert_true(s->ports[run_port_to(s, 3, 6)].tx_bytes > 0);
     run_free(&r);
     unlink(path);
 }
@@ -176,7 +152,7 @@ static void test_incast_every_cc(void **st)
 {
     (void)st;
     for (int i = 0; cc_registry[i]; i++) {
-        if (cc_registry[i]->companion || (sanitized() && i % 2)) /* sanitizers: every other CC */
+        if (cc_registry[i]->companion || (run_sanitized() && i % 2)) /* sanitizers: every other CC */
             continue;
         if (cc_registry[i]->multipath) /* MP-RDMA chooses its own paths through ECMP: refused beside Hermes */
             continue;
@@ -190,11 +166,11 @@ static void test_incast_every_cc(void **st)
 static void test_poisson(void **st)
 {
     (void)st;
-    const char *load = sanitized() ? "pattern = poisson\ncdf = web_search\nload = 0.7\nduration = 300us"
+    const char *load = run_sanitized() ? "pattern = poisson\ncdf = web_search\nload = 0.7\nduration = 300us"
                                    : "pattern = poisson\ncdf = web_search\nload = 0.7\nduration = 1ms";
     inv_run("type = fattree\nk = 4", "dcqcn", true, "", load, false);
     inv_run("type = fattree\nk = 4", "dcqcn", false, "", load, false);
-    if (!sanitized())
+    if (!run_sanitized())
         inv_run(leafspine, "hpcc", true, "window = bdp", load, false);
 }
 
@@ -207,7 +183,7 @@ static void test_scenario(void **st)
     run_setup_file(&r, ROCESIM_SOURCE_DIR "/scenarios/lb-hermes.ini");
     run_build(&r);
     assert_string_equal(r.sc.sim.lb->name, "hermes");
-    r.sc.sim.p.stop = sanitized() ? 200 * T_US : 900 * T_US;
+    r.sc.sim.p.stop = run_sanitized() ? 200 * T_US : 900 * T_US;
     sim_run(&r.sc.sim);
     assert_int_equal(r.sc.sim.c.packets_dropped, 0);
     assert_true(r.sc.sim.c.lb_probes > 0);

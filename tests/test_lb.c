@@ -16,12 +16,6 @@
 
 #define FAT_TXT ROCESIM_SHARED_DIR "/ns3-reference/fat.txt"
 
-static bool sanitized(void)
-{
-    const char *e = getenv("ROCESIM_SANITIZED");
-    return e && *e == '1';
-}
-
 /* 4 leaves x 4 hosts, 4 spines, 100 Gbps everywhere: non-blocking. */
 #define LS44 "[topology]\ntype = leafspine\nleaves = 4\nspines = 4\nhosts_per_leaf = 4\n"
 
@@ -138,7 +132,7 @@ static void test_spray_full_permutation(void **st)
 static void test_spray_reorder(void **st)
 {
     (void)st;
-    uint64_t size = sanitized() ? 300000 : 1000000;
+    uint64_t size = run_sanitized() ? 300000 : 1000000;
     struct run r;
     setup_perm(&r, true, "spray", "[transport]\nreorder = buffer\n", size);
     sim_run(&r.sc.sim);
@@ -238,7 +232,7 @@ static void test_drill_two_choices(void **st)
     static const uint64_t load[4] = {30000, 0, 90000, 60000}; /* ranks 1, 0, 3, 2 */
     static const int rank[4] = {1, 0, 3, 2};
     drill_fix_load(&x, load);
-    int trials = sanitized() ? 6000 : 60000, cnt[4] = {0};
+    int trials = run_sanitized() ? 6000 : 60000, cnt[4] = {0};
     for (int t = 0; t < trials; t++)
         cnt[rank[drill_fix_choose(&x)]]++;
     print_message("DRILL(2,0), shortest..longest queue chosen: %.3f %.3f %.3f %.3f (analytic 0.500 0.333 0.167 0)\n",
@@ -308,7 +302,7 @@ static void test_drill_memory(void **st)
 static void test_drill_run(void **st)
 {
     (void)st;
-    uint64_t size = sanitized() ? 300000 : 2000000;
+    uint64_t size = run_sanitized() ? 300000 : 2000000;
     double fct[2];
     const char *lbs[2] = {"ecmp", "drill"};
     for (int k = 0; k < 2; k++) {
@@ -476,7 +470,7 @@ static void test_invariants_matrix(void **st)
         "[switch]\npfc = off\n[transport]\nreorder = buffer\n",
         "[switch]\npfc = off\n[transport]\nrecovery = irn\n",
     };
-    const char *traffic = sanitized() ? "[traffic]\npattern = poisson\nload = 0.7\nduration = 50us\n"
+    const char *traffic = run_sanitized() ? "[traffic]\npattern = poisson\nload = 0.7\nduration = 50us\n"
                                       : "[traffic]\npattern = poisson\nload = 0.7\nduration = 200us\n";
     for (size_t t = 0; t < 2; t++)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
@@ -491,7 +485,7 @@ static void test_invariants_cc(void **st)
     (void)st;
     static const char *const ccs[] = {"dcqcn", "hpcc", "timely", "dctcp", "swift", "qcn", "pcn", "none"};
     static const char *const reorder[] = {"gbn", "buffer"};
-    const char *traffic = sanitized() ? "[traffic]\npattern = poisson\nload = 0.7\nduration = 30us\n"
+    const char *traffic = run_sanitized() ? "[traffic]\npattern = poisson\nload = 0.7\nduration = 30us\n"
                                       : "[traffic]\npattern = poisson\nload = 0.7\nduration = 100us\n";
     for (size_t c = 0; c < sizeof ccs / sizeof ccs[0]; c++)
         for (size_t o = 0; o < 2; o++)
@@ -507,7 +501,7 @@ static void test_invariants_cc(void **st)
 static void test_invariants_topologies(void **st)
 {
     (void)st;
-    const char *perm = sanitized() ? "[traffic]\npattern = permutation\nsize = 20KB\n"
+    const char *perm = run_sanitized() ? "[traffic]\npattern = permutation\nsize = 20KB\n"
                                    : "[traffic]\npattern = permutation\nsize = 100KB\n";
     for (size_t k = 0; k < NSCHEMES; k++) {
         check_run("[topology]\ntype = dumbbell\nsenders = 4\nreceivers = 4\n", schemes[k],

@@ -296,17 +296,6 @@ static void test_paused_csv(void **st)
     teardown_run(&r);
 }
 
-static uint32_t port_to(const struct sim *s, uint32_t from, uint32_t to)
-{
-    for (uint32_t k = 0; k < s->nodes[from].nports; k++) {
-        uint32_t pid = s->nodes[from].port0 + k;
-        if (s->ports[s->ports[pid].peer].node == to)
-            return pid;
-    }
-    fail_msg("no link %u-%u", from, to);
-    return 0;
-}
-
 /* 3 leaves x 2 spines: 3 x 2 ordered leaf pairs x 2 spines = 12 paths.
  * Pausing spine->leaf ports and leaf uplinks by hand, the counts follow. */
 static void test_paused_paths_by_hand(void **st)
@@ -338,7 +327,7 @@ static void test_paused_paths_by_hand(void **st)
     const uint32_t plan[][2] = {{6, 4}, {3, 6}, {7, 4}, {5, 7}, {4, 6}};
     const unsigned long long want_by_hand[] = {2, 3, 5, 6, 8};
     for (size_t i = 0; i < sizeof plan / sizeof plan[0]; i++) {
-        s->ports[port_to(s, plan[i][0], plan[i][1])].paused_mask |= 1u << 3;
+        s->ports[run_port_to(s, plan[i][0], plan[i][1])].paused_mask |= 1u << 3;
         paused[plan[i][0]][plan[i][1]] = true;
         unsigned long long want = 0;
         for (int a = 0; a < 3; a++)
@@ -350,7 +339,7 @@ static void test_paused_paths_by_hand(void **st)
         monitors_sample(m, s);
     }
     /* a paused host-facing port is a paused port but no fabric path */
-    s->ports[port_to(s, 3, 0)].paused_mask |= 1u << 3;
+    s->ports[run_port_to(s, 3, 0)].paused_mask |= 1u << 3;
     s->now = 5 * T_US;
     monitors_sample(m, s);
     for (uint32_t p = 0; p < s->n_ports; p++)

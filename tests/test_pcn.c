@@ -420,16 +420,6 @@ struct fig1 {
     double fct0_ms, fct1_ms, burst_ms;
 };
 
-static uint32_t port_toward(const struct sim *s, uint32_t node, uint32_t peer)
-{
-    const struct node *n = &s->nodes[node];
-    for (uint32_t k = 0; k < n->nports; k++)
-        if (s->ports[s->ports[n->port0 + k].peer].node == peer)
-            return n->port0 + k;
-    fail_msg("no port from %u to %u", node, peer);
-    return 0;
-}
-
 static void set(struct config *c, const char *opt)
 {
     struct err e;
@@ -471,7 +461,7 @@ static void run_fig1(const char *cc, const char *buffer, struct fig1 *out)
     assert_int_equal(s->c.bytes_retx, 0);
 
     out->pauses_h = s->ports[s->nodes[H0].port0].pause_frames_rx + s->ports[s->nodes[H1].port0].pause_frames_rx;
-    out->pauses_s0 = s->ports[port_toward(s, S0, S1)].pause_frames_rx;
+    out->pauses_s0 = s->ports[run_port_to(s, S0, S1)].pause_frames_rx;
     out->pauses = s->c.pfc_pause_frames;
     out->fct0_ms = (double)(s->flows[0].finish - s->flows[0].start) / T_MS;
     out->fct1_ms = (double)(s->flows[1].finish - s->flows[1].start) / T_MS;

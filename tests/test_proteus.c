@@ -18,8 +18,6 @@ void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes
 /* net/port.c: start a port whose pause the test lifted by hand */
 void port_kick(struct sim *s, uint32_t pid);
 
-static bool sanitized(void) { return getenv("ROCESIM_SANITIZED") != NULL; }
-
 /* Leaf-spine, 2 leaves, `spines` spines, one host per leaf: hosts 0, 1; leaves 2, 3. */
 static void two_leaves(struct run *r, int spines, const char *more)
 {
@@ -287,7 +285,7 @@ static void test_every_cc_incast(void **st)
 {
     (void)st;
     for (int i = 0; cc_registry[i]; i++) {
-        if (cc_registry[i]->companion || (sanitized() && i % 2))
+        if (cc_registry[i]->companion || (run_sanitized() && i % 2))
             continue;
         if (cc_registry[i]->multipath) /* MP-RDMA chooses its own paths through ECMP: refused beside Proteus */
             continue;

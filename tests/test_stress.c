@@ -13,12 +13,6 @@
 #include <time.h>
 #include "simrun.h"
 
-static bool sanitized(void)
-{
-    const char *s = getenv("ROCESIM_SANITIZED");
-    return s && *s == '1';
-}
-
 struct row {
     char name[40];
     uint32_t hosts, flows;
@@ -101,7 +95,7 @@ static void incast_case(const char *name, unsigned fan_in, const char *extra)
     char ini[1024];
     unsigned fi = fan_in;
     const char *size = "64KB";
-    if (sanitized() && fan_in > 256) {
+    if (run_sanitized() && fan_in > 256) {
         fi = 512; /* same fabric, half the senders */
         size = "32KB";
     }
@@ -179,8 +173,8 @@ static void poisson_case(const char *name, const char *cdf, const char *san_dura
     snprintf(ini, sizeof ini,
              "[topology]\ntype = leafspine\nleaves = 4\nspines = 4\nhosts_per_leaf = 8\nfabric_link = 200Gbps\n"
              "[switch]\nbuffer = 2MB\n[traffic]\npattern = poisson\ncdf = %s\nload = 0.95\nduration = %s\n",
-             cdf, sanitized() ? san_duration : "2ms");
-    run_case(name, ini, sanitized() ? cap_sizes : NULL);
+             cdf, run_sanitized() ? san_duration : "2ms");
+    run_case(name, ini, run_sanitized() ? cap_sizes : NULL);
 }
 
 static void test_poisson_websearch(void **st)
@@ -322,7 +316,7 @@ static void test_mixed_rates(void **st)
 static int print_table(void **st)
 {
     (void)st;
-    printf("\nstress matrix%s\n", sanitized() ? " (sanitizer sizes)" : "");
+    printf("\nstress matrix%s\n", run_sanitized() ? " (sanitizer sizes)" : "");
     printf("%-26s %5s %6s %8s %10s %6s %7s %5s %8s %8s %8s %6s\n", "case", "hosts", "flows", "MB", "end_us", "drops",
            "PAUSE", "RTOs", "retx_KB", "peak_pk", "max_sld", "wall_s");
     for (int i = 0; i < n_rows; i++) {
