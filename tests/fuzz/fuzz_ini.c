@@ -1,6 +1,5 @@
 /* The INI scenario loader, then the whole-config checks on what it accepts. */
-#include "fuzz.h"
-#include "cli/config_load.h"
+#include "fuzz_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -11,16 +10,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int r = config_load_ini(&c, text, "fuzz.ini", &e);
     fuzz_check(r, &e, "fuzz.ini", 0);
-    if (r == 0) {
-        /* Errors here name the key's origin ("fuzz.ini:LINE") or the file. */
-        r = config_validate(&c, &e);
-        if (r != 0 && r != -1)
-            fuzz_fail("config_validate returned neither 0 nor -1", e.msg);
-        if (r == -1 && !e.msg[0])
-            fuzz_fail("config_validate failed without a message", e.msg);
-    }
-    config_load_free(&c);
-    config_free(&c);
-    free(text);
+    fuzz_config_finish(&c, r, text);
     return 0;
 }

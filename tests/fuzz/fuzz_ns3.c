@@ -1,6 +1,5 @@
 /* The ns-3 HPCC config.txt loader, then the whole-config checks. */
-#include "fuzz.h"
-#include "cli/config_load.h"
+#include "fuzz_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -11,13 +10,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int r = config_load_ns3(&c, text, "fuzz.txt", &e);
     fuzz_check(r, &e, "fuzz.txt", 0);
-    if (r == 0) {
-        r = config_validate(&c, &e);
-        if ((r != 0 && r != -1) || (r == -1 && !e.msg[0]))
-            fuzz_fail("config_validate", e.msg);
-    }
-    config_load_free(&c);
-    config_free(&c);
-    free(text);
+    fuzz_config_finish(&c, r, text);
     return 0;
 }

@@ -1,7 +1,6 @@
 /* --set options: one per input line, applied in order, then the whole-config
  * checks. Every error names the option ("--set OPT: ..."). */
-#include "fuzz.h"
-#include "cli/config_load.h"
+#include "fuzz_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -23,13 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (r == -1 && strncmp(e.msg, "--set ", 6) != 0)
             fuzz_fail("--set error without the option", e.msg);
     }
-    if (r == 0) {
-        r = config_validate(&c, &e);
-        if ((r != 0 && r != -1) || (r == -1 && !e.msg[0]))
-            fuzz_fail("config_validate", e.msg);
-    }
-    config_load_free(&c);
-    config_free(&c);
-    free(text);
+    fuzz_config_finish(&c, r, text);
     return 0;
 }
