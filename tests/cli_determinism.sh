@@ -7,12 +7,9 @@
 # usage: cli_determinism.sh ROCESIM_BIN
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 args=(--quiet --set topology.leaves=2 --set topology.spines=2 --set topology.hosts_per_leaf=8
       --set switch.buffer=2MB --set traffic.duration=500us)
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
 "$bin" run "${args[@]}" --out "$tmp/a" || { echo "FAIL: run a"; exit 1; }
 "$bin" run "${args[@]}" --out "$tmp/b" || { echo "FAIL: run b"; exit 1; }
 "$bin" run "${args[@]}" --set run.seed=2 --out "$tmp/c" || { echo "FAIL: run c"; exit 1; }

@@ -5,10 +5,7 @@
 set -u
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+. "$(dirname "$0")/cli_lib.sh"
 # without gnuplot on PATH: exit 2 and a message naming the package
 env PATH=/nonexistent "$bin" plot "$tmp" >/dev/null 2>"$tmp/err"
 check test $? -eq 2

@@ -7,10 +7,7 @@
 set -u
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+. "$(dirname "$0")/cli_lib.sh"
 if ! command -v gnuplot >/dev/null; then
     echo "cli_report_html: SKIPPED: no gnuplot (Debian gnuplot-nox), so no figures to check"
     exit 77

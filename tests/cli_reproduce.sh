@@ -9,10 +9,7 @@
 set -u
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+. "$(dirname "$0")/cli_lib.sh"
 export ROCESIM_EXPERIMENTS=$src/experiments
 "$bin" reproduce --list > "$tmp/list"
 check grep -q '^    pcn-fig2 ' "$tmp/list"

@@ -15,11 +15,8 @@ if ! command -v mpirun >/dev/null; then
     echo "cli_sweep_mpi: SKIPPED: no mpirun (Debian openmpi-bin)"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI's own allocations outlive MPI_Finalize
-pass=0 fail=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
 strip() { sed 's/,[^,]*$//' "$@"; } # without wall_s
 
 "$bin" sweep "$grid" --jobs 1 --out "$tmp/serial" 2>/dev/null || check false serial sweep

@@ -1,0 +1,7 @@
+# Sourced by the tests/cli_*.sh scripts after `set -u`: a temporary folder
+# removed on exit ($tmp), and check CMD... counting passes and failures; the
+# script ends with `echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]`.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
