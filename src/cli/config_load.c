@@ -192,11 +192,11 @@ static int set_key(struct config *c, const char *sec, const char *key, const cha
 static int sweep_entry(const char *key, const char *val, const char *where, struct err *e)
 {
     const char *dot = strrchr(key, '.'), *why;
-    if (strcmp(key, "variant") == 0) { /* names of [variant.NAME] sections, checked by sweep_spec_load */
+    if (sweep_is_variant_key(key)) { /* names of [variant.NAME] sections, checked by sweep_spec_load */
         char **v;
         int n = sweep_values(val, &v, &why);
         sweep_values_free(v, n);
-        return n < 0 ? errf(e, "%s: [sweep] variant: %s", where, why) : 0;
+        return n < 0 ? errf(e, "%s: [sweep] %s: %s", where, key, why) : 0;
     }
     if (!dot || dot == key || !dot[1] || dot - key >= 128)
         return errf(e, "%s: [sweep] key '%.80s' is not section.key (e.g. transport.cc)", where, key);

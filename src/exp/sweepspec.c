@@ -262,7 +262,7 @@ int sweep_spec_load(struct sweep_spec *s, const char *path, struct err *e)
         free(l);
     }
     for (int i = 0; i < s->nk; i++) /* every variant named must have its section */
-        for (int j = 0; strcmp(s->k[i].key, "variant") == 0 && j < s->k[i].n; j++) {
+        for (int j = 0; sweep_is_variant_key(s->k[i].key) && j < s->k[i].n; j++) {
             char **vk = NULL, **vv = NULL;
             int nv = 0, found = variant_pairs(s->text, s->k[i].vals[j], &vk, &vv, &nv);
             sweep_values_free(vk, nv);
@@ -391,6 +391,11 @@ static bool skipped_section(const char *sec)
 
 static char *resolve(const char *text, const char *const *keys, const char *const *vals, int n);
 
+bool sweep_is_variant_key(const char *key)
+{
+    return strcmp(key, "variant") == 0 || (strncmp(key, "variant_", 8) == 0 && key[8] && !strchr(key, '.'));
+}
+
 /* A `variant` key stands for its section's settings; keys the sweep sets
  * itself win over a variant's. */
 char *sweep_resolve(const char *text, const char *const *keys, const char *const *vals, int n)
@@ -398,14 +403,14 @@ char *sweep_resolve(const char *text, const char *const *keys, const char *const
     char **k = NULL, **v = NULL;
     int m = 0;
     for (int i = 0; i < n; i++)
-        if (strcmp(keys[i], "variant") != 0) {
+        if (!sweep_is_variant_key(keys[i])) {
             k = xrealloc(k, (size_t)(m + 1) * sizeof *k);
             v = xrealloc(v, (size_t)(m + 1) * sizeof *v);
             k[m] = xstrdup(keys[i]);
             v[m++] = xstrdup(vals[i]);
         }
     for (int i = 0; i < n; i++)
-        if (strcmp(keys[i], "variant") == 0) {
+        if (sweep_is_variant_key(keys[i])) {
             char **vk = NULL, **vv = NULL;
             int nv = 0;
             variant_pairs(text, vals[i], &vk, &vv, &nv);

@@ -3,6 +3,7 @@
  * scenario text of one point. Pure text processing, no simulation. */
 #ifndef ROCESIM_SWEEPSPEC_H
 #define ROCESIM_SWEEPSPEC_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "core/err.h"
 
@@ -53,5 +54,10 @@ void sweep_point_name(const struct sweep_spec *s, const int *choice, char *buf, 
  * keys win), and every [variant.NAME] section is commented out too.
  * Returns a malloc'ed string. */
 char *sweep_resolve(const char *text, const char *const *keys, const char *const *vals, int n);
+
+/* A variant key: "variant", or "variant_WORD" for a second dimension of
+ * bundles (FLB's Fig. 16: LB+CC schemes x (senders, size) pairs); all name
+ * [variant.NAME] sections. */
+bool sweep_is_variant_key(const char *key);
 
 #endif
