@@ -1,7 +1,10 @@
 #!/bin/sh
 # FLB (USENIX ATC'25): the paper's simulated experiments, shortened to fit
 # about 10 CPU-minutes, each printing its figure's numbers (experiments/
-# flb_table.py). Usage: experiments/flb-atc25.sh [OUT_DIR] [PART...]
+# flb_table.py). The same figures run by name too: `rocesim reproduce
+# flb-fig2 | flb-fig14 | flb-fig16 | flb-fig17 [--quick]` (experiments/flb/
+# README.md has the results); this script keeps the extra parts (seeds,
+# websearch). Usage: experiments/flb-atc25.sh [OUT_DIR] [PART...]
 # PARTs: fig2 fig14 seeds websearch fig16 fig17 (default: all). Schemes are named
 # LB+CC. Proteus+DCQCN is in fig14/seeds (the paper's comparison).
 #   fig2   sec. 2 / Figs. 2-3: scenarios/flb-motivation.ini, stopped at 60 ms
@@ -32,6 +35,7 @@ OUT=${1:-/tmp/flb-atc25}
 shift 2>/dev/null || true
 PARTS=${*:-fig2 fig14 seeds websearch fig16 fig17}
 TABLE="python3 $ROOT/experiments/flb_table.py"
+F14="--set traffic.duration=5ms" # flb-fig14.ini is the 20 ms sweep of `rocesim reproduce flb-fig14`
 mkdir -p "$OUT"
 
 run() { # NAME INI SETTINGS...
@@ -63,7 +67,7 @@ for part in $PARTS; do
         for load in 0.5 0.6 0.7 0.8; do
             for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn proteus+dcqcn; do
                 # shellcheck disable=SC2046
-                run "fig14-$sc-$load" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=$load
+                run "fig14-$sc-$load" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=$load $F14
                 dirs="$dirs $OUT/fig14-$sc-$load"
             done
         done
@@ -74,7 +78,7 @@ for part in $PARTS; do
         for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn proteus+dcqcn; do
             # shellcheck disable=SC2046
             run "fig14-$sc-0.8-seed2" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=0.8 \
-                --set run.seed=2
+                --set run.seed=2 $F14
             dirs="$dirs $OUT/fig14-$sc-0.8 $OUT/fig14-$sc-0.8-seed2"
         done
         echo "## FLB Figs. 14-15 at load 0.8, seeds 1 and 2"
@@ -85,7 +89,7 @@ for part in $PARTS; do
             for sc in flb+flbrc flb+dcqcn letflow+pcn ecmp+dcqcn; do
                 # shellcheck disable=SC2046
                 run "ws-$sc-0.8-$seed" "$ROOT/experiments/flb-fig14.ini" $(scheme_sets $sc) --set traffic.load=0.8 \
-                    --set traffic.cdf=web_search --set run.seed=$seed
+                    --set traffic.cdf=web_search --set run.seed=$seed $F14
                 dirs="$dirs $OUT/ws-$sc-0.8-$seed"
             done
         done

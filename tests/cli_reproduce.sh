@@ -93,5 +93,22 @@ check test $? -eq 0
 check grep -q '4 runs, 0 failed' "$tmp/ring.err"
 check grep -q '^| 1ms | 2 | 2 | 1.0[0-9]* | every run deadlocks |$' "$tmp/ring/table.md"
 check grep -q '^| 0 | 2 | 0 | - |  |$' "$tmp/ring/table.md"
+# FLB's four experiments are listed, and each sweep file (full and quick)
+# passes the scenario checks (a run of its base values cut at 1 ns) and has
+# every variant section; a second variant key (variant_NAME) crosses bundles.
+for n in flb-fig2 flb-fig14 flb-fig16 flb-fig17; do
+    check grep -q "^    $n " "$tmp/list"
+    for f in "$src/experiments/$n.ini" "$src/experiments/$n-quick.ini"; do
+        check "$bin" run "$f" --set run.stop=1ns --quiet --out "$tmp/flbchk" 2>>"$tmp/flbchk.err"
+    done
+done
+printf '[topology]\ntype = dumbbell\nsenders = 1\nreceivers = 1\n[flow.a]\nsrc = 0\ndst = 1\nsize = 10KB\n' > "$tmp/v3.ini"
+printf '[sweep]\nvariant = p, q\nvariant_s = s1, s2\n[variant.p]\ntransport.cc = none\n[variant.q]\ntransport.cc = dcqcn\n' >> "$tmp/v3.ini"
+printf '[variant.s1]\nflow.a.size = 1KB\n[variant.s2]\nflow.a.size = 2KB\n' >> "$tmp/v3.ini"
+"$bin" sweep "$tmp/v3.ini" --out "$tmp/v3" --jobs 1 > /dev/null 2>"$tmp/errv3"
+check test $? -eq 0
+check grep -q '^cc = dcqcn' "$tmp/v3/variant=q_variant_s=s2/scenario.ini"
+check grep -q '^size = 2KB' "$tmp/v3/variant=q_variant_s=s2/scenario.ini"
+check grep -q '^size = 1KB' "$tmp/v3/variant=p_variant_s=s1/scenario.ini"
 echo "cli_reproduce: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
