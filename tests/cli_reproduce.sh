@@ -93,6 +93,53 @@ check test $? -eq 0
 check grep -q '4 runs, 0 failed' "$tmp/ring.err"
 check grep -q '^| 1ms | 2 | 2 | 1.0[0-9]* | every run deadlocks |$' "$tmp/ring/table.md"
 check grep -q '^| 0 | 2 | 0 | - |  |$' "$tmp/ring/table.md"
+# FLB's metric kinds on a dumbbell (40 Gbps hosts, a 10 Gbps link between the
+# switches, 1 MB buffers): a lone 1 MB flow, whose goodput
+# (bytes over first start to last finish) times its AFCT is exactly its 8e6
+# bits; 8 such flows into one receiver take the 10 Gbps link as well; the
+# PAUSE rate of a non-Poisson run is its frames per second of simulated time.
+cat > "$tmp/exp/m.ini" <<'INI'
+[topology]
+type = dumbbell
+senders = 8
+receivers = 1
+host_link = 40Gbps
+fabric_link = 10Gbps
+[switch]
+buffer = 1MB
+[transport]
+cc = none
+[traffic]
+pattern = burst
+senders = 0
+receiver = 8
+count = 1
+size = 1MB
+[sweep]
+traffic.senders = 0, 0-7
+INI
+cat > "$tmp/exp/m.exp" <<'EXP'
+[experiment]
+title = metrics
+sweep = m.ini
+quick = m.ini
+rows = traffic.senders
+figures = none
+[metrics]
+g = goodput | goodput
+a = fct_avg inf | afct
+p = pause_rate all | prate
+q = per pfc_pause_frames sim_time_ns 1e9 | per s
+EXP
+ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce m --quick --out "$tmp/m" > /dev/null 2>"$tmp/m.err"
+check test $? -eq 0
+mcol() { awk -F'|' -v r="$1" -v c="$2" '$2 == " " r " " { gsub(/ /, "", $c); print $c }' "$tmp/m/table.md"; }
+check awk -v g="$(mcol 0 3)" -v a="$(mcol 0 4)" 'BEGIN { exit !(g > 8 && g < 10 && g * a > 7950 && g * a < 8050) }'
+for r in 0 0-7; do # the 40 -> 10 Gbps step pauses even a lone flow (no CC)
+    check awk -v p="$(mcol $r 5)" -v q="$(mcol $r 6)" 'BEGIN { exit !(p > 0 && p == q) }'
+done
+check awk -v g="$(mcol 0-7 3)" 'BEGIN { exit !(g > 8 && g < 10) }' # 8 MB through the 10 Gbps link
+
 # FLB's four experiments are listed, and each sweep file (full and quick)
 # passes the scenario checks (a run of its base values cut at 1 ns) and has
 # every variant section; a second variant key (variant_NAME) crosses bundles.
