@@ -48,7 +48,7 @@ static void test_event_heap_random(void **st)
     rng_seed(&r, 42, 0);
     for (int i = 0; i < 100000; i++)
         evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, (uint32_t)i);
-    struct event prev = {0, 0, 0}, e;
+    struct event prev = {0, 0}, e;
     int n = 0;
     while (evq_pop(&q, &e)) {
         if (n) {
@@ -79,7 +79,7 @@ static void test_event_two_heaps_one_order(void **st)
         else
             evq_push(&q, t, 0, i);
     }
-    struct event prev = {0, 0, 0}, e;
+    struct event prev = {0, 0}, e;
     uint32_t n = 0;
     while (evq_pop(&q, &e)) {
         if (n) {
@@ -130,6 +130,125 @@ static void test_event_interleaved_with_wheel(void **st)
         }
     }
     assert_true(popped > 1000);
+    evq_free(&q);
+}
+
+/* Pops must come out in (time, push order): with ids in push order, a popped
+ * sequence that never goes back in (time, id) and pops everything is it. */
+struct order_check {
+    simtime_t time;
+    uint32_t id, n;
+};
+
+static void check_next(struct order_check *c, const struct event *e)
+{
+    if (c->n) {
+        assert_true(e->time >= c->time);
+        if (e->time == c->time)
+            assert_true(ev_id(e) > c->id);
+    }
+    c->time = e->time;
+    c->id = ev_id(e);
+    c->n++;
+}
+
+/* The 64-bit keys hold 20 bits of rank: past ~1 M pushes the queue renumbers
+ * its entries, and base follows the clock far past the 17.59 s the key's time
+ * field spans. Order must hold across every renumbering. */
+static void test_event_renumber_and_rebase(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    evq_init(&q);
+    rng_seed(&r, 5, 0);
+    static const simtime_t scale[] = { 0, 1, 100 * T_NS, 10 * T_US, 2 * T_MS, 3 * T_SEC };
+    uint32_t pushed = 0;
+    for (int i = 0; i < 3000; i++)
+        evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, pushed++);
+    struct order_check c = { 0 };
+    struct event e;
+    while (pushed < 2600000 && evq_pop(&q, &e)) {
+        check_next(&c, &e);
+        int k = (int)rng_below(&r, 3);
+        for (int j = 0; j < k; j++) {
+            simtime_t sc = scale[rng_below(&r, 6)];
+            simtime_t t = e.time + (sc ? (simtime_t)rng_below(&r, (uint64_t)sc) : 0);
+            if (rng_below(&r, 4) == 0)
+                evq_push_timer(&q, t, 1, pushed++);
+            else
+                evq_push(&q, t, 0, pushed++);
+        }
+    }
+    while (evq_pop(&q, &e))
+        check_next(&c, &e);
+    assert_int_equal(c.n, pushed);
+    assert_true(c.time > 20 * T_SEC); /* well past one span of the key */
+    evq_free(&q);
+}
+
+/* Events further ahead than the key spans (17.59 s) wait in the far list and
+ * still come out in order, ties with nearer pushes included; so does an event
+ * scheduled before the last one popped, as the heap always allowed. */
+static void test_event_far_ahead(void **st)
+{
+    (void)st;
+    struct eventq q;
+    evq_init(&q);
+    evq_push(&q, 100 * T_SEC, 0, 1);
+    evq_push_timer(&q, 1000 * T_SEC, 0, 2);
+    evq_push(&q, 0, 0, 0);
+    evq_push(&q, 100 * T_SEC, 0, 3);    /* tie with a far event: after it */
+    evq_push(&q, INT64_MAX - 1, 0, 4);  /* beyond any span */
+    assert_int_equal(evq_top_time(&q), 0);
+    struct event e;
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 0);
+    assert_int_equal(evq_top_time(&q), 100 * T_SEC); /* from the far list */
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 100 * T_SEC);
+    assert_int_equal(ev_id(&e), 1);
+    evq_push(&q, 100 * T_SEC, 0, 5);    /* now near: after the two before it */
+    evq_push(&q, 50 * T_SEC, 0, 6);     /* in the past */
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 6);
+    assert_int_equal(e.time, 50 * T_SEC);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 3);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 5);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 2);
+    assert_int_equal(e.time, 1000 * T_SEC);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 4);
+    assert_int_equal(e.time, INT64_MAX - 1);
+    assert_false(evq_pop(&q, &e));
+    assert_int_equal(evq_top_time(&q), T_NEVER);
+    evq_free(&q);
+}
+
+/* More pending events than a renumbering gives ranks to (2^19), in blocks of
+ * ties: the excess waits in the far list, cut between two times (never inside
+ * a tie), and order still holds. */
+static void test_event_many_ties(void **st)
+{
+    (void)st;
+    struct eventq q;
+    evq_init(&q);
+    uint32_t n = 0;
+    for (; n < 1100000; n++) {
+        simtime_t t = n < 300000 ? 7 : n < 700000 ? 9 : 11;
+        if (n % 2)
+            evq_push_timer(&q, t, 0, n);
+        else
+            evq_push(&q, t, 0, n);
+    }
+    struct order_check c = { 0 };
+    struct event e;
+    while (evq_pop(&q, &e))
+        check_next(&c, &e);
+    assert_int_equal(c.n, n);
     evq_free(&q);
 }
 
@@ -191,6 +310,9 @@ int main(void)
         cmocka_unit_test(test_event_heap_random),
         cmocka_unit_test(test_event_two_heaps_one_order),
         cmocka_unit_test(test_event_interleaved_with_wheel),
+        cmocka_unit_test(test_event_renumber_and_rebase),
+        cmocka_unit_test(test_event_far_ahead),
+        cmocka_unit_test(test_event_many_ties),
         cmocka_unit_test(test_tx_time),
         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_ecmp_hash),

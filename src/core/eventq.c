@@ -1,86 +1,266 @@
 #include "core/eventq.h"
+#include "core/err.h"
 #include "core/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static void heap_init(struct heap4 *h, size_t cap)
+/* key[-3..-1] unused: the children of i (4i+1..4i+4) then sit at mem[4i+4..],
+ * 32 aligned bytes, one cache line. The tail keeps 3 sentinels past cap. */
+#define PAD 3
+/* At most this many entries keep ranks after a renumbering, so at least as
+ * many pushes come before the next one; the rest wait in the far list. */
+#define NEAR_CAP (1u << 19)
+
+static void heap_alloc(struct heap4 *h, size_t cap)
 {
-    h->n = 0;
+    size_t bytes = ((cap + 2 * PAD) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    uint64_t *mem = aligned_alloc(64, bytes);
+    if (!mem) {
+        fprintf(stderr, "rocesim: out of memory (event queue of %zu entries): the scenario is too large for this "
+                        "machine's memory\n", cap);
+        exit(EXIT_BADINPUT);
+    }
+    uint64_t *key = mem + PAD;
+    uint32_t *handle = xmalloc(cap * sizeof *handle);
+    size_t n = h->mem ? h->n : 0;
+    if (n) {
+        memcpy(key, h->key, n * sizeof *key);
+        memcpy(handle, h->handle, n * sizeof *handle);
+    }
+    for (size_t i = n; i < cap + PAD; i++)
+        key[i] = EV_KEY_NONE;
+    free(h->mem);
+    free(h->handle);
+    h->mem = mem;
+    h->key = key;
+    h->handle = handle;
+    h->n = n;
     h->cap = cap;
-    h->v = xmalloc(cap * sizeof *h->v);
 }
 
-static void heap_push(struct heap4 *h, struct event e)
+static inline void heap_push(struct heap4 *h, uint64_t key, uint32_t handle)
 {
-    if (h->n == h->cap) {
-        h->cap *= 2;
-        h->v = xrealloc(h->v, h->cap * sizeof *h->v);
-    }
+    if (h->n == h->cap)
+        heap_alloc(h, 2 * h->cap);
+    uint64_t *k = h->key;
+    uint32_t *hd = h->handle;
     size_t i = h->n++;
     while (i > 0) {
         size_t parent = (i - 1) >> 2;
-        if (!ev_before(&e, &h->v[parent]))
+        if (key > k[parent]) /* keys are unique */
             break;
-        h->v[i] = h->v[parent];
+        k[i] = k[parent];
+        hd[i] = hd[parent];
         i = parent;
     }
-    h->v[i] = e;
+    k[i] = key;
+    hd[i] = handle;
 }
 
-static void heap_pop(struct heap4 *h, struct event *out)
+/* Removes the root. Slots past n hold EV_KEY_NONE, so every node compares four
+ * children without a bounds test, and pairwise minima compile to cmov. */
+static inline void heap_pop_root(struct heap4 *h)
 {
-    *out = h->v[0];
-    struct event last = h->v[--h->n];
-    size_t n = h->n, i = 0;
-    if (n == 0)
-        return;
+    uint64_t *k = h->key;
+    uint32_t *hd = h->handle;
+    size_t n = --h->n;
+    uint64_t lk = k[n];
+    uint32_t lh = hd[n];
+    k[n] = EV_KEY_NONE;
+    size_t i = 0;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n)
             break;
-        size_t best = c, end = c + 4 < n ? c + 4 : n;
-        for (size_t j = c + 1; j < end; j++)
-            if (ev_before(&h->v[j], &h->v[best]))
-                best = j;
-        if (!ev_before(&h->v[best], &last))
+        const uint64_t *ch = &k[c];
+        size_t b01 = ch[1] < ch[0];
+        uint64_t m01 = b01 ? ch[1] : ch[0];
+        size_t b23 = 2 + (ch[3] < ch[2]);
+        uint64_t m23 = ch[3] < ch[2] ? ch[3] : ch[2];
+        size_t b = m23 < m01 ? b23 : b01;
+        uint64_t m = m23 < m01 ? m23 : m01;
+        if (m > lk)
             break;
-        h->v[i] = h->v[best];
-        i = best;
+        k[i] = m;
+        hd[i] = hd[c + b];
+        i = c + b;
     }
-    h->v[i] = last;
+    if (n) {
+        k[i] = lk;
+        hd[i] = lh;
+    }
 }
 
 void evq_init(struct eventq *q)
 {
-    heap_init(&q->fast, 1024);
-    heap_init(&q->slow, 1024);
-    q->seq = 0;
+    memset(q, 0, sizeof *q);
+    heap_alloc(&q->fast, 1024);
+    heap_alloc(&q->slow, 1024);
+    q->base = 0;
+    q->limit = EV_SPAN;
+    q->far_min = T_NEVER;
 }
 
 void evq_free(struct eventq *q)
 {
-    free(q->fast.v);
-    free(q->slow.v);
-    q->fast.v = q->slow.v = NULL;
-    q->fast.n = q->slow.n = q->fast.cap = q->slow.cap = 0;
+    free(q->fast.mem);
+    free(q->fast.handle);
+    free(q->slow.mem);
+    free(q->slow.handle);
+    free(q->far);
+    memset(q, 0, sizeof *q);
+}
+
+static simtime_t live_min(const struct eventq *q)
+{
+    uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
+    simtime_t far = q->far_min;
+    if (k == EV_KEY_NONE)
+        return far;
+    simtime_t t = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    return t < far ? t : far;
+}
+
+static void far_add(struct eventq *q, simtime_t t, uint32_t handle)
+{
+    if (q->nfar == q->capfar) {
+        q->capfar = q->capfar ? 2 * q->capfar : 64;
+        q->far = xrealloc(q->far, q->capfar * sizeof *q->far);
+    }
+    q->far[q->nfar++] = (struct far_ev){ t, q->far_seq++, handle };
+    if (t < q->far_min)
+        q->far_min = t;
+}
+
+struct ent {
+    simtime_t time;
+    uint64_t ord;  /* rank in the heaps, or past every rank for far events */
+    uint32_t handle;
+    uint32_t heap; /* 0 fast, 1 slow (far events join the timers) */
+};
+
+static int ent_cmp(const void *a, const void *b)
+{
+    const struct ent *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* Every pending event, in (time, insertion) order, ranked again from 0 with
+ * times relative to newbase (<= all of them); those that do not fit (too far
+ * ahead, or past NEAR_CAP) go to the far list, cut between two times so that
+ * no tie is split. Rare: every ~0.5-1 M pushes, or when the heaps run dry. */
+static void renumber(struct eventq *q, simtime_t newbase)
+{
+    size_t n = q->fast.n + q->slow.n + q->nfar, m = 0;
+    struct ent *e = xmalloc(n * sizeof *e);
+    const struct heap4 *hs[2] = { &q->fast, &q->slow };
+    for (uint32_t w = 0; w < 2; w++)
+        for (size_t i = 0; i < hs[w]->n; i++) {
+            uint64_t k = hs[w]->key[i];
+            e[m++] = (struct ent){ q->base + (simtime_t)(k >> EV_SEQ_BITS), k & ((1u << EV_SEQ_BITS) - 1),
+                                   hs[w]->handle[i], w };
+        }
+    /* far events are later than every heap entry (time >= limit), so any ord
+     * past the ranks keeps the order; among them, their own sequence */
+    for (size_t i = 0; i < q->nfar; i++)
+        e[m++] = (struct ent){ q->far[i].time, (uint64_t)1 << EV_SEQ_BITS | q->far[i].seq, q->far[i].handle, 1 };
+    qsort(e, n, sizeof *e, ent_cmp);
+
+    simtime_t limit = newbase > INT64_MAX - EV_SPAN ? INT64_MAX : newbase + EV_SPAN;
+    size_t cut = 0;
+    while (cut < n && cut < NEAR_CAP && e[cut].time < limit)
+        cut++;
+    if (cut < n && cut == NEAR_CAP)
+        while (cut > 0 && e[cut - 1].time == e[cut].time)
+            cut--;
+    if (cut < n && cut == 0 && e[0].time < limit) {
+        fprintf(stderr, "rocesim: more than %u events pending at the same picosecond (%.12g s): beyond the event "
+                        "queue's capacity\n", NEAR_CAP, (double)e[0].time / (double)T_SEC);
+        exit(EXIT_BADINPUT);
+    }
+    if (cut < n && e[cut].time < limit)
+        limit = e[cut].time;
+
+    size_t oldn[2] = { q->fast.n, q->slow.n };
+    q->fast.n = q->slow.n = 0;
+    struct heap4 *hw[2] = { &q->fast, &q->slow };
+    for (size_t i = 0; i < cut; i++) {
+        /* appended in increasing key order: a sorted array is a heap */
+        struct heap4 *h = hw[e[i].heap];
+        if (h->n == h->cap)
+            heap_alloc(h, 2 * h->cap);
+        h->key[h->n] = (uint64_t)(e[i].time - newbase) << EV_SEQ_BITS | i;
+        h->handle[h->n++] = e[i].handle;
+    }
+    for (uint32_t w = 0; w < 2; w++)
+        for (size_t i = hw[w]->n; i < oldn[w]; i++)
+            hw[w]->key[i] = EV_KEY_NONE;
+    q->nfar = 0;
+    q->far_seq = 0;
+    q->far_min = T_NEVER;
+    for (size_t i = cut; i < n; i++)
+        far_add(q, e[i].time, e[i].handle);
+    q->base = newbase;
+    q->limit = limit;
+    q->seq = (uint32_t)cut;
+    free(e);
+}
+
+static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
+{
+    simtime_t lo = live_min(q);
+    if (t < lo)
+        lo = t;
+    /* renumbering helps when ranks ran out, t is before base, or base can
+     * move up; otherwise t is simply beyond the horizon */
+    if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
+        renumber(q, lo);
+    if (t >= q->limit)
+        far_add(q, t, handle);
+    else
+        heap_push(h, (uint64_t)(t - q->base) << EV_SEQ_BITS | q->seq++, handle);
+}
+
+static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
+{
+    /* one unsigned compare: t in [base, limit) */
+    uint64_t d = (uint64_t)t - (uint64_t)q->base;
+    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+        push_slow(q, h, t, handle);
+        return;
+    }
+    heap_push(h, d << EV_SEQ_BITS | q->seq++, handle);
 }
 
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    heap_push(&q->fast, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
+    push(q, &q->fast, t, (kind << EV_ID_BITS) | (id & EV_ID_MAX));
 }
 
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    heap_push(&q->slow, (struct event){ t, q->seq++, (kind << EV_ID_BITS) | (id & EV_ID_MAX) });
+    push(q, &q->slow, t, (kind << EV_ID_BITS) | (id & EV_ID_MAX));
+}
+
+static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out)
+{
+    if (!q->nfar)
+        return false;
+    renumber(q, q->far_min);
+    return evq_pop(q, out);
 }
 
 bool evq_pop(struct eventq *q, struct event *out)
 {
-    if (q->fast.n && (!q->slow.n || ev_before(&q->fast.v[0], &q->slow.v[0])))
-        heap_pop(&q->fast, out);
-    else if (q->slow.n)
-        heap_pop(&q->slow, out);
-    else
-        return false;
+    struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
+    uint64_t k = h->key[0];
+    if (__builtin_expect(k == EV_KEY_NONE, 0))
+        return pop_far(q, out);
+    out->time = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    out->handle = h->handle[0];
+    heap_pop_root(h);
     return true;
 }

@@ -1,14 +1,26 @@
-/* The event queue: 4-ary min-heaps of 16-byte entries ordered by (time,
- * insertion sequence), so same-time events run in the order they were
- * scheduled and every run is bit-for-bit repeatable. An event carries no
- * closure: a 4-bit kind and a 28-bit object id, dispatched by a switch in the
- * simulator loop. Cancellation is lazy: the owner keeps the time it expects
- * and ignores a stale event.
+/* The event queue: 4-ary min-heaps ordered by (time, insertion sequence), so
+ * same-time events run in the order they were scheduled and every run is
+ * bit-for-bit repeatable. An event carries no closure: a 4-bit kind and a
+ * 28-bit object id, dispatched by a switch in the simulator loop.
+ * Cancellation is lazy: the owner keeps the time it expects and ignores a
+ * stale event.
  *
  * Two heaps share one sequence counter: packet events (many, due soon) and
  * timers (few fire, many wait). Popping the earlier of the two tops gives
  * exactly the order of a single heap, while packet events pay for a shallow
- * heap. */
+ * heap.
+ *
+ * One 64-bit key per entry, so ordering is one integer compare (the heap is
+ * about half of all instructions): (time - base) << 20 | rank. The rank is the
+ * insertion sequence, 20 bits, renumbered in order when it runs out (every ~1 M
+ * pushes: sorting the live entries keeps their order and each heap stays a
+ * heap); base moves up to the earliest pending time at the same moment, so
+ * 44 bits of picoseconds (17.59 s) bound how far apart pending events are,
+ * not how long a run lasts. An event further ahead than that (a link
+ * failure at 100 s, flows starting minutes apart) waits in an unsorted "far"
+ * list, later than every heap entry by construction, and moves in when the
+ * heaps run dry or base moves. Keys and handles are separate arrays: a
+ * sift compares keys only, four children in half a cache line. */
 #ifndef ROCESIM_EVENTQ_H
 #define ROCESIM_EVENTQ_H
 #include <stdbool.h>
@@ -19,20 +31,39 @@
 #define EV_ID_BITS 28
 #define EV_ID_MAX ((1u << EV_ID_BITS) - 1)
 
+#define EV_SEQ_BITS 20
+/* Ranks 0..EV_SEQ_LIMIT-1; the top key value stays free as the empty sentinel. */
+#define EV_SEQ_LIMIT ((1u << EV_SEQ_BITS) - 1)
+#define EV_SPAN ((simtime_t)1 << (64 - EV_SEQ_BITS)) /* 2^44 ps = 17.59 s */
+#define EV_KEY_NONE UINT64_MAX
+
 struct event {
     simtime_t time;
-    uint32_t seq;    /* wraps; compared as a signed difference */
     uint32_t handle; /* kind << 28 | id */
 };
 
 struct heap4 {
-    struct event *v;
+    uint64_t *key;   /* key[n..cap+2] = EV_KEY_NONE: a sift reads four children unchecked */
+    uint32_t *handle;
+    uint64_t *mem;   /* key - 3: the allocation, aligned so children share a line */
     size_t n, cap;
+};
+
+struct far_ev {
+    simtime_t time;
+    uint64_t seq;    /* insertion order among far events */
+    uint32_t handle;
 };
 
 struct eventq {
     struct heap4 fast, slow;
-    uint32_t seq;
+    simtime_t base;  /* every heap entry's time is in [base, limit) */
+    simtime_t limit; /* every far event's time is >= limit */
+    uint32_t seq;    /* next rank */
+    struct far_ev *far;
+    size_t nfar, capfar;
+    uint64_t far_seq;
+    simtime_t far_min; /* earliest far event, T_NEVER when none */
 };
 
 void evq_init(struct eventq *q);
@@ -43,21 +74,17 @@ void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 /* Removes the earliest event into *ev; false when empty. */
 bool evq_pop(struct eventq *q, struct event *ev);
-static inline bool evq_empty(const struct eventq *q) { return q->fast.n == 0 && q->slow.n == 0; }
-static inline size_t evq_size(const struct eventq *q) { return q->fast.n + q->slow.n; }
-static inline bool ev_before(const struct event *a, const struct event *b)
+static inline bool evq_empty(const struct eventq *q)
 {
-    if (a->time != b->time)
-        return a->time < b->time;
-    return (int32_t)(a->seq - b->seq) < 0;
+    return q->fast.n == 0 && q->slow.n == 0 && q->nfar == 0;
 }
+static inline size_t evq_size(const struct eventq *q) { return q->fast.n + q->slow.n + q->nfar; }
 static inline simtime_t evq_top_time(const struct eventq *q)
 {
-    if (!q->fast.n)
-        return q->slow.n ? q->slow.v[0].time : T_NEVER;
-    if (!q->slow.n)
-        return q->fast.v[0].time;
-    return ev_before(&q->fast.v[0], &q->slow.v[0]) ? q->fast.v[0].time : q->slow.v[0].time;
+    uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
+    if (k == EV_KEY_NONE)
+        return q->far_min;
+    return q->base + (simtime_t)(k >> EV_SEQ_BITS);
 }
 static inline unsigned ev_kind(const struct event *e) { return e->handle >> EV_ID_BITS; }
 static inline uint32_t ev_id(const struct event *e) { return e->handle & EV_ID_MAX; }
