@@ -168,7 +168,7 @@ static void test_event_renumber_and_rebase(void **st)
         evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, pushed++);
     struct order_check c = { 0 };
     struct event e;
-    while (pushed < 2600000 && evq_pop(&q, &e)) {
+    while (pushed < 1500000 && evq_pop(&q, &e)) {
         check_next(&c, &e);
         int k = (int)rng_below(&r, 3);
         for (int j = 0; j < k; j++) {
