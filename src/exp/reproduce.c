@@ -138,6 +138,57 @@ static bool in_list(const char *list, long v)
     return false;
 }
 
+/* Like in_list, over "NODE" (any port) or "NODE:PORT" entries. */
+static bool in_port_list(const char *list, long node, long port)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *p = strtok(buf, ","); p; p = strtok(NULL, ",")) {
+        char *colon = strchr(p, ':');
+        if (strtol(p, NULL, 10) == node && (!colon || strtol(colon + 1, NULL, 10) == port))
+            return true;
+    }
+    return false;
+}
+
+/* fct.csv by column name: what 0 = % of flows whose COL is > 0, 1 = the
+ * value of COL in flow FLOW's row (NAN if empty: unfinished). */
+static double fct_column(const char *dir, const char *col, long flow, int what)
+{
+    char p[2048], *line = NULL;
+    size_t cap = 0;
+    snprintf(p, sizeof p, "%s/fct.csv", dir);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return NAN;
+    int ci = -1, k = 0;
+    if (getline(&line, &cap, f) > 0)
+        for (char *q = strtok(line, ",\n"); q; q = strtok(NULL, ",\n"), k++)
+            if (strcmp(q, col) == 0)
+                ci = k;
+    double n = 0, hit = 0, res = NAN;
+    while (ci >= 0 && getline(&line, &cap, f) > 0) {
+        const char *q = line; /* strsep-like walk: empty fields (unfinished flows) count */
+        for (k = 0; k < ci && q; k++) {
+            q = strchr(q, ',');
+            q = q ? q + 1 : NULL;
+        }
+        if (!q)
+            continue;
+        bool empty = *q == ',' || *q == '\n' || !*q;
+        double v = strtod(q, NULL);
+        if (what == 1 && strtol(line, NULL, 10) == flow) {
+            res = empty ? NAN : v;
+            break;
+        }
+        n++;
+        hit += v > 0;
+    }
+    free(line);
+    fclose(f);
+    return what == 1 ? res : n > 0 ? 100 * hit / n : NAN;
+}
+
 static double ms_of(const char *s)
 {
     simtime_t t;
@@ -406,8 +457,13 @@ static double goodput_gbps(const char *dir)
  *   rp_cut FLOW WMIN WMAX       the rate at that cut (Gbps)
  *   rate_mean FLOWS FROM TO     mean Gbps of the flows together (flow_rate.csv), FROM < t <= TO
  *   recover FLOWS AFTER GBPS T0 ms from T0 to the first sample after AFTER where the flows reach GBPS
- *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv)
+ *   pauses_to NODES FROM TO     PAUSE frames received by the nodes (pfc.csv); an entry
+ *                               NODE:PORT counts that port only (e.g. 26:2,26:3)
  *   paused_ms NODES FROM TO     time at least one port of the nodes was paused (pfc.csv)
+ *   flows_with COL              % of the flows in fct.csv whose column COL is > 0 (e.g.
+ *                               ever_paused: HoL-blocked flows; ooo: reordered flows)
+ *   flow COL FLOW [SCALE]       column COL of that flow's row in fct.csv (times SCALE; e.g.
+ *                               flow fct_ns 0 1e-6: flow 0's FCT in ms; none if empty)
  *   runs                        1 for a run that finished (use with sum: runs per row)
  *   deadlocked                  1 if the run stopped on a PFC deadlock, else 0
  *   deadlock_ms                 when the deadlock was detected (ms); none: not counted
@@ -530,6 +586,10 @@ static double metric(const char *dir, const char *spec)
         free(s.v);
         return res;
     }
+    if (nw == 2 && strcmp(w[0], "flows_with") == 0)
+        return fct_column(dir, w[1], 0, 0);
+    if ((nw == 3 || nw == 4) && strcmp(w[0], "flow") == 0)
+        return fct_column(dir, w[1], strtol(w[2], NULL, 10), 1) * (nw == 4 ? strtod(w[3], NULL) : 1.0);
     if (nw == 4 && (strcmp(w[0], "pauses_to") == 0 || strcmp(w[0], "paused_ms") == 0)) {
         char p[2048];
         snprintf(p, sizeof p, "%s/pfc.csv", dir);
@@ -559,11 +619,11 @@ static double metric(const char *dir, const char *spec)
                 fl[k++] = q;
             if (k < 6)
                 continue;
-            long node = strtol(fl[1], NULL, 10);
-            if (!in_list(w[1], node))
+            long node = strtol(fl[1], NULL, 10), port = strtol(fl[2], NULL, 10);
+            if (!in_port_list(w[1], node, port))
                 continue;
             double t = strtod(fl[0], NULL) / 1e6;
-            long port = strtol(fl[2], NULL, 10), prio = strtol(fl[3], NULL, 10);
+            long prio = strtol(fl[3], NULL, 10);
             bool pause = strcmp(fl[5], "pause") == 0;
             if (count) {
                 n += pause && t >= from && t < to;
@@ -769,12 +829,15 @@ int exp_reproduce(int argc, char **argv)
         exp_free(&x);
         return EXIT_BADINPUT;
     }
-    int rk = -1, ck = -1;
+    int rk = -1, ck = -1, pk = -1;
+    const char *pankey = get(&x, "experiment", "panels");
     for (int k = 0; k < s.nk; k++) {
         if (strcmp(s.k[k].key, rowkey) == 0)
             rk = k;
         if (colkey && strcmp(s.k[k].key, colkey) == 0)
             ck = k;
+        if (pankey && strcmp(s.k[k].key, pankey) == 0)
+            pk = k;
     }
     if (rk < 0) { /* columns may name a key only the full form sweeps */
         fprintf(stderr, "%s: rows must name a key of %s's [sweep]\n", path, swpath);
@@ -782,7 +845,11 @@ int exp_reproduce(int argc, char **argv)
         exp_free(&x);
         return EXIT_BADINPUT;
     }
+    /* With panels = KEY the table has a group of rows per value of KEY (a
+     * third swept key, e.g. the load when columns are the workloads): table
+     * row r is row value r % nrow of panel r / nrow. */
     int nrow = s.k[rk].n, ncol = ck >= 0 ? s.k[ck].n : 1, nm = 0;
+    int npan = pk >= 0 ? s.k[pk].n : 1, nrows = nrow * npan;
     const char *mspec[MAXM], *mhead[MAXM], *mkey[MAXM];
     bool msum[MAXM];
     char mh[MAXM][128];
@@ -815,7 +882,7 @@ int exp_reproduce(int argc, char **argv)
         snprintf(rdbuf[nrd], sizeof rdbuf[nrd], "%s/%s", runs, pn);
         rundirs[nrd] = rdbuf[nrd];
         nrd++;
-        int r = ch[rk], c = ck >= 0 ? ch[ck] : 0;
+        int r = ch[rk] + (pk >= 0 ? ch[pk] * nrow : 0), c = ck >= 0 ? ch[ck] : 0;
         if (r >= MAXROWS || c >= 4)
             continue;
         for (int m = 0; m < nm; m++) {
@@ -829,7 +896,8 @@ int exp_reproduce(int argc, char **argv)
      * a line per (row, column) value instead of a column group per column
      * value (for many metrics); with baseline = ROWVALUE and relative = M, ...
      * also each listed metric's change against that row (same column value),
-     * the form papers state their gains in. */
+     * the form papers state their gains in (with panels, against that row
+     * of the same panel). */
     const char *layout = get(&x, "experiment", "layout"), *base = get(&x, "experiment", "baseline");
     const char *rel = get(&x, "experiment", "relative");
     /* relative_form = baseline: the baseline's change against each row
@@ -861,7 +929,9 @@ int exp_reproduce(int argc, char **argv)
             continue;
         if (o == 1)
             fprintf(f, "# %s%s\n\n%s\n\n", title ? title : name, quick ? " (quick)" : "", paper ? paper : "");
-        fprintf(f, "\n| %s |", rowkey);
+        if (pk >= 0)
+            fprintf(f, "\n| %s |", pankey);
+        fprintf(f, pk >= 0 ? " %s |" : "\n| %s |", rowkey);
         if (stacked)
             fprintf(f, " %s |", colkey);
         for (int m = 0; m < nm; m++)
@@ -871,15 +941,19 @@ int exp_reproduce(int argc, char **argv)
             for (int c = 0; c < csub; c++)
                 fprintf(f, rinv ? " %s: %s vs row (%%)%s%s |" : " %s vs %s (%%)%s%s |", mhead[rel_m[q]], blabel,
                         ck >= 0 && !stacked ? " " : "", ck >= 0 && !stacked ? s.k[ck].vals[c] : "");
-        fprintf(f, " paper |\n|---|%s", stacked ? "---|" : "");
+        fprintf(f, " paper |\n|---|%s%s", stacked ? "---|" : "", pk >= 0 ? "---|" : "");
         for (int m = 0; m < (nm + nrel) * csub; m++)
             fprintf(f, "---:|");
         fprintf(f, "---|\n");
-        for (int r = 0; r < nrow && r < MAXROWS; r++)
+        for (int r = 0; r < nrows && r < MAXROWS; r++)
             for (int cs = 0; cs < (stacked ? ncol : 1) && cs < 4; cs++) {
-                char lk[200], pk[400];
-                snprintf(lk, sizeof lk, "%s", s.k[rk].vals[r]);
+                char lk[200], pkey[400];
+                snprintf(lk, sizeof lk, "%s", s.k[rk].vals[r % nrow]);
                 const char *label = get(&x, "labels", lk);
+                if (pk >= 0) {
+                    const char *pl = get(&x, "labels", s.k[pk].vals[r / nrow]);
+                    fprintf(f, "| %s ", pl ? pl : s.k[pk].vals[r / nrow]);
+                }
                 fprintf(f, "| %s |", label ? label : lk);
                 if (stacked) {
                     const char *cl = get(&x, "labels", s.k[ck].vals[cs]);
@@ -890,7 +964,8 @@ int exp_reproduce(int argc, char **argv)
                         int cc = stacked ? cs : c, mm = m < nm ? m : rel_m[m - nm];
                         double v = !cnt[r][cc][mm] ? NAN : msum[mm] ? sum[r][cc][mm] : sum[r][cc][mm] / cnt[r][cc][mm];
                         if (m >= nm) {
-                            double bv = !cnt[brow][cc][mm] ? NAN : msum[mm] ? sum[brow][cc][mm] : sum[brow][cc][mm] / cnt[brow][cc][mm];
+                            int b = r / nrow * nrow + brow;
+                            double bv = !cnt[b][cc][mm] ? NAN : msum[mm] ? sum[b][cc][mm] : sum[b][cc][mm] / cnt[b][cc][mm];
                             v = rinv ? (v > 0 ? 100 * (bv / v - 1) : NAN) : bv > 0 ? 100 * (v / bv - 1) : NAN;
                         }
                         if (isnan(v))
@@ -900,10 +975,11 @@ int exp_reproduce(int argc, char **argv)
                         else
                             fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
                     }
-                /* the paper's numbers: for "row/column" first, then for the row */
-                snprintf(pk, sizeof pk, "%s/%s", lk, stacked ? s.k[ck].vals[cs] : "");
-                const char *pv = stacked ? get(&x, "paper", pk) : NULL;
-                if (!pv && (!stacked || cs == 0))
+                /* the paper's numbers: for "row/column" (stacked) or "row/panel"
+                 * first, then for the row (on its first line) */
+                snprintf(pkey, sizeof pkey, "%s/%s", lk, stacked ? s.k[ck].vals[cs] : pk >= 0 ? s.k[pk].vals[r / nrow] : "");
+                const char *pv = stacked || pk >= 0 ? get(&x, "paper", pkey) : NULL;
+                if (!pv && (!stacked || cs == 0) && r < nrow)
                     pv = get(&x, "paper", lk);
                 fprintf(f, " %s |\n", pv ? pv : "");
             }
@@ -936,10 +1012,15 @@ int exp_reproduce(int argc, char **argv)
         if (strcmp(mkey[m], bm) != 0)
             continue;
         const char *rl[MAXROWS], *cl[4];
-        double *v = xcalloc((size_t)(nrow * ncol) + 1, sizeof *v);
-        for (int r = 0; r < nrow && r < MAXROWS; r++) {
-            const char *label = get(&x, "labels", s.k[rk].vals[r]);
-            rl[r] = label ? label : s.k[rk].vals[r];
+        double *v = xcalloc((size_t)(nrows * ncol) + 1, sizeof *v);
+        char (*pl)[160] = xcalloc((size_t)nrows + 1, sizeof *pl);
+        for (int r = 0; r < nrows && r < MAXROWS; r++) {
+            const char *label = get(&x, "labels", s.k[rk].vals[r % nrow]);
+            rl[r] = label ? label : s.k[rk].vals[r % nrow];
+            if (pk >= 0) { /* "panel value / row label" */
+                snprintf(pl[r], sizeof pl[r], "%s / %s", s.k[pk].vals[r / nrow], rl[r]);
+                rl[r] = pl[r];
+            }
             for (int c = 0; c < ncol && c < 4; c++)
                 v[r * ncol + c] = !cnt[r][c][m] ? NAN : msum[m] ? sum[r][c][m] : sum[r][c][m] / cnt[r][c][m];
         }
@@ -951,11 +1032,12 @@ int exp_reproduce(int argc, char **argv)
         }
         char fname[200];
         snprintf(fname, sizeof fname, "%s", name);
-        if (exp_plot_bars(figs, fname, title ? title : name, mhead[m], nrow < MAXROWS ? nrow : MAXROWS, rl,
+        if (exp_plot_bars(figs, fname, title ? title : name, mhead[m], nrows < MAXROWS ? nrows : MAXROWS, rl,
                           ncol < 4 ? ncol : 4, cl, v) == 0) {
             made++;
             printf("\nfigure: %s/%s.png\n", figs, fname);
         }
+        free(pl);
         free(v);
     }
     /* [figures] NAME = M1, M2, ... | y label: per column value, a group per
@@ -975,7 +1057,7 @@ int exp_reproduce(int argc, char **argv)
                 if (strcmp(mkey[m], t) == 0)
                     gm[ng++] = m;
         int nr = nrow < MAXROWS ? nrow : MAXROWS;
-        if (!ng || nr > 8)
+        if (!ng || nr > 8 || pk >= 0) /* with panels: the table and the experiment's figure only */
             continue;
         const char *gl[MAXM], *rl[MAXROWS];
         for (int g = 0; g < ng; g++)
