@@ -2,7 +2,7 @@
 # Proteus's reproductions (experiments/proteus-fig*.exp) and the reproduce
 # features they use. 1. --list names the six; every sweep file they name
 # loads (rocesim flows). 2. The metric kinds flows_with, flow, fct_avg and
-# pauses_to NODE:PORT, and the layout options panels and subject, on run
+# pauses_to NODE:PORT, and the layout option panels (with relative_form), on run
 # folders written by hand (a sweep skips a run whose summary.json exists, so
 # reproduce only reads them): every number is known. 3. proteus-fig2/10/12's
 # .exp files with their own metrics on a few tiny runs (their sweep files
@@ -47,14 +47,15 @@ quick = h.ini
 panels = traffic.load
 rows = lb.scheme
 figures = none
-subject = proteus
+baseline = proteus
+relative_form = baseline
 relative = afct
 [labels]
 proteus = Proteus
 [metrics]
 hol = flows_with ever_paused | blocked (%)
 f2 = flow fct_ns 2 1e-3 | flow 2 FCT (us)
-afct = fct_avg 0 100KB | AFCT small (us)
+afct = fct_avg 100KB | AFCT small (us)
 p52 = pauses_to 5:2 0 1s | PAUSE to 5:2
 p5 = pauses_to 5 0 1s | PAUSE to 5
 [paper]
