@@ -5,6 +5,7 @@
 #include <string.h>
 #include "scenario/config.h"
 #include "topo/topo.h"
+#include "net/lb.h"
 
 #ifndef ROCESIM_SHARED_DIR
 #error "ROCESIM_SHARED_DIR must name the shared data folder"
@@ -855,6 +856,125 @@ static void check_against_host_bfs(const struct topo *t)
     routes_free(&r);
 }
 
+/* ns-3's CalculateRoute, literally, per destination host: neighbours in the
+ * order its std::map<Ptr<Node>> gives (hosts on the heap below the switches,
+ * ascending; each 2 MB SwitchNode in its own mapping below the previous one,
+ * so descending), and `now` appended to nextHop[next] as the BFS expands it. */
+static void check_against_ns3_bfs(struct topo *t)
+{
+    t->ns3_hop_order = true;
+    struct routes r;
+    struct err e;
+    assert_int_equal(routes_build(&r, t, &e), 0);
+    uint32_t nn = t->n_nodes;
+    int32_t *dis = malloc(nn * sizeof *dis);
+    uint32_t *q = malloc(nn * sizeof *q), *nb = malloc(nn * sizeof *nb);
+    uint32_t(*want)[64] = malloc(nn * sizeof *want);
+    uint32_t *nw = malloc(nn * sizeof *nw);
+    for (uint32_t hi = 0; hi < t->n_hosts; hi++) {
+        uint32_t src = t->hosts[hi], qn = 0;
+        for (uint32_t i = 0; i < nn; i++)
+            dis[i] = -1, nw[i] = 0;
+        dis[src] = 0;
+        q[qn++] = src;
+        for (uint32_t i = 0; i < qn; i++) {
+            uint32_t now = q[i], m = 0;
+            for (uint32_t k = 0; k < nn; k++) /* hosts ascending, then switches descending */
+                if (!t->nodes[k].is_switch && topo_link_between(t, now, k))
+                    nb[m++] = k;
+            for (uint32_t k = nn; k-- > 0;)
+                if (t->nodes[k].is_switch && topo_link_between(t, now, k))
+                    nb[m++] = k;
+            for (uint32_t j = 0; j < m; j++) {
+                uint32_t next = nb[j];
+                if (dis[next] < 0) {
+                    dis[next] = dis[now] + 1;
+                    if (t->nodes[next].is_switch)
+                        q[qn++] = next;
+                }
+                if (dis[now] + 1 == dis[next])
+                    want[next][nw[next]++] = now;
+            }
+        }
+        for (uint32_t x = 0; x < nn; x++) {
+            if (!t->nodes[x].is_switch || x == src)
+                continue;
+            int n;
+            const uint32_t *got = routes_next(&r, x, hi, &n);
+            assert_int_equal(n, nw[x]);
+            for (uint32_t i = 0; i < nw[x]; i++)
+                assert_int_equal(got[i], want[x][i]);
+        }
+    }
+    free(dis);
+    free(q);
+    free(nb);
+    free(want);
+    free(nw);
+    routes_free(&r);
+}
+
+/* The switches a packet of sip:sport -> dip:dport crosses with ECMP as
+ * ns-3's GetOutDev hashes it (lb/ecmp.c), from host s to host d. */
+static int ecmp_path(const struct routes *r, const struct topo *t, uint32_t s, uint32_t d, uint32_t *out)
+{
+    uint32_t w[3] = {0x0b000001u + (s << 8), 0x0b000001u + (d << 8), 10000u | (100u << 16)};
+    int n, k = 0;
+    uint32_t x = routes_next(r, s, (uint32_t)t->host_index[d], &n)[0];
+    while (x != d) {
+        out[k++] = x;
+        const uint32_t *c = routes_next(r, x, (uint32_t)t->host_index[d], &n);
+        x = c[ecmp_hash((const uint8_t *)w, sizeof w, x) % (uint32_t)n];
+    }
+    return k;
+}
+
+static void test_routes_ns3_order(void **state)
+{
+    (void)state;
+    struct err e;
+    struct topo t;
+    struct cfg_topology cs[2] = {cfg(TOPO_FATTREE), cfg(TOPO_LEAFSPINE)};
+    cs[1].leaves = 3, cs[1].spines = 4, cs[1].hosts_per_leaf = 2;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(topo_generate(&t, &cs[i], &e), 0);
+        check_against_ns3_bfs(&t);
+        topo_free(&t);
+    }
+    /* irregular numbering: BFS order is not id order (switch 9 sits between
+     * hosts, spine 3 below the leaves) */
+    static const char irregular[] = "10 5 10\n3 4 6 8 9\n"
+                                    "0 4 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 6 100Gbps 1us 0\n5 6 100Gbps 1us 0\n"
+                                    "7 9 100Gbps 1us 0\n4 3 100Gbps 1us 0\n4 8 100Gbps 1us 0\n6 3 100Gbps 1us 0\n"
+                                    "6 8 100Gbps 1us 0\n9 3 100Gbps 1us 0\n";
+    assert_int_equal(topo_parse_ns3(&t, irregular, "irregular", &e), 0);
+    check_against_ns3_bfs(&t);
+    topo_free(&t);
+
+    assert_int_equal(topo_read_ns3(&t, FAT_TXT, &e), 0);
+    check_against_ns3_bfs(&t);
+    /* Paths read from ns-3's own packet trace (ENABLE_TRACE on every switch,
+     * fat.txt, HPCC commit 9f4be2a): 202 -> 81 and 201 -> 275. */
+    struct routes r;
+    uint32_t p[8];
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    const uint32_t want1[] = {332, 354, 368, 346, 325}, want2[] = {332, 355, 374, 359, 337};
+    assert_int_equal(ecmp_path(&r, &t, 202, 81, p), 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(p[i], want1[i]);
+    assert_int_equal(ecmp_path(&r, &t, 201, 275, p), 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(p[i], want2[i]);
+    routes_free(&r);
+    /* ascending ids (the INI default) take other aggregation switches */
+    t.ns3_hop_order = false;
+    assert_int_equal(routes_build(&r, &t, &e), 0);
+    assert_int_equal(ecmp_path(&r, &t, 202, 81, p), 5);
+    assert_int_equal(p[1], 353);
+    routes_free(&r);
+    topo_free(&t);
+}
+
 static void test_routes_equal_host_bfs(void **state)
 {
     (void)state;
@@ -883,7 +1003,7 @@ int main(void)
         cmocka_unit_test(test_fat_txt),       cmocka_unit_test(test_payload_tx),
         cmocka_unit_test(test_parse_small),   cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_read_errors),   cmocka_unit_test(test_fattree16_scale),
-        cmocka_unit_test(test_routes_equal_host_bfs),
+        cmocka_unit_test(test_routes_equal_host_bfs), cmocka_unit_test(test_routes_ns3_order),
         cmocka_unit_test(test_clos_flb),      cmocka_unit_test(test_clos_is_fattree),
         cmocka_unit_test(test_clos_errors),   cmocka_unit_test(test_oversubscription),
         cmocka_unit_test(test_node_names),    cmocka_unit_test(test_link_rates),

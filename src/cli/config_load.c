@@ -808,7 +808,9 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
     if (set_key(c, "switch", "pfc", "on", fname, false, e) < 0 || set_key(c, "transport", "recovery", "gbn", fname, false, e) < 0 ||
         set_key(c, "transport", "cnp", "flag", fname, false, e) < 0 ||
         /* a user of an ns-3 config expects ns-3's numbers, which come from its whole-ns truncation */
-        set_key(c, "run", "ns3_timing", "on", fname, false, e) < 0)
+        set_key(c, "run", "ns3_timing", "on", fname, false, e) < 0 ||
+        /* and ns-3's paths: its ECMP indexes next hops in the order its BFS builds */
+        set_key(c, "topology", "next_hop_order", "ns3", fname, false, e) < 0)
         goto out;
     const char *selected = "none";
     char others[512] = "";
@@ -1239,6 +1241,10 @@ int config_validate(struct config *c, struct err *e)
     if (c->ns3.active && c->run.ns3_timing && !config_origin(c, "run.ns3_timing"))
         warnf("%s: ns-3 config: run.ns3_timing = on (serialisation and pacing truncated to whole ns, as ns-3 does, "
               "so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
+              c->source);
+    if (c->ns3.active && c->topology.next_hop_order == HOP_ORDER_NS3 && !config_origin(c, "topology.next_hop_order"))
+        warnf("%s: ns-3 config: topology.next_hop_order = ns3 (equal-cost next hops in the order ns-3 builds them, so "
+              "flows take ns-3's ECMP paths; --set topology.next_hop_order=id for ascending node ids)",
               c->source);
     return 0;
 }

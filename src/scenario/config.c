@@ -41,6 +41,7 @@ static const struct param topology_params[] = {
     {"fail", P_STR, F(cfg_topology, fail), "", "link failures: A-B@TIME (down from then on) or A-B@DOWN-UP (recovers at UP), comma-separated, e.g. leaf0-spine1@1ms", NULL, 0, 0},
     {"flap", P_STR, F(cfg_topology, flap), "", "flapping links: A-B@FROM-UNTIL:every=PERIOD[:down=TIME]: an outage starts at FROM and every PERIOD after, each TIME long (default PERIOD/2), none after UNTIL, e.g. leaf0-spine1@1ms-2ms:every=100us", NULL, 0, 0},
     {"switch_fail", P_STR, F(cfg_topology, switch_fail), "", "switch failures: SWITCH@TIME or SWITCH@DOWN-UP: every link of the switch fails (and recovers at UP), comma-separated, e.g. spine0@1ms-3ms", NULL, 0, 0},
+    {"next_hop_order", P_ENUM, F(cfg_topology, next_hop_order), "id", "order of a switch's equal-cost next hops, which ECMP's hash indexes: id = ascending node id; ns3 = as ns-3 HPCC's third.cc builds them (its BFS visits switches by descending id), so identical inputs take ns-3's paths", HOP_ORDER_CHOICES, 0, 0},
     {"slow", P_STR, F(cfg_topology, slow), "", "slowed links: A-B:RATE@TIME or A-B:RATE@FROM-UNTIL: the link runs at RATE (below its own) from TIME (back at UNTIL); ECN thresholds and PFC shift follow the rate, headroom stays, e.g. leaf0-spine1:25Gbps@1ms", NULL, 0, 0},
     PARAM_END};
 

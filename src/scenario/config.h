@@ -12,6 +12,9 @@
 
 enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
 #define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
+/* the order of a switch's equal-cost next hops, which ECMP's hash indexes */
+enum hop_order { HOP_ORDER_ID, HOP_ORDER_NS3 };
+#define HOP_ORDER_CHOICES "id|ns3"
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
@@ -55,6 +58,7 @@ struct cfg_topology {
     char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (topo.c) */
     char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (topo.c) */
     char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (topo.c) */
+    int next_hop_order;                     /* enum hop_order */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

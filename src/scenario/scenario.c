@@ -34,6 +34,7 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
         return -1;
     if (tc->type == TOPO_FILE)
         topo_assign_layers(&sc->topo);
+    sc->topo.ns3_hop_order = tc->next_hop_order == HOP_ORDER_NS3;
     if (cfg->ns3.link_down_us > 0) { /* HPCC's third.cc: down at 2 s + LINK_DOWN's µs, for good */
         char where[64];
         snprintf(where, sizeof where, "LINK_DOWN %llu %u %u", (unsigned long long)cfg->ns3.link_down_us,

@@ -15,6 +15,8 @@ struct bfs {
     uint32_t *nb_off, *nb; /* neighbours of each node, ascending by id */
     int32_t *dis;
     uint32_t *q;
+    uint32_t *pos; /* ns3_hop_order: each expanded node's place in the BFS queue */
+    uint64_t *key; /* ns3_hop_order: sort keys of one neighbour list */
 };
 
 static void bfs_run(struct bfs *b, uint32_t src)
@@ -23,6 +25,7 @@ static void bfs_run(struct bfs *b, uint32_t src)
     memset(b->dis, 0xff, (size_t)t->n_nodes * sizeof *b->dis); /* -1: not reached */
     uint32_t qn = 0;
     b->dis[src] = 0;
+    b->pos[src] = qn;
     b->q[qn++] = src;
     for (uint32_t i = 0; i < qn; i++) {
         uint32_t u = b->q[i];
@@ -30,15 +33,19 @@ static void bfs_run(struct bfs *b, uint32_t src)
             uint32_t v = b->nb[p];
             if (b->dis[v] < 0) {
                 b->dis[v] = b->dis[u] + 1;
-                if (t->nodes[v].is_switch) /* hosts are reached, never transited */
+                if (t->nodes[v].is_switch) { /* hosts are reached, never transited */
+                    b->pos[v] = qn;
                     b->q[qn++] = v;
+                }
             }
         }
     }
 }
 
 /* Next hops of node x toward the BFS source: neighbours one step closer that
- * the BFS expanded (switches, or the source itself). Ascending since nb is. */
+ * the BFS expanded (switches, or the source itself). Ascending since nb is;
+ * with ns3_hop_order, in BFS queue order, as ns-3's CalculateRoute appends
+ * `now` to nextHop[next] while it expands `now` (insertion sort: a handful). */
 static uint32_t next_hops(const struct bfs *b, uint32_t src, uint32_t x, uint32_t *out)
 {
     uint32_t c = 0;
@@ -48,8 +55,13 @@ static uint32_t next_hops(const struct bfs *b, uint32_t src, uint32_t x, uint32_
     for (uint32_t p = b->nb_off[x]; p < b->nb_off[x + 1]; p++) {
         uint32_t y = b->nb[p];
         if (b->dis[y] == d - 1 && (b->t->nodes[y].is_switch || y == src)) {
-            if (out)
-                out[c] = y;
+            if (out) {
+                uint32_t k = c;
+                if (b->t->ns3_hop_order)
+                    for (; k > 0 && b->pos[out[k - 1]] > b->pos[y]; k--)
+                        out[k] = out[k - 1];
+                out[k] = y;
+            }
             c++;
         }
     }
@@ -60,6 +72,33 @@ static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* ns-3 keeps a node's neighbours in a std::map keyed by Ptr<Node>, so its BFS
+ * visits them in address order. A SwitchNode holds a 2 MB array
+ * (m_bytes[257][257][8]), above glibc's mmap threshold: each switch gets its
+ * own mapping, placed below the previous one, so switches sort by descending
+ * node id, above every host (small objects on the heap, ascending). Measured
+ * on fat.txt: every path of ns-3's packet trace matches this order. */
+static inline uint64_t ns3_key(const struct topo *t, uint32_t x)
+{
+    return t->nodes[x].is_switch ? (1ull << 32) | (UINT32_MAX - x) : x;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort nb[0..n) into ns-3's order via keys (key[] has room for n). */
+static void sort_ns3(const struct topo *t, uint32_t *nb, uint32_t n, uint64_t *key)
+{
+    for (uint32_t i = 0; i < n; i++)
+        key[i] = ns3_key(t, nb[i]);
+    qsort(key, n, sizeof *key, cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        nb[i] = key[i] >> 32 ? UINT32_MAX - (uint32_t)key[i] : (uint32_t)key[i];
 }
 
 void routes_free(struct routes *r)
@@ -120,6 +159,8 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     b.nb = malloc(((size_t)t->n_links * 2 + 1) * sizeof *b.nb);
     b.dis = malloc(((size_t)n + 1) * sizeof *b.dis);
     b.q = calloc((size_t)n + 1, sizeof *b.q);
+    b.pos = malloc(((size_t)n + 1) * sizeof *b.pos);
+    b.key = malloc(((size_t)t->n_links * 2 + 1) * sizeof *b.key);
     r->edge_index = malloc(((size_t)n + 1) * sizeof *r->edge_index);
     r->edge_node = malloc(((size_t)n + 1) * sizeof *r->edge_node);
     r->host_edge = malloc(((size_t)nh + 1) * sizeof *r->host_edge);
@@ -127,7 +168,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     r->host_nbr = malloc(((size_t)nh + 1) * sizeof *r->host_nbr);
     r->host_index = malloc(((size_t)n + 1) * sizeof *r->host_index);
     int rc = -1;
-    if (!b.nb_off || !b.nb || !b.dis || !b.q || !r->edge_index || !r->edge_node || !r->host_edge || !r->host_node ||
+    if (!b.nb_off || !b.nb || !b.dis || !b.q || !b.pos || !b.key || !r->edge_index || !r->edge_node || !r->host_edge || !r->host_node ||
         !r->host_nbr || !r->host_index) {
         errf(e, "routing: out of memory (%u nodes)", n);
         goto out;
@@ -149,8 +190,13 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         b.nb[b.nb_off[x] + b.q[x]++] = y;
         b.nb[b.nb_off[y] + b.q[y]++] = x;
     }
-    for (uint32_t i = 0; i < n; i++)
-        qsort(b.nb + b.nb_off[i], b.nb_off[i + 1] - b.nb_off[i], sizeof *b.nb, cmp_u32);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t *v = b.nb + b.nb_off[i], d = b.nb_off[i + 1] - b.nb_off[i];
+        if (t->ns3_hop_order)
+            sort_ns3(t, v, d, b.key);
+        else
+            qsort(v, d, sizeof *v, cmp_u32);
+    }
 
     /* Edge switches: those with a host on a link, numbered by node id. */
     for (uint32_t i = 0; i < n; i++)
@@ -233,6 +279,8 @@ out:
     free(b.nb);
     free(b.dis);
     free(b.q);
+    free(b.pos);
+    free(b.key);
     if (rc)
         routes_free(r);
     return rc;

@@ -66,6 +66,9 @@ struct topo {
     /* Link failures in the order given (topology.fail, LINK_DOWN). */
     struct topo_fail *fails;
     uint32_t n_fails;
+    /* routes_build: order each node's equal-cost next hops as ns-3 HPCC does
+     * (topology.next_hop_order = ns3) instead of ascending by id. */
+    bool ns3_hop_order;
 };
 
 /* Build leafspine / fattree / clos / dumbbell from the [topology] section
@@ -116,7 +119,8 @@ int topo_finish(struct topo *t, struct err *e);
 
 /* Equal-cost next hops, as ns-3 HPCC's CalculateRoute: for every node and
  * destination host the neighbours on shortest paths that expand only through
- * switches, ascending by node id. Every host hangs off one switch (its edge),
+ * switches, ascending by node id (or, with t->ns3_hop_order, in the order
+ * ns-3's BFS appends them, below). Every host hangs off one switch (its edge),
  * so a switch's next hops toward a host are those toward the host's edge
  * switch: the tables are kept per (node, destination edge), one BFS per edge
  * switch, so set-up is linear in nodes x edges rather than nodes x hosts. */
