@@ -208,6 +208,8 @@ struct qp {
     bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
     uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
     uint32_t timeouts; /* retransmission timeouts that fired */
+    uint64_t rto_recover; /* go-back-N: snd_high at the last timeout; an ACK beyond it ends the backoff */
+    uint8_t rto_backoff; /* go-back-N: times the RTO is doubled now (timeouts since data sent once was last ACKed) */
     bool tx_paused;    /* sender: stopped by its CC (cc_pause), next_avail = T_NEVER until cc_resume */
     uint32_t paths_used;   /* host-side multipath: distinct paths (UDP source ports) the sender put packets on */
     uint32_t paths_pruned; /* ...and times it dropped a path from use */
@@ -236,6 +238,7 @@ struct sim_params {
     uint32_t pfc_static;      /* static PFC threshold beyond the reserve (bytes); 0 = dynamic */
     simtime_t nack_interval;
     simtime_t rto;
+    uint32_t rto_backoff;     /* go-back-N: consecutive timeouts double the RTO at most this many times */
     bool irn;                 /* selective repeat instead of go-back-N */
     simtime_t rto_low, rto_high;
     uint32_t irn_n;           /* RTO_low while at most this many packets are in flight */

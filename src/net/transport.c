@@ -290,11 +290,16 @@ static bool receive_data(struct sim *s, struct pkt *p)
             f->last_nack = f->rcv_nxt;
             reply = PKT_NACK;
         }
-    } else if (f->rcv_nxt >= f->size) {
-        /* Everything is here and data still comes: the final ACK was lost (a
-         * failed link, a lossy drop) and the sender timed out. ns-3 ignores
-         * duplicates, so its sender would resend for ever; ACK instead. Never
-         * happens in a run without loss, so ns-3 parity there is kept. */
+    } else {
+        /* A duplicate: the sender went back below rcv_nxt (a timeout, or a
+         * NACK after reordering). ns-3 ignores it; we ACK it with rcv_nxt, as
+         * TCP answers an old segment (RFC 9293 §3.10.7.4) and as IRN and the
+         * bitmap receiver above do. Ignoring it livelocks a lossy go-back-N
+         * flow whose ACKs up to rcv_nxt were dropped: the sender only learns
+         * rcv_nxt from a reply, and when its window or its pacing keeps it
+         * from reaching rcv_nxt within an RTO (DCTCP's 100 Mbps floor: 84 us
+         * a packet against pbfs-fig7's 100 us RTO) every timeout rewinds it
+         * before it gets there, for ever. */
         reply = PKT_ACK;
     }
     if (ecn && s->p.cnp_packets) {
@@ -352,6 +357,12 @@ static void receive_ack(struct sim *s, struct pkt *p)
     if (seq > f->snd_una) {
         f->snd_una = seq;
         f->last_progress = s->now;
+        /* Karn: only an ACK of data sent once since the last timeout shows the
+         * round trip fits the base RTO again; its timer then comes due by then */
+        if (f->rto_backoff && seq > f->rto_recover) {
+            f->rto_backoff = 0;
+            timer_set(s, f, TIMER_RTO, s->now + s->p.rto);
+        }
     }
     if (s->lb->host_ack)
         s->lb->host_ack(s, &s->lbsw[f->src], s->lb_par, f, p);
@@ -471,12 +482,21 @@ void flows_due(struct sim *s)
 }
 
 /* A safety net: lossless mode never drops, so this only fires if a flow
- * really stalls (or in lossy mode); every firing is counted. */
+ * really stalls (or in lossy mode); every firing is counted.
+ * Go-back-N doubles its RTO after each timeout (transport.rto_backoff times
+ * at most; RFC 6298 5.5) until data sent only once is ACKed. A fixed RTO below the
+ * round trip a full queue causes (pbfs-fig7: 100 us against up to 670 us of
+ * queueing at a 25 Gbps port with 2 MB of buffer; leafspine-asym: ACKs behind
+ * PAUSEs for milliseconds) fires again before the resent packet can be ACKed,
+ * and every firing resends all the flow has in flight: the resends keep the
+ * queue full, the queue keeps the RTO firing. IRN keeps its two fixed RTOs. */
 void rto_fire(struct sim *s, struct qp *f)
 {
     simtime_t rto = s->p.rto;
     if (s->p.irn) /* IRN: a short timeout when too few packets are in flight for NACKs to come */
         rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
+    else
+        rto <<= f->rto_backoff;
     if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
         s->c.timeouts++;
         f->timeouts++;
@@ -487,6 +507,11 @@ void rto_fire(struct sim *s, struct qp *f)
             irn_recover(f, f->snd_nxt);
         } else {
             f->snd_nxt = f->snd_una;
+            f->rto_recover = f->snd_high;
+            if (f->rto_backoff < s->p.rto_backoff) {
+                f->rto_backoff++;
+                rto <<= 1;
+            }
         }
         f->last_progress = s->now;
         port_kick(s, nic_of(s, f->src)->port);

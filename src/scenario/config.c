@@ -73,6 +73,7 @@ static const struct param transport_params[] = {
     {"chunk", P_INT, F(cfg_transport, chunk), "0", "also ACK at every multiple of this many bytes; 0 = off (ns-3 L2_CHUNK_SIZE)", NULL, 0, 1e12},
     {"back_to_zero", P_BOOL, F(cfg_transport, back_to_zero), "off", "go back to the chunk start on loss (ns-3 L2_BACK_TO_ZERO)", NULL, 0, 0},
     {"rto", P_TIME, F(cfg_transport, rto), "0", "retransmission timeout; 0 = auto: 10ms lossless (safety net), 1ms lossy", NULL, 0, 0},
+    {"rto_backoff", P_INT, F(cfg_transport, rto_backoff), "6", "go-back-N: each timeout without progress since the last doubles the RTO, at most this many times (RFC 6298 5.5); progress resets it; 0 = fixed RTO", NULL, 0, 16},
     {"pg", P_INT, F(cfg_transport, pg), "3", "priority group (egress queue) of generated flows", NULL, 1, 7},
     {"rto_low", P_TIME, F(cfg_transport, rto_low), "100us", "IRN: timeout while at most irn_n packets are in flight", NULL, 1, 1e15},
     {"rto_high", P_TIME, F(cfg_transport, rto_high), "320us", "IRN: timeout otherwise (ns-3-based work: 320us; the IRN paper: 3ms)", NULL, 1, 1e15},

@@ -100,6 +100,7 @@ struct cfg_transport {
     int64_t chunk;         /* L2_CHUNK_SIZE, 0 = off */
     bool back_to_zero;
     simtime_t rto;         /* 0 = auto */
+    int64_t rto_backoff;   /* go-back-N: doublings of the RTO at most, 0 = fixed */
     int64_t pg;            /* priority group of generated flows */
     bool pbfs;             /* PB-FS beside the CC */
     bool hf2t;             /* HF2T beside the CC */

@@ -392,6 +392,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.pfc_static = sw->pfc_threshold ? (uint32_t)(sw->pfc_threshold - sw->reserve) : 0;
     s->p.nack_interval = tp->nack_interval;
     s->p.rto = tp->rto ? tp->rto : (sw->pfc ? 10 * T_MS : 1 * T_MS);
+    s->p.rto_backoff = (uint32_t)tp->rto_backoff;
     s->p.irn = tp->recovery == REC_IRN;
     s->p.rto_low = tp->rto_low;
     s->p.rto_high = tp->rto_high;
