@@ -94,7 +94,7 @@ static void test_cdf_header_means(void **state)
     (void)state;
     static const char *const names[] = {"ali_storage", "cache_follower", "data_mining", "data_mining_opera",
                                         "fb_hadoop", "fb_hadoop_conweave", "google_rpc_conweave", "solar",
-                                        "web_search", "web_server"};
+                                        "web_search", "web_server", "pcn_w1", "pcn_w2"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[512], *text;
         struct err e = {0};

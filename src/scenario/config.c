@@ -101,6 +101,7 @@ const struct param cfg_traffic_params[] = {
     {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
     {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file", NULL, 0, 0},
     {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
+    {"incast_ratio", P_STR, F(cfg_traffic, incast_ratio), "1", "poisson: senders per arrival, N or LO-HI (uniform): each arrival at a receiver brings that many distinct senders, one CDF-sized flow each, and load is the share of each receiver's link (PCN sec. 7.4: 1-15); 1 = sender-driven arrivals, one flow each", NULL, 0, 0},
     {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
     {"size", P_SIZE, F(cfg_traffic, size), "64KB", "incast, permutation, burst: bytes of every flow", NULL, 1, 1e15},
     {"repeat", P_ENUM, F(cfg_traffic, repeat), "off", "incast: once at start, or a Poisson process offering `load` of the total host capacity until start+duration", REPEAT_CHOICES, 0, 0},

@@ -127,6 +127,7 @@ struct cfg_traffic {
     simtime_t duration;
     char file[PARAM_STR_MAX];
     double intra_rack;           /* poisson: share of destinations in the sender's rack; < 0 = uniform */
+    char incast_ratio[PARAM_STR_MAX]; /* poisson: senders per arrival, "1" (sender-driven) or "LO-HI" */
     int64_t fan_in;              /* incast senders; burst: random senders when `senders` is empty */
     uint64_t size;               /* bytes per flow: incast, permutation, burst */
     int repeat;                  /* incast: once at start, or a Poisson process at `load` */

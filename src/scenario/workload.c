@@ -109,6 +109,18 @@ static int check_gen(const struct config *c, const char *s, const struct cfg_tra
             return fail(k, s, "cdf", "pattern", e, "cdf is empty (name a workload or a CDF file)");
         if (t && nh < 2)
             return fail(k, s, "pattern", NULL, e, "pattern=poisson needs at least 2 hosts, the topology has %" PRIu32, nh);
+        {
+            uint32_t lo, hi;
+            const char *why;
+            if (traffic_incast_ratio_parse(g->incast_ratio, &lo, &hi, &why) < 0)
+                return fail(k, s, "incast_ratio", NULL, e, "incast_ratio: '%.60s': %s", g->incast_ratio, why);
+            if (hi > 1 && g->intra_rack >= 0)
+                return fail(k, s, "incast_ratio", "intra_rack", e, "incast_ratio: receiver-driven incasts do not "
+                            "combine with intra_rack (leave it at -1)");
+            if (t && hi > 1 && hi >= nh)
+                return fail(k, s, "incast_ratio", NULL, e, "incast_ratio: %" PRIu32 " senders and a receiver need %"
+                            PRIu32 " hosts, the topology has %" PRIu32, hi, hi + 1, nh);
+        }
         return 0;
     case TRAFFIC_PERMUTATION:
         if (t && nh < 2)
@@ -224,8 +236,16 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
             rc = -1;
             break;
         }
-        rc = traffic_poisson_rack(out, t, &cdf, g->cdf_sampling, g->load, g->intra_rack, g->start, g->duration, pg, &r,
-                                  &sub);
+        uint32_t lo = 1, hi = 1;
+        const char *why;
+        if (traffic_incast_ratio_parse(g->incast_ratio, &lo, &hi, &why) < 0)
+            rc = errf(&sub, "traffic.incast_ratio: '%.60s': %s", g->incast_ratio, why);
+        else if (hi > 1) /* "1" keeps the sender-driven generator and its random draws */
+            rc = traffic_poisson_incast(out, t, &cdf, g->cdf_sampling, g->load, lo, hi, g->start, g->duration, pg, &r,
+                                        &sub);
+        else
+            rc = traffic_poisson_rack(out, t, &cdf, g->cdf_sampling, g->load, g->intra_rack, g->start, g->duration,
+                                      pg, &r, &sub);
         cdf_free(&cdf);
         break;
     }

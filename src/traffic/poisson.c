@@ -12,7 +12,9 @@
  * Arrival offsets accumulate unrounded and each is rounded to the nearest ns
  * when emitted (traffic_gen truncates every gap to whole ns, which biases the
  * rate up by ~0.5 ns per gap). Random draws, in this order: one gap per host
- * (hosts[] order), then per flow: destination, size, next gap. */
+ * (hosts[] order), then per flow: destination, size, next gap.
+ * traffic_poisson_incast (traffic.incast_ratio) is the receiver-driven
+ * variant: per receiver a Poisson process of incasts of 1..15 senders. */
 #include "traffic/traffic.h"
 #include <inttypes.h>
 #include <math.h>
@@ -135,6 +137,18 @@ static uint32_t rack_dest(const struct racks *k, uint32_t nh, uint32_t hi, doubl
     return d;
 }
 
+/* A host's rate is that of its (single) link; the first one if several. */
+static void host_rates(const struct topo *t, uint64_t *rate)
+{
+    for (uint32_t i = 0; i < t->n_links; i++) {
+        const struct topo_link *l = &t->links[i];
+        uint32_t ends[2] = {l->a, l->b};
+        for (int k = 0; k < 2; k++)
+            if (ends[k] < t->n_nodes && t->host_index[ends[k]] >= 0 && !rate[t->host_index[ends[k]]])
+                rate[t->host_index[ends[k]]] = l->rate;
+    }
+}
+
 int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
                     double load, simtime_t start, simtime_t duration, uint16_t pg, struct rng *r,
                     struct err *e)
@@ -171,14 +185,7 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         errf(e, "traffic: out of memory");
         goto out;
     }
-    /* A host's rate is that of its (single) link; the first one if several. */
-    for (uint32_t i = 0; i < t->n_links; i++) {
-        const struct topo_link *l = &t->links[i];
-        uint32_t ends[2] = {l->a, l->b};
-        for (int k = 0; k < 2; k++)
-            if (ends[k] < t->n_nodes && t->host_index[ends[k]] >= 0 && !rate[t->host_index[ends[k]]])
-                rate[t->host_index[ends[k]]] = l->rate;
-    }
+    host_rates(t, rate);
     double expected = 0;
     for (uint32_t i = 0; i < nh; i++) {
         if (!rate[i]) {
@@ -240,5 +247,166 @@ out:
     free(gap);
     free(off);
     free(h);
+    return rc;
+}
+
+/* ------------------------------------------------- incast-ratio arrivals */
+
+int traffic_incast_ratio_parse(const char *s, uint32_t *lo, uint32_t *hi, const char **why)
+{
+    char *end;
+    while (*s == ' ')
+        s++;
+    unsigned long a = strtoul(s, &end, 10), b = a;
+    if (end == s || *s == '-') {
+        *why = "expected a number of senders (8) or a range (1-15)";
+        return -1;
+    }
+    while (*end == ' ')
+        end++;
+    if (*end == '-') {
+        const char *q = end + 1;
+        while (*q == ' ')
+            q++;
+        if (*q < '0' || *q > '9') {
+            *why = "expected a range such as 1-15";
+            return -1;
+        }
+        b = strtoul(q, &end, 10);
+        while (*end == ' ')
+            end++;
+    }
+    if (*end) {
+        *why = "expected a number of senders (8) or a range (1-15)";
+        return -1;
+    }
+    if (a < 1 || b < a || b > HOST_LIST_MAX) {
+        *why = "senders per arrival must be at least 1, a range ascending (LO-HI, LO <= HI)";
+        return -1;
+    }
+    *lo = (uint32_t)a;
+    *hi = (uint32_t)b;
+    return 0;
+}
+
+/* Swaps pool[a] and pool[b], keeping where[] (a host's place in pool) right. */
+static void pool_swap(uint32_t *pool, uint32_t *where, uint32_t a, uint32_t b)
+{
+    uint32_t x = pool[a];
+    pool[a] = pool[b];
+    pool[b] = x;
+    where[pool[a]] = a;
+    where[pool[b]] = b;
+}
+
+int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
+                           double load, uint32_t lo, uint32_t hi, simtime_t start, simtime_t duration, uint16_t pg,
+                           struct rng *r, struct err *e)
+{
+    if (sampling != 0 && sampling != 1)
+        return errf(e, "traffic: unknown CDF sampling %d (0 linear, 1 step)", sampling);
+    if (!(load > 0 && load <= 1))
+        return errf(e, "traffic.load: %g is not in (0, 1]", load);
+    if (lo < 1 || hi < lo)
+        return errf(e, "traffic.incast_ratio: %" PRIu32 "-%" PRIu32 " is not an ascending range from 1", lo, hi);
+    if ((uint64_t)hi >= t->n_hosts)
+        return errf(e, "traffic.incast_ratio: %" PRIu32 " senders and a receiver need %" PRIu64
+                       " hosts, the topology has %" PRIu32, hi, (uint64_t)hi + 1, t->n_hosts);
+    if (start < 0 || duration < 0 || start > INT64_MAX / 2 || duration > INT64_MAX / 2)
+        return errf(e, "traffic: start and duration must be non-negative and at most 53 days each");
+    double mean = cdf_mean(c, sampling);
+    if (!(mean > 0) || !isfinite(mean))
+        return errf(e, "traffic.cdf: '%s' has a mean flow size of %g bytes; Poisson traffic needs a positive mean",
+                    c->name, mean);
+
+    uint32_t nh = t->n_hosts;
+    uint64_t *rate = calloc(nh, sizeof *rate);
+    double *gap = malloc(nh * sizeof *gap), *off = malloc(nh * sizeof *off);
+    struct arrival *h = malloc(nh * sizeof *h);
+    uint32_t *pool = malloc(nh * sizeof *pool), *where = malloc(nh * sizeof *where);
+    uint32_t *snd = malloc((size_t)hi * sizeof *snd);
+    int rc = -1;
+    if (!rate || !gap || !off || !h || !pool || !where || !snd) {
+        errf(e, "traffic: out of memory");
+        goto out;
+    }
+    host_rates(t, rate);
+    /* Arrivals per receiver: each brings (lo+hi)/2 flows on average, so this
+     * gap offers `load` of the receiver's link (PCN's "load on ToR downlinks"). */
+    double per_arrival = ((double)lo + (double)hi) / 2.0, expected = 0;
+    for (uint32_t i = 0; i < nh; i++) {
+        if (!rate[i]) {
+            errf(e, "traffic: host %" PRIu32 " has no link (or a 0 bps one)", t->hosts[i]);
+            goto out;
+        }
+        gap[i] = per_arrival * mean * 8.0 / ((double)rate[i] * load) * (double)T_SEC; /* ps */
+        expected += (double)duration / gap[i] * per_arrival;
+    }
+    if (expected > MAX_FLOWS) {
+        errf(e, "traffic: this load and duration would make about %.3g flows (limit %.0g)", expected, MAX_FLOWS);
+        goto out;
+    }
+    /* The sender pool: a permutation of the host indices; a partial
+     * Fisher-Yates over its first nh-1 entries (the receiver swapped out
+     * to the last place) draws distinct senders. Any starting permutation
+     * gives uniform draws, so the pool is not reset between arrivals. */
+    for (uint32_t i = 0; i < nh; i++)
+        pool[i] = where[i] = i;
+    simtime_t base = (start + T_NS - 1) / T_NS * T_NS, end = start + duration;
+    size_t n = 0, n0 = out->n;
+    for (uint32_t i = 0; i < nh; i++) {
+        off[i] = rng_exp(r, gap[i]);
+        simtime_t at = arrival_time(base, off[i], end);
+        if (at >= 0)
+            h[n++] = (struct arrival){at, i};
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(h, n, i);
+    while (n > 0) {
+        uint32_t rv = h[0].hi, k = lo + (uint32_t)rng_below(r, (uint64_t)(hi - lo) + 1);
+        pool_swap(pool, where, where[rv], nh - 1);
+        for (uint32_t j = 0; j < k; j++) {
+            pool_swap(pool, where, j, j + (uint32_t)rng_below(r, (uint64_t)(nh - 1 - j)));
+            snd[j] = pool[j];
+        }
+        /* senders in ascending order, as an incast lists them */
+        for (uint32_t a = 1; a < k; a++)
+            for (uint32_t b = a; b > 0 && snd[b - 1] > snd[b]; b--) {
+                uint32_t tmp = snd[b];
+                snd[b] = snd[b - 1];
+                snd[b - 1] = tmp;
+            }
+        for (uint32_t j = 0; j < k; j++) {
+            struct flow_spec f = {
+                .src = t->hosts[snd[j]],
+                .dst = t->hosts[rv],
+                .start = h[0].t,
+                .pg = pg,
+                .dport = 100,
+            };
+            f.size = cdf_sample(c, r, sampling);
+            if (flow_list_push(out, &f)) {
+                errf(e, "traffic: out of memory after %zu flows", out->n - n0);
+                out->n = n0;
+                goto out;
+            }
+        }
+        off[rv] += rng_exp(r, gap[rv]);
+        simtime_t at = arrival_time(base, off[rv], end);
+        if (at >= 0)
+            h[0].t = at;
+        else
+            h[0] = h[--n];
+        sift_down(h, n, 0);
+    }
+    rc = 0;
+out:
+    free(rate);
+    free(gap);
+    free(off);
+    free(h);
+    free(pool);
+    free(where);
+    free(snd);
     return rc;
 }

@@ -81,6 +81,20 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
                          double load, double intra_rack, simtime_t start, simtime_t duration, uint16_t pg,
                          struct rng *r, struct err *e);
 
+/* Poisson arrivals per receiver, each bringing an incast (PCN sec. 7.4's
+ * "random in-cast ratio ranging from 1 to 15"): a uniform k in [lo, hi]
+ * distinct other hosts each send one flow, sized from the CDF, to the
+ * receiver at the arrival time. The mean gap, (lo+hi)/2 * mean_size * 8 /
+ * (rate * load), offers `load` of each receiver's link. Output in (start,
+ * receiver) order, an arrival's flows by ascending sender. Draws: one gap
+ * per host, then per arrival: k, the k senders (partial Fisher-Yates), the k
+ * sizes, the next gap. Needs hi < number of hosts. */
+int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
+                           double load, uint32_t lo, uint32_t hi, simtime_t start, simtime_t duration, uint16_t pg,
+                           struct rng *r, struct err *e);
+/* traffic.incast_ratio: "8" (lo = hi = 8) or "1-15". 0, or -1 with *why. */
+int traffic_incast_ratio_parse(const char *s, uint32_t *lo, uint32_t *hi, const char **why);
+
 /* ---- patterns (patterns.c). Generated flows use dport 100, as traffic_gen.py. */
 
 /* A host's rack: the node at the other end of its (first) link, its ToR.
