@@ -116,14 +116,22 @@ static const char *get(const struct expdef *x, const char *sec, const char *key)
 /* ------------------------------------------------------------ metrics */
 
 
+/* KEY, or OBJECT.KEY for a key inside one of summary.json's objects
+ * (pfc_pause_rate_by_layer.core). */
 static double json_num(const char *dir, const char *key)
 {
-    char p[2048], k[96];
+    char p[2048], k[96], o[96] = "";
     snprintf(p, sizeof p, "%s/summary.json", dir);
     char *t = exp_slurp(p, NULL);
-    snprintf(k, sizeof k, "\"%s\":", key);
-    const char *q = t ? strstr(t, k) : NULL;
-    double v = q ? strtod(q + strlen(k), NULL) : NAN;
+    const char *dot = strchr(key, '.');
+    if (dot)
+        snprintf(o, sizeof o, "\"%.*s\":", (int)(dot - key), key);
+    snprintf(k, sizeof k, "\"%s\":", dot ? dot + 1 : key);
+    const char *q = t && *o ? strstr(t, o) : t, *end = NULL;
+    if (q && *o)
+        end = strchr(q, '}');
+    q = q ? strstr(q, k) : NULL;
+    double v = q && (!end || q < end) ? strtod(q + strlen(k), NULL) : NAN;
     free(t);
     return v;
 }
@@ -440,10 +448,11 @@ static double goodput_gbps(const char *dir)
 }
 
 /* One metric of one run; NAN when it cannot be computed. Kinds:
- *   summary KEY                 a number from summary.json
+ *   summary KEY                 a number from summary.json (OBJECT.KEY: inside an object)
  *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
+ *   fct_mean MAXSIZE            mean FCT (us) of finished flows up to MAXSIZE
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
  *   q_mean NODE:PORT FROM TO    mean egress queue (KB) of that port (queue.csv), FROM <= t < TO
@@ -503,6 +512,20 @@ static double metric(const char *dir, const char *spec)
     if ((nw == 3 || nw == 4) && strcmp(w[0], "per") == 0) {
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
         return b > 0 ? a / b * (nw == 4 ? strtod(w[3], NULL) : 1.0) : NAN;
+    }
+    if (nw == 2 && strcmp(w[0], "fct_mean") == 0) {
+        struct report_run r;
+        struct err e;
+        uint64_t max = UINT64_MAX;
+        if ((strcmp(w[1], "inf") != 0 && parse_size(w[1], &max)) || report_load(&r, dir, &e) < 0)
+            return NAN;
+        double sum = 0;
+        size_t k = 0;
+        for (size_t i = 0; i < r.n_flows; i++)
+            if (r.flows[i].done && r.flows[i].size <= max)
+                sum += r.flows[i].fct_ns / 1e3, k++;
+        report_free(&r);
+        return k ? sum / (double)k : NAN;
     }
     if ((nw == 3 && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
         struct report_run r;
