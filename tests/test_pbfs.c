@@ -382,6 +382,7 @@ static void test_algorithm1(void **state)
 
 struct incast_res {
     uint64_t postcards, flows, pauses, peak_q;
+    uint64_t hops[PBFS_HOP_BINS]; /* postcards by their switch's distance from the source */
     double fct_avg_us, fct_max_us;
 };
 
@@ -429,6 +430,7 @@ static void run_incast(const char *cc, bool pbfs, struct incast_res *res)
             mx = fct;
     }
     res->postcards = s->c.pbfs_postcards;
+    memcpy(res->hops, s->c.pbfs_postcard_hops, sizeof res->hops);
     res->flows = s->c.pbfs_flows;
     res->pauses = s->c.pfc_pause_frames;
     res->peak_q = peak;
@@ -464,6 +466,19 @@ static void test_incast(void **state)
     assert_true(off.pauses > 0);
     assert_true(on.pauses < off.pauses);
     assert_true(on.peak_q * 2 < off.peak_q);
+    /* Fig. 6b: every postcard counted once by its switch's distance from the
+     * flow's source; a leaf-spine has none beyond 3 links (source leaf 1,
+     * spine 2, receiver's leaf 3), and most come from the congested port,
+     * the receiver's ToR downlink: 3 links from the senders in other racks. */
+    uint64_t sum = 0;
+    for (int i = 0; i < PBFS_HOP_BINS; i++)
+        sum += on.hops[i];
+    print_message("postcards by distance from the source: 1: %llu, 2: %llu, 3: %llu\n", (unsigned long long)on.hops[0],
+                  (unsigned long long)on.hops[1], (unsigned long long)on.hops[2]);
+    assert_int_equal(sum, on.postcards);
+    for (int i = 3; i < PBFS_HOP_BINS; i++)
+        assert_int_equal(on.hops[i], 0);
+    assert_true(on.hops[2] > on.hops[0] && on.hops[2] > on.hops[1]);
 }
 
 /* PB-FS is a companion: it cannot be the congestion control itself. */

@@ -63,7 +63,9 @@
  * Counters: sim counters pbfs_postcards (postcards switches generated) and
  * pbfs_flows (flows that marked at least one packet); per flow, the state
  * counts marked packets and postcards. The paper's sanity figure (§V-B, Fig.
- * 6a): fewer than four postcards per PB-FS flow. */
+ * 6a): fewer than four postcards per PB-FS flow. pbfs_postcard_hops counts
+ * postcards by the sending switch's distance in links from the flow's
+ * source host (Fig. 6b; 1 = the source ToR, the last bin = that or more). */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -277,6 +279,26 @@ static double window(const struct pbfs_port *ps, int n, double f, double m, bool
     return sum;
 }
 
+/* Links from switch sw to host node h along the routing tables (shortest
+ * paths, first candidate at every step): 1 at h's own ToR; 0 if h is not
+ * reachable. For Fig. 6b's "distance from switch to source"; postcards are
+ * rare (a marked packet at a congested port), so a walk per postcard. */
+static uint32_t hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
+{
+    int32_t hi = h < s->n_nodes ? s->host_index[h] : -1;
+    uint32_t node = sw;
+    for (uint32_t d = 1; hi >= 0 && d <= s->n_nodes; d++) {
+        int n;
+        const uint32_t *c = sim_route(s, node, (uint32_t)hi, &n);
+        if (n == 0)
+            return 0;
+        node = s->ports[s->ports[c[0]].peer].node;
+        if (node == h)
+            return d;
+    }
+    return 0;
+}
+
 static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *par, struct pkt *pk, int q)
 {
     (void)q;
@@ -327,6 +349,9 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     pc->fb[FB_RECENT] = (uint64_t)llround(window(ps, n, f, m, false));
     pc->fb[FB_RECENT_MARKED] = (uint64_t)llround(window(ps, n, f, m, true));
     s->c.pbfs_postcards++;
+    uint32_t d = hops_to_host(s, sw, pk->src);
+    if (d)
+        s->c.pbfs_postcard_hops[d < PBFS_HOP_BINS ? d - 1 : PBFS_HOP_BINS - 1]++;
     ((struct pbfs *)cc_companion_state(s, &cc_pbfs, pk->flow))->postcards++;
     cc_switch_send(s, sw, pc);
 }

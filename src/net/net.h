@@ -255,6 +255,7 @@ struct sim_params {
     simtime_t stop;       /* 0 = none */
 };
 
+#define PBFS_HOP_BINS 8
 struct sim_counters {
     uint64_t events, packet_hops;
     uint64_t bytes_sent, bytes_delivered, bytes_retx;
@@ -268,6 +269,7 @@ struct sim_counters {
     uint64_t link_changes;          /* link failures, recoveries and rate changes that happened */
     uint64_t flows_completed;
     uint64_t pbfs_postcards, pbfs_flows; /* PB-FS: postcards switches sent; flows that marked a packet */
+    uint64_t pbfs_postcard_hops[PBFS_HOP_BINS]; /* PB-FS postcards by links from their switch to the flow's source: [d-1], last bin d >= PBFS_HOP_BINS */
     uint64_t lb_ctrl_packets;   /* control packets load balancers sent */
     uint64_t lb_probes;         /* probes sender-side balancers sent (lb_probe_send) */
     uint64_t lb_stat[LB_STATS]; /* the balancer's own counters (lb_ops.stat_names) */

@@ -395,6 +395,10 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->nacks, (unsigned long long)c->cnps);
     fprintf(f, "  \"pbfs_postcards\": %llu,\n  \"pbfs_flows\": %llu,\n", (unsigned long long)c->pbfs_postcards,
             (unsigned long long)c->pbfs_flows);
+    fprintf(f, "  \"pbfs_postcards_by_hops\": {");
+    for (int i = 0; i < PBFS_HOP_BINS; i++)
+        fprintf(f, "%s\"%d\": %llu", i ? ", " : "", i + 1, (unsigned long long)c->pbfs_postcard_hops[i]);
+    fprintf(f, "},\n");
     {
         uint64_t gaps = 0, g1 = 0, g2 = 0, g3 = 0, held = 0;
         simtime_t held_time = 0;
