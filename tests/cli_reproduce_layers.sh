@@ -1,7 +1,7 @@
 #!/bin/bash
 # rocesim reproduce metric kinds that PCN's Fig. 14 (pcn-fig14) reads: a key
 # inside one of summary.json's objects (summary pfc_pause_frames_by_layer.edge,
-# pfc_pause_rate_by_layer.core) and the mean FCT (fct_mean MAXSIZE), on a small
+# pfc_pause_rate_by_layer.core) and the mean FCT (fct_avg MAXSIZE), on a small
 # Clos pod with receiver-driven incasts (traffic.incast_ratio) and PFC alone,
 # so that every layer pauses: the layers add up to summary.json's total, the
 # rate is the count per second of the run, and the means equal fct.csv's.
@@ -52,8 +52,8 @@ agg = summary pfc_pause_frames_by_layer.agg | agg
 core = summary pfc_pause_frames_by_layer.core | core
 core_rate = summary pfc_pause_rate_by_layer.core | core/s
 nope = summary pfc_pause_rate_by_layer.nope | nope
-mean = fct_mean inf | mean
-small = fct_mean 10KB | small
+mean = fct_avg inf | mean
+small = fct_avg 10KB | small
 EXP
 ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce layers --quick --out "$tmp/r" > /dev/null 2>"$tmp/err"
 check test $? -eq 0

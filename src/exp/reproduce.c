@@ -452,7 +452,6 @@ static double goodput_gbps(const char *dir)
  *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
- *   fct_mean MAXSIZE            mean FCT (us) of finished flows up to MAXSIZE
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
  *   q_mean NODE:PORT FROM TO    mean egress queue (KB) of that port (queue.csv), FROM <= t < TO
@@ -512,20 +511,6 @@ static double metric(const char *dir, const char *spec)
     if ((nw == 3 || nw == 4) && strcmp(w[0], "per") == 0) {
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
         return b > 0 ? a / b * (nw == 4 ? strtod(w[3], NULL) : 1.0) : NAN;
-    }
-    if (nw == 2 && strcmp(w[0], "fct_mean") == 0) {
-        struct report_run r;
-        struct err e;
-        uint64_t max = UINT64_MAX;
-        if ((strcmp(w[1], "inf") != 0 && parse_size(w[1], &max)) || report_load(&r, dir, &e) < 0)
-            return NAN;
-        double sum = 0;
-        size_t k = 0;
-        for (size_t i = 0; i < r.n_flows; i++)
-            if (r.flows[i].done && r.flows[i].size <= max)
-                sum += r.flows[i].fct_ns / 1e3, k++;
-        report_free(&r);
-        return k ? sum / (double)k : NAN;
     }
     if ((nw == 3 && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
         struct report_run r;
