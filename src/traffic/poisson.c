@@ -70,6 +70,35 @@ struct racks {
     uint32_t *pos; /* host index -> its entry in mem */
 };
 
+/* Append one flow sized from the CDF (the draw comes before the push, as
+ * every Poisson generator has always drawn it). */
+static int push_flow(struct flow_list *out, size_t n0, uint32_t src, uint32_t dst, simtime_t at, uint16_t pg,
+                     const struct cdf *c, int sampling, struct rng *r, struct err *e)
+{
+    struct flow_spec f = {.src = src, .dst = dst, .start = at, .pg = pg, .dport = 100};
+    f.size = cdf_sample(c, r, sampling);
+    if (flow_list_push(out, &f)) {
+        errf(e, "traffic: out of memory after %zu flows", out->n - n0);
+        out->n = n0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Host i (at the heap's top) draws its next arrival, or leaves the heap
+ * when that falls past the window. */
+static void next_arrival(struct arrival *h, size_t *n, double *off, const double *gap, uint32_t i, simtime_t base,
+                         simtime_t end, struct rng *r)
+{
+    off[i] += rng_exp(r, gap[i]);
+    simtime_t at = arrival_time(base, off[i], end);
+    if (at >= 0)
+        h[0].t = at;
+    else
+        h[0] = h[--*n];
+    sift_down(h, *n, 0);
+}
+
 static void racks_free(struct racks *k)
 {
     free(k->grp);
@@ -219,26 +248,9 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         } else {
             d = rack_dest(&rk, nh, hi, intra_rack, r);
         }
-        struct flow_spec f = {
-            .src = t->hosts[hi],
-            .dst = t->hosts[d],
-            .start = h[0].t,
-            .pg = pg,
-            .dport = 100,
-        };
-        f.size = cdf_sample(c, r, sampling);
-        if (flow_list_push(out, &f)) {
-            errf(e, "traffic: out of memory after %zu flows", out->n - n0);
-            out->n = n0;
+        if (push_flow(out, n0, t->hosts[hi], t->hosts[d], h[0].t, pg, c, sampling, r, e))
             goto out;
-        }
-        off[hi] += rng_exp(r, gap[hi]);
-        simtime_t at = arrival_time(base, off[hi], end);
-        if (at >= 0)
-            h[0].t = at;
-        else
-            h[0] = h[--n];
-        sift_down(h, n, 0);
+        next_arrival(h, &n, off, gap, hi, base, end, r);
     }
     rc = 0;
 out:
@@ -376,28 +388,10 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
                 snd[b] = snd[b - 1];
                 snd[b - 1] = tmp;
             }
-        for (uint32_t j = 0; j < k; j++) {
-            struct flow_spec f = {
-                .src = t->hosts[snd[j]],
-                .dst = t->hosts[rv],
-                .start = h[0].t,
-                .pg = pg,
-                .dport = 100,
-            };
-            f.size = cdf_sample(c, r, sampling);
-            if (flow_list_push(out, &f)) {
-                errf(e, "traffic: out of memory after %zu flows", out->n - n0);
-                out->n = n0;
+        for (uint32_t j = 0; j < k; j++)
+            if (push_flow(out, n0, t->hosts[snd[j]], t->hosts[rv], h[0].t, pg, c, sampling, r, e))
                 goto out;
-            }
-        }
-        off[rv] += rng_exp(r, gap[rv]);
-        simtime_t at = arrival_time(base, off[rv], end);
-        if (at >= 0)
-            h[0].t = at;
-        else
-            h[0] = h[--n];
-        sift_down(h, n, 0);
+        next_arrival(h, &n, off, gap, rv, base, end, r);
     }
     rc = 0;
 out:
