@@ -70,6 +70,54 @@ struct racks {
     uint32_t *pos; /* host index -> its entry in mem */
 };
 
+/* A host's rate is that of its (single) link; the first one if several. */
+static void host_rates(const struct topo *t, uint64_t *rate)
+{
+    for (uint32_t i = 0; i < t->n_links; i++) {
+        const struct topo_link *l = &t->links[i];
+        uint32_t ends[2] = {l->a, l->b};
+        for (int k = 0; k < 2; k++)
+            if (ends[k] < t->n_nodes && t->host_index[ends[k]] >= 0 && !rate[t->host_index[ends[k]]])
+                rate[t->host_index[ends[k]]] = l->rate;
+    }
+}
+
+/* Each host's mean gap between arrivals (ps) for `load` of its link, when an
+ * arrival brings `per_arrival` flows of `mean` bytes on average; refuses a
+ * linkless host and a run of more than MAX_FLOWS flows. */
+static int host_gaps(const struct topo *t, uint64_t *rate, double *gap, double per_arrival, double mean, double load,
+                     simtime_t duration, struct err *e)
+{
+    host_rates(t, rate);
+    double expected = 0;
+    for (uint32_t i = 0; i < t->n_hosts; i++) {
+        if (!rate[i])
+            return errf(e, "traffic: host %" PRIu32 " has no link (or a 0 bps one)", t->hosts[i]);
+        gap[i] = per_arrival * mean * 8.0 / ((double)rate[i] * load) * (double)T_SEC;
+        expected += (double)duration / gap[i] * per_arrival;
+    }
+    if (expected > MAX_FLOWS)
+        return errf(e, "traffic: this load and duration would make about %.3g flows (limit %.0g)", expected, MAX_FLOWS);
+    return 0;
+}
+
+/* Every host draws its first arrival; those inside the window form the heap.
+ * Returns its size. */
+static size_t first_arrivals(struct arrival *h, double *off, const double *gap, uint32_t nh, simtime_t base,
+                             simtime_t end, struct rng *r)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < nh; i++) {
+        off[i] = rng_exp(r, gap[i]);
+        simtime_t at = arrival_time(base, off[i], end);
+        if (at >= 0)
+            h[n++] = (struct arrival){at, i};
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(h, n, i);
+    return n;
+}
+
 /* Append one flow sized from the CDF (the draw comes before the push, as
  * every Poisson generator has always drawn it). */
 static int push_flow(struct flow_list *out, size_t n0, uint32_t src, uint32_t dst, simtime_t at, uint16_t pg,
@@ -166,17 +214,6 @@ static uint32_t rack_dest(const struct racks *k, uint32_t nh, uint32_t hi, doubl
     return d;
 }
 
-/* A host's rate is that of its (single) link; the first one if several. */
-static void host_rates(const struct topo *t, uint64_t *rate)
-{
-    for (uint32_t i = 0; i < t->n_links; i++) {
-        const struct topo_link *l = &t->links[i];
-        uint32_t ends[2] = {l->a, l->b};
-        for (int k = 0; k < 2; k++)
-            if (ends[k] < t->n_nodes && t->host_index[ends[k]] >= 0 && !rate[t->host_index[ends[k]]])
-                rate[t->host_index[ends[k]]] = l->rate;
-    }
-}
 
 int traffic_poisson(struct flow_list *out, const struct topo *t, const struct cdf *c, int sampling,
                     double load, simtime_t start, simtime_t duration, uint16_t pg, struct rng *r,
@@ -214,32 +251,12 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         errf(e, "traffic: out of memory");
         goto out;
     }
-    host_rates(t, rate);
-    double expected = 0;
-    for (uint32_t i = 0; i < nh; i++) {
-        if (!rate[i]) {
-            errf(e, "traffic: host %" PRIu32 " has no link (or a 0 bps one)", t->hosts[i]);
-            goto out;
-        }
-        gap[i] = mean * 8.0 / ((double)rate[i] * load) * (double)T_SEC; /* ps */
-        expected += (double)duration / gap[i];
-    }
-    if (expected > MAX_FLOWS) {
-        errf(e, "traffic: this load and duration would make about %.3g flows (limit %.0g)", expected, MAX_FLOWS);
+    if (host_gaps(t, rate, gap, 1.0, mean, load, duration, e))
         goto out;
-    }
 
     simtime_t base = (start + T_NS - 1) / T_NS * T_NS; /* arrivals never precede start */
     simtime_t end = start + duration;
-    size_t n = 0, n0 = out->n;
-    for (uint32_t i = 0; i < nh; i++) {
-        off[i] = rng_exp(r, gap[i]);
-        simtime_t at = arrival_time(base, off[i], end);
-        if (at >= 0)
-            h[n++] = (struct arrival){at, i};
-    }
-    for (size_t i = n / 2; i-- > 0;)
-        sift_down(h, n, i);
+    size_t n0 = out->n, n = first_arrivals(h, off, gap, nh, base, end, r);
     while (n > 0) {
         uint32_t hi = h[0].hi, d;
         if (intra_rack < 0) {
@@ -342,22 +359,10 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
         errf(e, "traffic: out of memory");
         goto out;
     }
-    host_rates(t, rate);
     /* Arrivals per receiver: each brings (lo+hi)/2 flows on average, so this
      * gap offers `load` of the receiver's link (PCN's "load on ToR downlinks"). */
-    double per_arrival = ((double)lo + (double)hi) / 2.0, expected = 0;
-    for (uint32_t i = 0; i < nh; i++) {
-        if (!rate[i]) {
-            errf(e, "traffic: host %" PRIu32 " has no link (or a 0 bps one)", t->hosts[i]);
-            goto out;
-        }
-        gap[i] = per_arrival * mean * 8.0 / ((double)rate[i] * load) * (double)T_SEC; /* ps */
-        expected += (double)duration / gap[i] * per_arrival;
-    }
-    if (expected > MAX_FLOWS) {
-        errf(e, "traffic: this load and duration would make about %.3g flows (limit %.0g)", expected, MAX_FLOWS);
+    if (host_gaps(t, rate, gap, ((double)lo + (double)hi) / 2.0, mean, load, duration, e))
         goto out;
-    }
     /* The sender pool: a permutation of the host indices; a partial
      * Fisher-Yates over its first nh-1 entries (the receiver swapped out
      * to the last place) draws distinct senders. Any starting permutation
@@ -365,15 +370,7 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
     for (uint32_t i = 0; i < nh; i++)
         pool[i] = where[i] = i;
     simtime_t base = (start + T_NS - 1) / T_NS * T_NS, end = start + duration;
-    size_t n = 0, n0 = out->n;
-    for (uint32_t i = 0; i < nh; i++) {
-        off[i] = rng_exp(r, gap[i]);
-        simtime_t at = arrival_time(base, off[i], end);
-        if (at >= 0)
-            h[n++] = (struct arrival){at, i};
-    }
-    for (size_t i = n / 2; i-- > 0;)
-        sift_down(h, n, i);
+    size_t n0 = out->n, n = first_arrivals(h, off, gap, nh, base, end, r);
     while (n > 0) {
         uint32_t rv = h[0].hi, k = lo + (uint32_t)rng_below(r, (uint64_t)(hi - lo) + 1);
         pool_swap(pool, where, where[rv], nh - 1);
