@@ -810,7 +810,9 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
         /* a user of an ns-3 config expects ns-3's numbers, which come from its whole-ns truncation */
         set_key(c, "run", "ns3_timing", "on", fname, false, e) < 0 ||
         /* and ns-3's paths: its ECMP indexes next hops in the order its BFS builds */
-        set_key(c, "topology", "next_hop_order", "ns3", fname, false, e) < 0)
+        set_key(c, "topology", "next_hop_order", "ns3", fname, false, e) < 0 ||
+        /* and its NIC's wake-ups, which slow a paced QP beside a window-bound one */
+        set_key(c, "transport", "nic_wake", "ns3", fname, false, e) < 0)
         goto out;
     const char *selected = "none";
     char others[512] = "";
@@ -1245,6 +1247,10 @@ int config_validate(struct config *c, struct err *e)
     if (c->ns3.active && c->topology.next_hop_order == HOP_ORDER_NS3 && !config_origin(c, "topology.next_hop_order"))
         warnf("%s: ns-3 config: topology.next_hop_order = ns3 (equal-cost next hops in the order ns-3 builds them, so "
               "flows take ns-3's ECMP paths; --set topology.next_hop_order=id for ascending node ids)",
+              c->source);
+    if (c->ns3.active && c->transport.nic_wake == NIC_WAKE_NS3 && !config_origin(c, "transport.nic_wake"))
+        warnf("%s: ns-3 config: transport.nic_wake = ns3 (the NIC wakes for paced QPs as ns-3's does, which holds "
+              "them while a window-bound QP is due; --set transport.nic_wake=exact to wake at each QP's time)",
               c->source);
     return 0;
 }

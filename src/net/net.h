@@ -252,6 +252,7 @@ struct sim_params {
     uint32_t ooo_window;      /* ...in packets beyond rcv_nxt; a packet beyond is dropped and NACKed */
     simtime_t flowlet_gap;    /* statistics: fct.csv's flowlets column */
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
+    bool nic_wake_ns3;    /* NIC wake-ups as ns-3's QbbNetDevice schedules them (nic.c) */
     simtime_t stop;       /* 0 = none */
 };
 

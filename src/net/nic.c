@@ -126,12 +126,14 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
             return q_pop(&nic->ackq);
     }
     uint32_t n = nic->nqps;
-    simtime_t soonest = T_NEVER;
+    simtime_t soonest = T_NEVER, due = T_NEVER, held = T_NEVER;
     for (uint32_t i = 1; i <= n; i++) {
         uint32_t idx = (i + nic->rr_last) % n;
         struct qp *f = &s->flows[nic->qps[idx]];
         /* IRN retransmits holes first, whatever the window (they are already in flight) */
         uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
+        if ((seq != UINT64_MAX || f->snd_nxt < f->size) && f->next_avail < due)
+            due = f->next_avail; /* nic_wake = ns3: window-bound and paused QPs count too */
         if (seq == UINT64_MAX) {
             if (f->snd_nxt >= f->size || qp_win_bound(s, f))
                 continue;
@@ -149,11 +151,28 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
             if (until > s->now) {
                 if (until < soonest)
                     soonest = until;
+                if (until < held)
+                    held = until;
                 continue;
             }
         }
         nic->rr_last = idx;
         return make_data(s, f, seq);
+    }
+    if (s->p.nic_wake_ns3) {
+        /* ns-3's QbbNetDevice::DequeueAndTransmit: with nothing to send it
+         * schedules its one wake-up (m_nextSend), only if none is pending, at
+         * the earliest m_nextAvail of every QP with data left, and not at all
+         * if that time is not in the future: a window-bound (or paused) QP
+         * whose turn has come leaves the paced ones to the next ACK or
+         * transmission end. (A scheme's hold, which ns-3 lacks, keeps its own.) */
+        if (nic->wake_at != T_NEVER && nic->wake_at >= s->now)
+            return NULL;
+        if (due > s->now && due != T_NEVER)
+            nic_wake_at(s, nic, due);
+        else if (held != T_NEVER)
+            nic_wake_at(s, nic, held);
+        return NULL;
     }
     if (soonest != T_NEVER)
         nic_wake_at(s, nic, soonest);

@@ -32,6 +32,10 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
     }
     qp->rate = new_rate;
     struct nic *nic = nic_of(s, qp->src);
+    /* nic_wake = ns3: ns-3's QbbNetDevice::UpdateNextAvail only moves a
+     * pending wake-up earlier; with none pending, the next trigger decides */
+    if (s->p.nic_wake_ns3 && nic->wake_at == T_NEVER)
+        return;
     if (qp->next_avail < nic->wake_at)
         nic_wake_at(s, nic, qp->next_avail);
 }

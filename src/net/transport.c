@@ -368,6 +368,10 @@ static void receive_ack(struct sim *s, struct pkt *p)
         s->lb->host_ack(s, &s->lbsw[f->src], s->lb_par, f, p);
     if (f->snd_una >= f->size) {
         flow_complete(s, f);
+        /* ns-3 tries to send after every ACK, the last one too; under its
+         * wake rule (nic_wake = ns3) that try may be what wakes a paced QP */
+        if (s->p.nic_wake_ns3)
+            port_kick(s, nic_of(s, f->src)->port);
         return;
     }
     if (s->p.irn) {

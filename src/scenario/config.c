@@ -85,6 +85,7 @@ static const struct param transport_params[] = {
     {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
     {"hf2t", P_BOOL, F(cfg_transport, hf2t), "off", "HF2T (APNet'24) beside the chosen CC: stretch near-timeout gaps for a flowlet balancer ([cc.hf2t] keys)", NULL, 0, 0},
     {"slowstart", P_BOOL, F(cfg_transport, slowstart), "off", "rate initialisation: start at [cc.slowstart] start_rate and double per RTT until the first congestion signal, beside the chosen CC (off = fast start at line rate)", NULL, 0, 0},
+    {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},
     PARAM_END};
 
 static const struct param lb_params[] = {

@@ -26,6 +26,8 @@ enum reorder_mode { REORDER_GBN, REORDER_BUFFER, REORDER_BITMAP };
  * SwitchNode::AckHighPrio, so its switches queue ACKs with the data) */
 enum ack_prio { ACK_PRIO_OFF, ACK_PRIO_ON, ACK_PRIO_NIC };
 #define ACK_PRIO_CHOICES "off|on|nic"
+enum nic_wake { NIC_WAKE_EXACT, NIC_WAKE_NS3 };
+#define NIC_WAKE_CHOICES "exact|ns3"
 enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST };
 #define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst"
 enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
@@ -111,6 +113,7 @@ struct cfg_transport {
     uint64_t reorder_bytes;
     simtime_t reorder_timeout;
     int64_t ooo_window;    /* bitmap receiver: packets beyond rcv_nxt it takes (MP-RDMA's L) */
+    int nic_wake;          /* enum nic_wake */
 };
 
 struct cfg_lb {

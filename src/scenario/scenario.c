@@ -402,6 +402,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     s->p.ns3_timing = cfg->run.ns3_timing;
+    s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3;
     s->dl.timeout = cfg->run.deadlock_timeout;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
 
