@@ -100,6 +100,7 @@ void evq_init(struct eventq *q)
     q->base = 0;
     q->limit = EV_SPAN;
     q->far_min = T_NEVER;
+    q->tk_free = EV_TICKET_NONE;
 }
 
 void evq_free(struct eventq *q)
@@ -109,36 +110,46 @@ void evq_free(struct eventq *q)
     free(q->slow.mem);
     free(q->slow.handle);
     free(q->far);
+    free(q->tk);
     memset(q, 0, sizeof *q);
 }
 
+/* A ticket that may still be used: allocated, not before the clock. */
+static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k) { return k->time >= q->now; }
+
+/* The earliest pending event or live ticket: base may not pass it. */
 static simtime_t live_min(const struct eventq *q)
 {
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
-    simtime_t far = q->far_min;
-    if (k == EV_KEY_NONE)
-        return far;
-    simtime_t t = q->base + (simtime_t)(k >> EV_SEQ_BITS);
-    return t < far ? t : far;
+    simtime_t lo = q->far_min;
+    if (k != EV_KEY_NONE && q->base + (simtime_t)(k >> EV_SEQ_BITS) < lo)
+        lo = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    for (uint32_t i = 0; i < q->ntk; i++)
+        if (ticket_live(q, &q->tk[i]) && q->tk[i].time < lo)
+            lo = q->tk[i].time;
+    return lo;
 }
 
-static void far_add(struct eventq *q, simtime_t t, uint32_t handle)
+static void far_add_seq(struct eventq *q, simtime_t t, uint64_t seq, uint32_t handle)
 {
     if (q->nfar == q->capfar) {
         q->capfar = q->capfar ? 2 * q->capfar : 64;
         q->far = xrealloc(q->far, q->capfar * sizeof *q->far);
     }
-    q->far[q->nfar++] = (struct far_ev){ t, q->far_seq++, handle };
+    q->far[q->nfar++] = (struct far_ev){ t, seq, handle };
     if (t < q->far_min)
         q->far_min = t;
 }
+
+static void far_add(struct eventq *q, simtime_t t, uint32_t handle) { far_add_seq(q, t, q->far_seq++, handle); }
 
 struct ent {
     simtime_t time;
     uint64_t ord;  /* rank in the heaps, or past every rank for far events */
     uint32_t handle;
-    uint32_t heap; /* 0 fast, 1 slow (far events join the timers) */
+    uint32_t heap; /* 0 fast, 1 slow (far events join the timers), ENT_TICKET: handle is a ticket id */
 };
+#define ENT_TICKET 2
 
 static int ent_cmp(const void *a, const void *b)
 {
@@ -148,13 +159,16 @@ static int ent_cmp(const void *a, const void *b)
     return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-/* Every pending event, in (time, insertion) order, ranked again from 0 with
- * times relative to newbase (<= all of them); those that do not fit (too far
- * ahead, or past NEAR_CAP) go to the far list, cut between two times so that
- * no tie is split. Rare: every ~0.5-1 M pushes, or when the heaps run dry. */
+/* Every pending event and live ticket, in (time, insertion) order, ranked
+ * again from 0 with times relative to newbase (<= all of them); those that do
+ * not fit (too far ahead, or past NEAR_CAP) go to the far list (a ticket: a
+ * far sequence), cut between two times so that no tie is split. Rare: every
+ * ~0.5-1 M pushes, or when the heaps run dry. */
 static void renumber(struct eventq *q, simtime_t newbase)
 {
     size_t n = q->fast.n + q->slow.n + q->nfar, m = 0;
+    for (uint32_t i = 0; i < q->ntk; i++)
+        n += ticket_live(q, &q->tk[i]);
     struct ent *e = xmalloc(n * sizeof *e);
     const struct heap4 *hs[2] = { &q->fast, &q->slow };
     for (uint32_t w = 0; w < 2; w++)
@@ -167,6 +181,12 @@ static void renumber(struct eventq *q, simtime_t newbase)
      * past the ranks keeps the order; among them, their own sequence */
     for (size_t i = 0; i < q->nfar; i++)
         e[m++] = (struct ent){ q->far[i].time, (uint64_t)1 << EV_SEQ_BITS | q->far[i].seq, q->far[i].handle, 1 };
+    /* a ticket's ord is a rank or a far sequence by the same rule as events' */
+    for (uint32_t i = 0; i < q->ntk; i++)
+        if (ticket_live(q, &q->tk[i]))
+            e[m++] = (struct ent){ q->tk[i].time,
+                                   q->tk[i].time < q->limit ? q->tk[i].ord : (uint64_t)1 << EV_SEQ_BITS | q->tk[i].ord,
+                                   i, ENT_TICKET };
     qsort(e, n, sizeof *e, ent_cmp);
 
     simtime_t limit = newbase > INT64_MAX - EV_SPAN ? INT64_MAX : newbase + EV_SPAN;
@@ -188,6 +208,10 @@ static void renumber(struct eventq *q, simtime_t newbase)
     q->fast.n = q->slow.n = 0;
     struct heap4 *hw[2] = { &q->fast, &q->slow };
     for (size_t i = 0; i < cut; i++) {
+        if (e[i].heap == ENT_TICKET) {
+            q->tk[e[i].handle].ord = i;
+            continue;
+        }
         /* appended in increasing key order: a sorted array is a heap */
         struct heap4 *h = hw[e[i].heap];
         if (h->n == h->cap)
@@ -201,8 +225,12 @@ static void renumber(struct eventq *q, simtime_t newbase)
     q->nfar = 0;
     q->far_seq = 0;
     q->far_min = T_NEVER;
-    for (size_t i = cut; i < n; i++)
-        far_add(q, e[i].time, e[i].handle);
+    for (size_t i = cut; i < n; i++) {
+        if (e[i].heap == ENT_TICKET)
+            q->tk[e[i].handle].ord = q->far_seq++;
+        else
+            far_add(q, e[i].time, e[i].handle);
+    }
     q->base = newbase;
     q->limit = limit;
     q->seq = (uint32_t)cut;
@@ -249,6 +277,8 @@ static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *ou
 {
     if (!q->nfar)
         return false;
+    /* the clock moves there: a ticket before it can no longer be used */
+    q->now = q->far_min;
     renumber(q, q->far_min);
     return evq_pop(q, out);
 }
@@ -259,8 +289,55 @@ bool evq_pop(struct eventq *q, struct event *out)
     uint64_t k = h->key[0];
     if (__builtin_expect(k == EV_KEY_NONE, 0))
         return pop_far(q, out);
-    out->time = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    out->time = q->now = q->base + (simtime_t)(k >> EV_SEQ_BITS);
     out->handle = h->handle[0];
     heap_pop_root(h);
     return true;
+}
+
+uint32_t evq_reserve(struct eventq *q, simtime_t t)
+{
+    uint64_t d = (uint64_t)t - (uint64_t)q->base;
+    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+        /* as push_slow: after this, base <= t, and a rank is free if t < limit */
+        simtime_t lo = live_min(q);
+        if (t < lo)
+            lo = t;
+        if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
+            renumber(q, lo);
+    }
+    uint32_t i = q->tk_free;
+    if (i != EV_TICKET_NONE) {
+        q->tk_free = (uint32_t)q->tk[i].ord;
+    } else {
+        if (q->ntk == q->captk) {
+            q->captk = q->captk ? 2 * q->captk : 256;
+            q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
+        }
+        i = q->ntk++;
+    }
+    q->tk[i].time = t;
+    q->tk[i].ord = t < q->limit ? q->seq++ : q->far_seq++;
+    return i;
+}
+
+void evq_release(struct eventq *q, uint32_t ticket)
+{
+    q->tk[ticket].time = -1;
+    q->tk[ticket].ord = q->tk_free;
+    q->tk_free = ticket;
+}
+
+void evq_push_reserved(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id)
+{
+    simtime_t t = q->tk[ticket].time;
+    uint64_t ord = q->tk[ticket].ord;
+    uint32_t handle = (kind << EV_ID_BITS) | (id & EV_ID_MAX);
+    /* a live ticket is never before base (renumbering and evq_reserve keep
+     * base at or below it), and its ord is a rank exactly when t < limit */
+    evq_release(q, ticket);
+    if (__builtin_expect(t < q->limit, 1))
+        heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | ord, handle);
+    else
+        far_add_seq(q, t, ord, handle);
 }

@@ -20,7 +20,20 @@
  * failure at 100 s, flows starting minutes apart) waits in an unsorted "far"
  * list, later than every heap entry by construction, and moves in when the
  * heaps run dry or base moves. Keys and handles are separate arrays: a
- * sift compares keys only, four children in half a cache line. */
+ * sift compares keys only, four children in half a cache line.
+ *
+ * Tickets (used under run.ns3_timing): ns-3 gives an event its place among
+ * same-time events when it schedules it, and it schedules a transmission's
+ * end and its arrival when the transmission starts; rocesim pushes them
+ * later (an arrival when the packet before it on the wire arrives, an end
+ * when something is queued behind it). evq_reserve takes, at the
+ * transmission's start, the place an event at time t pushed then would get;
+ * evq_push_reserved pushes the event later into exactly that place. A ticket
+ * is a (time, rank) that renumbering sorts and ranks again with the entries,
+ * so it stays valid across renumbering. A ticket is used or released, once;
+ * one whose time is before the queue's clock (the last popped time) can no
+ * longer be used, and renumbering skips it (an idle port's unused one), so
+ * old tickets never hold base back. */
 #ifndef ROCESIM_EVENTQ_H
 #define ROCESIM_EVENTQ_H
 #include <stdbool.h>
@@ -55,6 +68,11 @@ struct far_ev {
     uint32_t handle;
 };
 
+struct ev_ticket {
+    simtime_t time;  /* < 0 while free */
+    uint64_t ord;    /* rank if time < limit, else far sequence; next free slot while free */
+};
+
 struct eventq {
     struct heap4 fast, slow;
     simtime_t base;  /* every heap entry's time is in [base, limit) */
@@ -64,6 +82,9 @@ struct eventq {
     size_t nfar, capfar;
     uint64_t far_seq;
     simtime_t far_min; /* earliest far event, T_NEVER when none */
+    simtime_t now;     /* time of the last popped event */
+    struct ev_ticket *tk;
+    uint32_t ntk, captk, tk_free;
 };
 
 void evq_init(struct eventq *q);
@@ -72,6 +93,16 @@ void evq_free(struct eventq *q);
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 /* A timer: most are re-armed or outlive their flow before they fire. */
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
+#define EV_TICKET_NONE UINT32_MAX
+/* The place a packet event at t (>= the last popped time) pushed now would
+ * take; the ticket's id. */
+uint32_t evq_reserve(struct eventq *q, simtime_t t);
+/* Pushes a packet event into its ticket's place (at the ticket's time, not
+ * before the last popped time) and frees the ticket. */
+void evq_push_reserved(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id);
+/* Frees a ticket that will not be used. */
+void evq_release(struct eventq *q, uint32_t ticket);
+static inline simtime_t evq_ticket_time(const struct eventq *q, uint32_t ticket) { return q->tk[ticket].time; }
 /* Removes the earliest event into *ev; false when empty. */
 bool evq_pop(struct eventq *q, struct event *ev);
 static inline bool evq_empty(const struct eventq *q)
