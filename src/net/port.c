@@ -15,6 +15,11 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
+    if (pt->tx_ticket != EV_TICKET_NONE && evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
+        evq_push_reserved(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
+        pt->tx_ticket = EV_TICKET_NONE;
+        return;
+    }
     evq_push(&s->evq, t, EV_TX_DONE, pid);
 }
 
@@ -35,12 +40,31 @@ void port_kick(struct sim *s, uint32_t pid)
     p->t_arrive = pt->busy_until + pt->delay;
     bool idle_wire = pt->wire.head == NULL;
     q_push(&pt->wire, p);
-    if (idle_wire)
-        evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
     /* A port with nothing waiting needs no wake-up: whatever makes it sendable
      * later (an enqueue, an ACK to send, a new flow, a window opening, a
      * RESUME) kicks it again. */
-    if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
+    bool more = sw ? port_has_queued(pt) : nic_may_send(s, pt->node);
+    if (s->p.ns3_timing) {
+        /* ns-3 schedules a transmission's end, then its arrival, as it starts,
+         * and runs same-ns events in the order scheduled: each takes its place
+         * now (a ticket, eventq.h) if it is pushed later (tx_done_at; the
+         * ARRIVE of the packet ahead on the wire, sim.c). */
+        if (pt->tx_ticket != EV_TICKET_NONE) /* the last transmission's end was not needed */
+            evq_release(&s->evq, pt->tx_ticket);
+        pt->tx_ticket = EV_TICKET_NONE;
+        if (more)
+            tx_done_at(s, pt, pid, pt->busy_until);
+        else
+            pt->tx_ticket = evq_reserve(&s->evq, pt->busy_until);
+        if (idle_wire)
+            evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+        else
+            p->ticket = evq_reserve(&s->evq, p->t_arrive);
+        return;
+    }
+    if (idle_wire)
+        evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+    if (more)
         tx_done_at(s, pt, pid, pt->busy_until);
 }
 

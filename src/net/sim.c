@@ -71,8 +71,10 @@ void sim_start(struct sim *s)
 {
     for (uint32_t h = 0; h < s->n_hosts; h++)
         s->nics[h].wake_at = T_NEVER;
-    for (uint32_t p = 0; p < s->n_ports; p++)
+    for (uint32_t p = 0; p < s->n_ports; p++) {
         s->ports[p].tx_at = -1;
+        s->ports[p].tx_ticket = EV_TICKET_NONE;
+    }
     s->dl.check_at = -1;
     s->dl.n = 0;
     if (s->n_flows)
@@ -155,8 +157,12 @@ static void dispatch(struct sim *s, const struct event *ev)
         if (__builtin_expect(!pt->wire.head || pt->wire.head->t_arrive != s->now, 0))
             break; /* stale: the packet it was for was lost with its link (fault.c) */
         struct pkt *p = q_pop(&pt->wire);
-        if (pt->wire.head)
-            evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
+        if (pt->wire.head) {
+            if (s->p.ns3_timing) /* in the place its transmission's start reserved (port.c) */
+                evq_push_reserved(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
+            else
+                evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
+        }
         s->c.packet_hops++;
         if (pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
