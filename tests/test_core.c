@@ -255,25 +255,29 @@ static void test_event_many_ties(void **st)
 
 /* Tickets (run.ns3_timing): an event pushed with a ticket runs among events
  * at its time exactly where it would have had it been pushed when the ticket
- * was taken, as ns-3 orders a packet's arrival by its transmission's start.
- * Ids here are that scheduling order. */
+ * took its place, as ns-3 orders a packet's arrival by its transmission's
+ * start. Ids here are that scheduling order. */
 static void test_event_ticket_ties(void **st)
 {
     (void)st;
     struct eventq q;
     evq_init(&q);
+    uint32_t a = evq_ticket_new(&q), b = evq_ticket_new(&q), c = evq_ticket_new(&q), d = evq_ticket_new(&q);
+    assert_true(evq_ticket_time(&q, a) < 0); /* no place yet */
     evq_push(&q, 100, 0, 0);
-    uint32_t a = evq_reserve(&q, 100);  /* place 1 */
+    evq_take(&q, a, 100);  /* place 1 */
     evq_push(&q, 100, 0, 2);
-    uint32_t b = evq_reserve(&q, 100);  /* place 3 */
-    uint32_t c = evq_reserve(&q, 50);   /* earlier time: first whenever pushed */
-    evq_push_reserved(&q, b, 0, 3);
+    evq_take(&q, b, 100);  /* place 3 */
+    evq_take(&q, c, 50);   /* earlier time: first whenever pushed */
+    evq_take(&q, d, 100);  /* given up below: takes no place at 100 */
+    evq_push_ticket(&q, b, 0, 3);
     evq_push(&q, 100, 0, 4);
-    evq_push_reserved(&q, a, 0, 1);
-    evq_push_reserved(&q, c, 0, 9);
-    uint32_t d = evq_reserve(&q, 100);  /* released: takes no place */
-    evq_release(&q, d);
+    evq_push_ticket(&q, a, 0, 1);
+    evq_push_ticket(&q, c, 0, 9);
+    assert_true(evq_ticket_time(&q, a) < 0); /* pushed: holds no place */
     evq_push(&q, 100, 0, 5);
+    evq_take(&q, d, 300);  /* a new place replaces the old one */
+    evq_push_ticket(&q, d, 0, 6);
     struct event e;
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 9);
@@ -283,13 +287,16 @@ static void test_event_ticket_ties(void **st)
         assert_int_equal(e.time, 100);
         assert_int_equal(ev_id(&e), i);
     }
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 6);
+    assert_int_equal(e.time, 300);
     assert_false(evq_pop(&q, &e));
-    assert_true(q.ntk <= 3); /* freed tickets are reused */
+    assert_int_equal(q.ntk, 4);
     evq_free(&q);
 }
 
-/* A ticket taken before ~1 M pushes (renumbering) keeps its place: before
- * the events pushed at its time after it was taken, after those before. */
+/* A ticket that took its place before ~1 M pushes (renumbering) keeps it:
+ * after the events pushed at its time before, before those pushed after. */
 static void test_event_ticket_across_renumbering(void **st)
 {
     (void)st;
@@ -297,14 +304,15 @@ static void test_event_ticket_across_renumbering(void **st)
     evq_init(&q);
     for (uint32_t i = 0; i < 500; i++) /* the ticket's first rank is not its rank after renumbering */
         evq_push(&q, 6000, 2, i);
+    uint32_t t = evq_ticket_new(&q), far = evq_ticket_new(&q);
     evq_push(&q, 5000, 0, 0);
-    uint32_t t = evq_reserve(&q, 5000);
+    evq_take(&q, t, 5000);
     evq_push(&q, 40 * T_SEC, 0, 7);
-    uint32_t far = evq_reserve(&q, 40 * T_SEC); /* beyond the key's span: a far place */
+    evq_take(&q, far, 40 * T_SEC); /* beyond the key's span: a far place */
     evq_push(&q, 5000, 0, 2);
     uint32_t renumbered = 0, last_seq = q.seq;
     struct event e;
-    for (uint32_t i = 0; i < 2200000; i++) { /* ties at 1..4999 churn the ranks */
+    for (uint32_t i = 0; i < 2200000; i++) { /* ties at 1..4401 churn the ranks */
         evq_push(&q, 1 + i / 500, 1, 0);
         assert_true(evq_pop(&q, &e));
         assert_int_equal(ev_kind(&e), 1);
@@ -313,9 +321,9 @@ static void test_event_ticket_across_renumbering(void **st)
     }
     assert_int_equal(renumbered, 2);
     evq_push(&q, 5000, 0, 3);
-    evq_push_reserved(&q, t, 0, 1);
+    evq_push_ticket(&q, t, 0, 1);
     evq_push(&q, 40 * T_SEC, 0, 9);
-    evq_push_reserved(&q, far, 0, 8);
+    evq_push_ticket(&q, far, 0, 8);
     for (uint32_t i = 0; i < 4; i++) {
         assert_true(evq_pop(&q, &e));
         assert_int_equal(e.time, 5000);
@@ -335,27 +343,28 @@ static void test_event_ticket_across_renumbering(void **st)
     evq_free(&q);
 }
 
-/* A ticket never used (an idle port's TX_DONE place) is dead once the clock
- * passes its time: it must not hold base back, or nothing more than 17.59 s
- * after it could be keyed. Released late, its slot is reused. */
+/* A place never used (an idle port's TX_DONE) is dead once the clock passes
+ * its time: it must not hold base back, or nothing more than 17.59 s after
+ * it could be keyed. */
 static void test_event_ticket_dead(void **st)
 {
     (void)st;
     struct eventq q;
     evq_init(&q);
-    uint32_t idle = evq_reserve(&q, 5);
+    uint32_t idle = evq_ticket_new(&q), live = evq_ticket_new(&q);
+    evq_take(&q, idle, 5);
     evq_push(&q, 10, 0, 0);
     evq_push(&q, 30 * T_SEC, 0, 1); /* far */
     struct event e;
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 0);
-    uint32_t live = evq_reserve(&q, 31 * T_SEC); /* live: holds base down to its time, no further */
+    evq_take(&q, live, 31 * T_SEC); /* live: holds base down to its time, no further */
     for (uint32_t i = 2; i < 6; i++)
         evq_push(&q, (simtime_t)(20 * i) * T_SEC, 0, i); /* 40 .. 100 s, each far from the last */
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 1);
     assert_int_equal(q.base, 30 * T_SEC);
-    evq_push_reserved(&q, live, 0, 9);
+    evq_push_ticket(&q, live, 0, 9);
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 9);
     assert_int_equal(e.time, 31 * T_SEC);
@@ -367,18 +376,16 @@ static void test_event_ticket_dead(void **st)
         assert_int_equal(e.time, (simtime_t)(i < 6 ? 20 * i : 200) * T_SEC);
     }
     assert_false(evq_pop(&q, &e));
-    evq_release(&q, idle);
-    assert_int_equal(evq_reserve(&q, 200 * T_SEC), idle);
-    assert_int_equal(q.ntk, 2);
     evq_free(&q);
 }
 
-/* As the simulator uses tickets, at random: each is taken for a time ahead
- * (some beyond the key's span) and pushed by a trigger event at or before
- * it, or released, or left unused (an idle port's TX_DONE place): such a
- * ticket, once its time has passed, must not hold base back. Ids are the
- * scheduling order (a push's, or its ticket's), so pops must come out in
- * (time, id) order, every event once, across renumbering and rebasing. */
+/* As the simulator uses tickets, at random: each takes a place ahead (some
+ * beyond the key's span) and is pushed by a trigger event at or before it, or
+ * given up with its place still held (a packet lost with its link); one keeps
+ * an unused place for long stretches (an idle port's TX_DONE), which must not
+ * hold base back once passed. Slots are reused, as packets are. Ids are the
+ * scheduling order (a push's, or its ticket's place), so pops must come out
+ * in (time, id) order, every event once, across renumbering and rebasing. */
 static void test_event_ticket_random(void **st)
 {
     (void)st;
@@ -388,9 +395,10 @@ static void test_event_ticket_random(void **st)
     rng_seed(&r, 17, 0);
     static const simtime_t scale[] = { 0, 1, 100 * T_NS, 10 * T_US, 2 * T_MS, 3 * T_SEC, 30 * T_SEC };
     enum { N = 1600000 };
-    /* a trigger's id -> its ticket and the id its event takes (its ticket's order) */
-    uint32_t *tk_of = malloc(N * sizeof *tk_of), *id_of = malloc(N * sizeof *id_of);
-    uint32_t vseq = 0, pushes = 0, unused = EV_TICKET_NONE, renumbered = 0, last_seq = 0, held = 0, peak = 0;
+    /* a trigger's id -> its ticket and the id its event takes (its ticket's place) */
+    uint32_t *tk_of = malloc(N * sizeof *tk_of), *id_of = malloc(N * sizeof *id_of), *spare = malloc(N * sizeof *spare);
+    uint32_t vseq = 0, pushes = 0, nspare = 0, renumbered = 0, last_seq = 0;
+    uint32_t idle = evq_ticket_new(&q);
     for (int i = 0; i < 1000; i++, pushes++)
         evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, vseq++);
     struct order_check c = { 0 };
@@ -399,21 +407,18 @@ static void test_event_ticket_random(void **st)
         check_next(&c, &e);
         renumbered += q.seq < last_seq;
         last_seq = q.seq;
-        if (ev_kind(&e) == 2) { /* a trigger: push its ticket's event, or drop the ticket */
+        if (ev_kind(&e) == 2) { /* a trigger: push its ticket's event, or give it up */
             uint32_t tk = tk_of[ev_id(&e)];
-            held--;
-            if (rng_below(&r, 8) == 0) {
-                evq_release(&q, tk);
-            } else {
-                assert_true(evq_ticket_time(&q, tk) >= e.time);
-                evq_push_reserved(&q, tk, 1, id_of[ev_id(&e)]);
+            assert_true(evq_ticket_time(&q, tk) >= e.time);
+            if (rng_below(&r, 8)) {
+                evq_push_ticket(&q, tk, 1, id_of[ev_id(&e)]);
                 pushes++;
             }
+            spare[nspare++] = tk;
         }
-        if (unused != EV_TICKET_NONE && evq_ticket_time(&q, unused) < e.time && rng_below(&r, 1000) == 0) {
-            evq_release(&q, unused); /* long after its time, as a port's next transmission does */
-            unused = EV_TICKET_NONE;
-            held--;
+        if (evq_ticket_time(&q, idle) < e.time && rng_below(&r, 1000) == 0) {
+            evq_take(&q, idle, e.time + (simtime_t)rng_below(&r, 100 * T_NS)); /* never pushed */
+            vseq++;
         }
         int k = vseq < N - 8 ? (int)rng_below(&r, 3) : 0;
         for (int j = 0; j < k; j++) {
@@ -422,38 +427,33 @@ static void test_event_ticket_random(void **st)
                 sc = 0; /* few events beyond the span */
             /* on a grid of sc / 8: many ties, as whole-ns times give */
             simtime_t t = e.time + (sc >= 8 ? (simtime_t)rng_below(&r, 8) * (sc / 8) : 0);
-            uint32_t u = (uint32_t)rng_below(&r, 4);
+            uint32_t u = (uint32_t)rng_below(&r, 3);
             if (u == 0) {
                 evq_push_timer(&q, t, 0, vseq++);
                 pushes++;
             } else if (u == 1 && t > e.time) {
-                /* a ticket for t taken now, pushed by a trigger in [now, t): as an
+                /* a place at t taken now, pushed by a trigger in [now, t): as an
                  * ARRIVE by the one before it on the wire, or a TX_DONE by a kick
                  * while the port is busy */
-                uint32_t tk = evq_reserve(&q, t), id = vseq++;
-                held++;
+                uint32_t tk = nspare ? spare[--nspare] : evq_ticket_new(&q), id = vseq++;
+                evq_take(&q, tk, t);
                 simtime_t at = e.time + (simtime_t)rng_below(&r, (uint64_t)(t - e.time));
                 tk_of[vseq] = tk;
                 id_of[vseq] = id;
                 evq_push(&q, at, 2, vseq++);
                 pushes++;
-            } else if (u == 2 && unused == EV_TICKET_NONE) {
-                unused = evq_reserve(&q, t); /* never pushed */
-                vseq++;
-                held++;
             } else {
                 evq_push(&q, t, 0, vseq++);
                 pushes++;
             }
-            peak = held > peak ? held : peak;
         }
     }
     assert_int_equal(c.n, pushes);
     assert_true(c.time > 20 * T_SEC); /* base followed the clock well past one span */
     assert_true(renumbered >= 1);
-    assert_int_equal(q.ntk, peak); /* freed tickets are reused, never accumulated */
     free(tk_of);
     free(id_of);
+    free(spare);
     evq_free(&q);
 }
 

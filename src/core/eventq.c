@@ -100,7 +100,6 @@ void evq_init(struct eventq *q)
     q->base = 0;
     q->limit = EV_SPAN;
     q->far_min = T_NEVER;
-    q->tk_free = EV_TICKET_NONE;
 }
 
 void evq_free(struct eventq *q)
@@ -114,7 +113,7 @@ void evq_free(struct eventq *q)
     memset(q, 0, sizeof *q);
 }
 
-/* A ticket that may still be used: allocated, not before the clock. */
+/* A ticket that holds a place that may still be used: not before the clock. */
 static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k) { return k->time >= q->now; }
 
 /* The earliest pending event or live ticket: base may not pass it. */
@@ -295,47 +294,37 @@ bool evq_pop(struct eventq *q, struct event *out)
     return true;
 }
 
-uint32_t evq_reserve(struct eventq *q, simtime_t t)
+uint32_t evq_ticket_new(struct eventq *q)
 {
-    uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
-        /* as push_slow: after this, base <= t, and a rank is free if t < limit */
-        simtime_t lo = live_min(q);
-        if (t < lo)
-            lo = t;
-        if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
-            renumber(q, lo);
+    if (q->ntk == q->captk) {
+        q->captk = q->captk ? 2 * q->captk : 256;
+        q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
     }
-    uint32_t i = q->tk_free;
-    if (i != EV_TICKET_NONE) {
-        q->tk_free = (uint32_t)q->tk[i].ord;
-    } else {
-        if (q->ntk == q->captk) {
-            q->captk = q->captk ? 2 * q->captk : 256;
-            q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
-        }
-        i = q->ntk++;
-    }
-    q->tk[i].time = t;
-    q->tk[i].ord = t < q->limit ? q->seq++ : q->far_seq++;
-    return i;
+    q->tk[q->ntk] = (struct ev_ticket){ -1, 0 };
+    return q->ntk++;
 }
 
-void evq_release(struct eventq *q, uint32_t ticket)
+void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t)
 {
-    q->tk[ticket].time = -1;
-    q->tk[ticket].ord = q->tk_free;
-    q->tk_free = ticket;
+    q->tk[ticket].time = -1; /* its old place is given up */
+    /* as push_slow: after this, base <= t, and a rank is free if t < limit */
+    simtime_t lo = live_min(q);
+    if (t < lo)
+        lo = t;
+    if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
+        renumber(q, lo);
+    q->tk[ticket].time = t;
+    q->tk[ticket].ord = t < q->limit ? q->seq++ : q->far_seq++;
 }
 
-void evq_push_reserved(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id)
+void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id)
 {
     simtime_t t = q->tk[ticket].time;
     uint64_t ord = q->tk[ticket].ord;
     uint32_t handle = (kind << EV_ID_BITS) | (id & EV_ID_MAX);
-    /* a live ticket is never before base (renumbering and evq_reserve keep
-     * base at or below it), and its ord is a rank exactly when t < limit */
-    evq_release(q, ticket);
+    q->tk[ticket].time = -1;
+    /* a live ticket is never before base (renumbering and evq_take keep base
+     * at or below it), and its ord is a rank exactly when t < limit */
     if (__builtin_expect(t < q->limit, 1))
         heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | ord, handle);
     else

@@ -26,14 +26,16 @@
  * same-time events when it schedules it, and it schedules a transmission's
  * end and its arrival when the transmission starts; rocesim pushes them
  * later (an arrival when the packet before it on the wire arrives, an end
- * when something is queued behind it). evq_reserve takes, at the
- * transmission's start, the place an event at time t pushed then would get;
- * evq_push_reserved pushes the event later into exactly that place. A ticket
- * is a (time, rank) that renumbering sorts and ranks again with the entries,
- * so it stays valid across renumbering. A ticket is used or released, once;
- * one whose time is before the queue's clock (the last popped time) can no
- * longer be used, and renumbering skips it (an idle port's unused one), so
- * old tickets never hold base back. */
+ * when something is queued behind it). evq_take stamps a ticket, at the
+ * transmission's start, with the place an event at time t pushed then would
+ * get; evq_push_ticket pushes the event later into exactly that place. A
+ * ticket is a (time, rank) slot that renumbering sorts and ranks again with
+ * the entries, so it stays valid across renumbering. Slots belong to their
+ * owner for good (a port's TX_DONE, a packet's ARRIVE), so taking a place is
+ * two stores, with no allocation. A slot holds no place once pushed, or once
+ * its time is before the queue's clock (the last popped time: an idle port's
+ * unused TX_DONE place, a packet lost with its link); renumbering skips it,
+ * so an old ticket never holds base back. */
 #ifndef ROCESIM_EVENTQ_H
 #define ROCESIM_EVENTQ_H
 #include <stdbool.h>
@@ -69,8 +71,8 @@ struct far_ev {
 };
 
 struct ev_ticket {
-    simtime_t time;  /* < 0 while free */
-    uint64_t ord;    /* rank if time < limit, else far sequence; next free slot while free */
+    simtime_t time;  /* < 0 while it holds no place */
+    uint64_t ord;    /* rank if time < limit, else far sequence */
 };
 
 struct eventq {
@@ -84,7 +86,7 @@ struct eventq {
     simtime_t far_min; /* earliest far event, T_NEVER when none */
     simtime_t now;     /* time of the last popped event */
     struct ev_ticket *tk;
-    uint32_t ntk, captk, tk_free;
+    uint32_t ntk, captk;
 };
 
 void evq_init(struct eventq *q);
@@ -94,14 +96,25 @@ void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 /* A timer: most are re-armed or outlive their flow before they fire. */
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 #define EV_TICKET_NONE UINT32_MAX
-/* The place a packet event at t (>= the last popped time) pushed now would
- * take; the ticket's id. */
-uint32_t evq_reserve(struct eventq *q, simtime_t t);
-/* Pushes a packet event into its ticket's place (at the ticket's time, not
- * before the last popped time) and frees the ticket. */
-void evq_push_reserved(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id);
-/* Frees a ticket that will not be used. */
-void evq_release(struct eventq *q, uint32_t ticket);
+/* A new ticket slot, holding no place. */
+uint32_t evq_ticket_new(struct eventq *q);
+void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t);
+/* Stamps the ticket with the place a packet event at t (>= the last popped
+ * time) pushed now would take, replacing any place it held. */
+static inline void evq_take(struct eventq *q, uint32_t ticket, simtime_t t)
+{
+    uint64_t d = (uint64_t)t - (uint64_t)q->base;
+    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+        evq_take_slow(q, ticket, t);
+        return;
+    }
+    q->tk[ticket].time = t;
+    q->tk[ticket].ord = q->seq++;
+}
+/* Pushes a packet event into the ticket's place (at the ticket's time, not
+ * before the last popped time); the ticket then holds no place. */
+void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id);
+/* The time of the ticket's place; < 0 when it holds none. */
 static inline simtime_t evq_ticket_time(const struct eventq *q, uint32_t ticket) { return q->tk[ticket].time; }
 /* Removes the earliest event into *ev; false when empty. */
 bool evq_pop(struct eventq *q, struct event *ev);

@@ -33,9 +33,6 @@ static void port_down(struct sim *s, uint32_t pid)
     pt->down = true;
     pt->busy_until = T_NEVER;
     pt->tx_at = T_NEVER;
-    if (s->p.ns3_timing && pt->wire.head) /* arrivals not pushed yet hold a reserved place (port.c) */
-        for (struct pkt *p = pt->wire.head->next; p; p = p->next)
-            evq_release(&s->evq, p->ticket);
     while (pt->wire.head)
         lose(s, q_pop(&pt->wire));
     for (int q = 0; q < NQ; q++)

@@ -95,7 +95,7 @@ struct pkt {
         struct int_hop hop[INT_MAX_HOPS]; /* data and ACKs: INT records */
         uint64_t fb[8];                   /* feedback packets: scheme-defined fields */
     };
-    uint32_t ticket;     /* run.ns3_timing, behind the head of a wire: its ARRIVE's reserved place (port.c) */
+    uint32_t ticket;     /* run.ns3_timing: its own eventq ticket, for its ARRIVE's place while behind a wire's head (port.c) */
 };
 _Static_assert(offsetof(struct pkt, lb) == 56 && offsetof(struct pkt, aux) < 128,
                "forwarding fields and the path in the first cache line, the rest of lb with ts/aux in the second");
@@ -115,7 +115,7 @@ struct port {
     simtime_t delay;
     simtime_t busy_until; /* end of the current transmission */
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
-    uint32_t tx_ticket;   /* run.ns3_timing: the unpushed TX_DONE's reserved place, or EV_TICKET_NONE (port.c) */
+    uint32_t tx_ticket;   /* run.ns3_timing: its eventq ticket, for an unpushed TX_DONE's place; EV_TICKET_NONE until first needed (port.c) */
     uint8_t rr_last;
     uint8_t qmask;        /* bit q set while q[q] holds packets */
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */

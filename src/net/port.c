@@ -16,8 +16,7 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
         return;
     pt->tx_at = t;
     if (pt->tx_ticket != EV_TICKET_NONE && evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
-        evq_push_reserved(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
-        pt->tx_ticket = EV_TICKET_NONE;
+        evq_push_ticket(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;
     }
     evq_push(&s->evq, t, EV_TX_DONE, pid);
@@ -49,17 +48,20 @@ void port_kick(struct sim *s, uint32_t pid)
          * and runs same-ns events in the order scheduled: each takes its place
          * now (a ticket, eventq.h) if it is pushed later (tx_done_at; the
          * ARRIVE of the packet ahead on the wire, sim.c). */
-        if (pt->tx_ticket != EV_TICKET_NONE) /* the last transmission's end was not needed */
-            evq_release(&s->evq, pt->tx_ticket);
-        pt->tx_ticket = EV_TICKET_NONE;
-        if (more)
+        if (more) {
             tx_done_at(s, pt, pid, pt->busy_until);
-        else
-            pt->tx_ticket = evq_reserve(&s->evq, pt->busy_until);
-        if (idle_wire)
+        } else {
+            if (pt->tx_ticket == EV_TICKET_NONE)
+                pt->tx_ticket = evq_ticket_new(&s->evq);
+            evq_take(&s->evq, pt->tx_ticket, pt->busy_until);
+        }
+        if (idle_wire) {
             evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
-        else
-            p->ticket = evq_reserve(&s->evq, p->t_arrive);
+        } else {
+            if (p->ticket == EV_TICKET_NONE)
+                p->ticket = evq_ticket_new(&s->evq);
+            evq_take(&s->evq, p->ticket, p->t_arrive);
+        }
         return;
     }
     if (idle_wire)

@@ -26,6 +26,7 @@ static void pool_grow(struct sim *s)
     struct pkt *c = xcalloc(POOL_CHUNK, sizeof *c);
     pl->chunks[pl->nchunks++] = c;
     for (int i = POOL_CHUNK - 1; i >= 0; i--) {
+        c[i].ticket = EV_TICKET_NONE;
         c[i].next = pl->free;
         pl->free = &c[i];
     }
@@ -159,7 +160,7 @@ static void dispatch(struct sim *s, const struct event *ev)
         struct pkt *p = q_pop(&pt->wire);
         if (pt->wire.head) {
             if (s->p.ns3_timing) /* in the place its transmission's start reserved (port.c) */
-                evq_push_reserved(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
+                evq_push_ticket(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
             else
                 evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
         }
