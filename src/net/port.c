@@ -15,7 +15,7 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
-    if (pt->tx_ticket != EV_TICKET_NONE && evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
+    if (__builtin_expect(pt->tx_ticket != EV_TICKET_NONE, 0) && evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
         evq_push_ticket(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;
     }
@@ -42,13 +42,12 @@ void port_kick(struct sim *s, uint32_t pid)
     /* A port with nothing waiting needs no wake-up: whatever makes it sendable
      * later (an enqueue, an ACK to send, a new flow, a window opening, a
      * RESUME) kicks it again. */
-    bool more = sw ? port_has_queued(pt) : nic_may_send(s, pt->node);
-    if (s->p.ns3_timing) {
+    if (__builtin_expect(s->p.ns3_timing, 0)) {
         /* ns-3 schedules a transmission's end, then its arrival, as it starts,
          * and runs same-ns events in the order scheduled: each takes its place
          * now (a ticket, eventq.h) if it is pushed later (tx_done_at; the
          * ARRIVE of the packet ahead on the wire, sim.c). */
-        if (more) {
+        if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node)) {
             tx_done_at(s, pt, pid, pt->busy_until);
         } else {
             if (pt->tx_ticket == EV_TICKET_NONE)
@@ -66,7 +65,7 @@ void port_kick(struct sim *s, uint32_t pid)
     }
     if (idle_wire)
         evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
-    if (more)
+    if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
         tx_done_at(s, pt, pid, pt->busy_until);
 }
 

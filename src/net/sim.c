@@ -159,7 +159,7 @@ static void dispatch(struct sim *s, const struct event *ev)
             break; /* stale: the packet it was for was lost with its link (fault.c) */
         struct pkt *p = q_pop(&pt->wire);
         if (pt->wire.head) {
-            if (s->p.ns3_timing) /* in the place its transmission's start reserved (port.c) */
+            if (__builtin_expect(s->p.ns3_timing, 0)) /* in the place its transmission's start reserved (port.c) */
                 evq_push_ticket(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
             else
                 evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
