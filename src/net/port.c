@@ -15,7 +15,8 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
-    if (__builtin_expect(pt->tx_ticket != EV_TICKET_NONE, 0) && evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
+    if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_ticket != EV_TICKET_NONE &&
+        evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
         evq_push_ticket(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;
     }
