@@ -71,7 +71,7 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
         /* A paused queue sends nothing, so what it holds now is every packet
          * that waited behind this PAUSE: their flows were held back. They
          * are the next pt->q[q].n to leave (switch_dequeue marks them). */
-        pt->paused_left[q] = pt->q[q].n;
+        pt->q[q].paused_left = pt->q[q].n;
     }
     if (s->hooks.pfc)
         s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);

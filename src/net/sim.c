@@ -219,7 +219,7 @@ static void mark_paused_waiting(struct sim *s)
 {
     for (uint32_t i = 0; i < s->n_ports; i++)
         for (int q = 0; q < NQ; q++) {
-            uint32_t n = s->ports[i].paused_left[q];
+            uint32_t n = s->ports[i].q[q].paused_left;
             for (const struct pkt *x = s->ports[i].q[q].head; n && x; x = x->next, n--)
                 if (x->flow != UINT32_MAX)
                     s->flows[x->flow].ever_paused = true;
