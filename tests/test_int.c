@@ -28,14 +28,13 @@ static void test_int_matches_port_counters(void **st)
             if (!s->nodes[pt->node].is_switch)
                 continue;
             uint64_t behind = 0; /* bytes of this packet and those after it on the wire */
-            for (uint32_t i = 0; i < pt->wire_n; i++)
-                behind += wire_pkt(pt, i)->size;
-            for (uint32_t i = 0; i < pt->wire_n; i++) {
-                const struct pkt *x = wire_pkt(pt, i);
+            for (const struct pkt *x = pt->wire.head; x; x = x->next)
+                behind += x->size;
+            for (const struct pkt *x = pt->wire.head; x; x = x->next) {
                 if (x->type == PKT_DATA) {
                     assert_true(x->nhop >= 1);
                     const struct int_hop *h = &x->hop[x->nhop - 1];
-                    assert_int_equal(h->ts, wire_time(pt, i) - pt->delay - tx_time(x->size, pt->rate));
+                    assert_int_equal(h->ts, x->t_arrive - pt->delay - tx_time(x->size, pt->rate));
                     assert_int_equal(h->tx_bytes, pt->tx_bytes - behind);
                     assert_int_equal(h->rate, pt->rate);
                     assert_true(h->qlen <= s->nodes[pt->node].buffer);

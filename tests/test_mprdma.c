@@ -124,7 +124,7 @@ static const struct pkt *deliver(struct rx *x, uint64_t k, uint8_t flags)
 {
     struct sim *s = x->s;
     s->now += 10 * T_US;
-    uint32_t before = x->np->wire_n;
+    uint32_t before = x->np->wire.n;
     struct pkt *p = pkt_alloc(s);
     p->type = PKT_DATA;
     p->flow = x->f->id;
@@ -139,9 +139,9 @@ static const struct pkt *deliver(struct rx *x, uint64_t k, uint8_t flags)
     p->flags = flags;
     p->ts = s->now;
     host_receive(s, p);
-    if (x->np->wire_n == before)
+    if (x->np->wire.n == before)
         return NULL;
-    const struct pkt *a = wire_pkt(x->np, x->np->wire_n - 1);
+    const struct pkt *a = x->np->wire.tail;
     assert_int_equal(a->dport, (uint16_t)(x->f->sport ^ (k << 8)));
     assert_int_equal(a->sport, x->f->dport);
     assert_int_equal(a->aux, k * 1000);

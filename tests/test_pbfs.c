@@ -82,9 +82,8 @@ static void history(struct swfix *x, const uint64_t q[8])
 /* The postcard the switch sent last (on the wire toward the sender). */
 static const struct pkt *last_postcard(const struct swfix *x)
 {
-    const struct port *pt = &x->s->ports[x->to_src];
-    assert_true(pt->wire_n > 0);
-    const struct pkt *p = wire_pkt(pt, pt->wire_n - 1);
+    const struct pkt *p = x->s->ports[x->to_src].wire.tail;
+    assert_non_null(p);
     assert_int_equal(p->type, PKT_FEEDBACK);
     assert_int_equal(p->flow, 0);
     return p;

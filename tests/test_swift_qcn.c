@@ -460,9 +460,9 @@ static int feedback_at(const struct sim *s, uint32_t pid, uint64_t *aux, int max
 {
     int n = 0;
     const struct port *pt = &s->ports[pid];
-    for (uint32_t i = 0; i < pt->wire_n && n < max; i++)
-        if (wire_pkt(pt, i)->type == PKT_FEEDBACK)
-            aux[n++] = wire_pkt(pt, i)->aux;
+    for (const struct pkt *x = pt->wire.head; x && n < max; x = x->next)
+        if (x->type == PKT_FEEDBACK)
+            aux[n++] = x->aux;
     for (const struct pkt *x = pt->q[0].head; x && n < max; x = x->next)
         if (x->type == PKT_FEEDBACK)
             aux[n++] = x->aux;
@@ -525,8 +525,7 @@ static void test_qcn_cp_feedback(void **state)
     assert_int_equal(aux[1], 63);
     assert_int_equal(aux[2], 14);
     assert_int_equal(s->c.feedback_packets, 3);
-    assert_true(s->ports[back].wire_n > 0);
-    const struct pkt *m = wire_pkt(&s->ports[back], 0);
+    const struct pkt *m = s->ports[back].wire.head;
     assert_int_equal(m->type, PKT_FEEDBACK);
     assert_int_equal(m->flags, PF_CC1);
     assert_int_equal(m->size, 64);

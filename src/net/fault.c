@@ -33,8 +33,8 @@ static void port_down(struct sim *s, uint32_t pid)
     pt->down = true;
     pt->busy_until = T_NEVER;
     pt->tx_at = T_NEVER;
-    while (pt->wire_n)
-        lose(s, wire_pop(pt));
+    while (pt->wire.head)
+        lose(s, q_pop(&pt->wire));
     for (int q = 0; q < NQ; q++)
         while (pt->q[q].head) {
             struct pkt *p = port_q_pop(pt, q);

@@ -78,7 +78,8 @@ struct int_hop {
 };
 
 struct pkt {
-    struct pkt *next;    /* FIFO link (queue, free list) */
+    struct pkt *next;    /* FIFO link (queue, wire, free list) */
+    simtime_t t_arrive;  /* when it reaches the far end of its current link */
     uint64_t seq;        /* data: first byte; ACK/NACK: next expected byte */
     uint32_t flow;       /* flow id (the QP number a real BTH would carry) */
     uint32_t src, dst;   /* host node ids */
@@ -95,7 +96,7 @@ struct pkt {
         uint64_t fb[8];                   /* feedback packets: scheme-defined fields */
     };
 };
-_Static_assert(offsetof(struct pkt, lb) == 48 && offsetof(struct pkt, aux) < 128,
+_Static_assert(offsetof(struct pkt, lb) == 56 && offsetof(struct pkt, aux) < 128,
                "forwarding fields and the path in the first cache line, the rest of lb with ts/aux in the second");
 
 struct pktq {
@@ -103,13 +104,6 @@ struct pktq {
     uint64_t bytes;
     uint32_t n;
     uint32_t paused_left; /* a port's egress queue: see struct port (in the padding, so it costs no space) */
-};
-
-/* A packet on a wire and when it reaches the far end: the next ARRIVE is
- * pushed from the ring, without loading the next packet. */
-struct wire_slot {
-    simtime_t t;
-    struct pkt *p;
 };
 
 /* A port is one end of a link: it owns the egress queues toward its peer and
@@ -123,30 +117,28 @@ struct wire_slot {
  * queue's 32 bytes); then statistics and pause times, which no hop reads. */
 struct port {
     /* line 0: every hop */
-    struct wire_slot *wire; /* the wire: a ring of wire_cap slots (0 until the first packet, a power of two),
-                             * wire_n packets from wire_head on, in arrival order (wire_pkt, wire_time) */
-    uint32_t wire_head, wire_n, wire_cap;
+    struct pktq wire;
     uint32_t node, peer;  /* owning node; global id of the port at the far end */
-    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
     simtime_t busy_until; /* end of the current transmission */
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
-    simtime_t delay;
+    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
     uint8_t qmask;        /* bit q set while q[q] holds packets */
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint8_t rr_last;
-    bool to_host;         /* the peer is a host (this is a host-facing switch port, or a NIC) */
-    bool down;            /* its link has failed (fault.c) */
     /* line 1: switch MMU, ingress side */
     _Alignas(64) uint32_t ingress_bytes[NQ];
     uint32_t hdrm_bytes[NQ];
     /* line 2 */
     uint32_t headroom;
     uint8_t pfc_shift;
+    bool to_host;         /* the peer is a host (this is a host-facing switch port, or a NIC) */
+    bool down;            /* its link has failed (fault.c) */
     bool pause_sent[NQ];
     uint32_t kmin, kmax;  /* switch ECN */
     double pmax;
     uint64_t rate;        /* bps */
     uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
+    simtime_t delay;
     double loss;          /* probability a packet sent here is corrupted on the link (fault.c);
                            * read only when some link loses (s->loss_rng) */
     /* lines 3-6: egress queues; each queue's paused_left counts the packets
@@ -160,7 +152,7 @@ struct port {
     simtime_t paused_time; /* total time any queue of this port was paused */
     simtime_t paused_since[NQ];
 };
-_Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, down) < 64 &&
+_Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, rr_last) < 64 &&
                offsetof(struct port, ingress_bytes) == 64 && offsetof(struct port, hdrm_bytes) + sizeof(uint32_t) * NQ <= 128 &&
                offsetof(struct port, headroom) == 128 && offsetof(struct port, loss) + sizeof(double) <= 192 &&
                offsetof(struct port, q) == 192 && sizeof(struct pktq) == 32 && _Alignof(struct port) == 64,
@@ -459,10 +451,6 @@ void sim_link_set(struct sim *s, uint32_t port, bool up);
 void sim_link_event(struct sim *s, const struct sim_link_event *ev);
 
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
-/* The i-th packet on a port's wire (0: the next to arrive; i < wire_n) and
- * its arrival time at the far end. */
-static inline struct pkt *wire_pkt(const struct port *pt, uint32_t i) { return pt->wire[(pt->wire_head + i) & (pt->wire_cap - 1)].p; }
-static inline simtime_t wire_time(const struct port *pt, uint32_t i) { return pt->wire[(pt->wire_head + i) & (pt->wire_cap - 1)].t; }
 
 /* Candidate egress ports of switch `node` toward host index `hi` (n = 0:
  * unreachable). */

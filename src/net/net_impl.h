@@ -64,28 +64,6 @@ static inline struct pkt *port_q_pop(struct port *pt, int q)
  * pid's wire, due at t. */
 static inline void arrive_push(struct sim *s, uint32_t pid, simtime_t t) { evq_push(&s->evq, t, EV_ARRIVE, pid); }
 
-void wire_grow(struct port *pt);
-
-/* A packet goes on the wire, reaching the far end at t; the first on an idle
- * wire arms its ARRIVE. */
-static inline void wire_push(struct sim *s, uint32_t pid, struct port *pt, struct pkt *p, simtime_t t)
-{
-    if (__builtin_expect(pt->wire_n == pt->wire_cap, 0))
-        wire_grow(pt);
-    pt->wire[(pt->wire_head + pt->wire_n) & (pt->wire_cap - 1)] = (struct wire_slot){t, p};
-    if (pt->wire_n++ == 0)
-        arrive_push(s, pid, t);
-}
-
-/* The head of the wire leaves it (wire_n > 0). */
-static inline struct pkt *wire_pop(struct port *pt)
-{
-    struct pkt *p = pt->wire[pt->wire_head].p;
-    pt->wire_head = (pt->wire_head + 1) & (pt->wire_cap - 1);
-    pt->wire_n--;
-    return p;
-}
-
 /* ns-3 keeps time in whole nanoseconds and truncates every serialisation and
  * pacing gap to them (a 1048-byte packet takes 83 ns at 100 Gbps there, 83.84
  * here): run.ns3_timing = on does the same, to compare with it to the ns. */

@@ -32,7 +32,11 @@ void port_kick(struct sim *s, uint32_t pid)
         return;
     pt->busy_until = s->now + port_tx_time(s, pt, p->size);
     pt->tx_bytes += p->size;
-    wire_push(s, pid, pt, p, pt->busy_until + pt->delay);
+    p->t_arrive = pt->busy_until + pt->delay;
+    bool idle_wire = pt->wire.head == NULL;
+    q_push(&pt->wire, p);
+    if (idle_wire)
+        arrive_push(s, pid, p->t_arrive);
     /* A port with nothing waiting needs no wake-up: whatever makes it sendable
      * later (an enqueue, an ACK to send, a new flow, a window opening, a
      * RESUME) kicks it again. */
@@ -40,21 +44,6 @@ void port_kick(struct sim *s, uint32_t pid)
         tx_done_at(s, pt, pid, pt->busy_until);
 }
 
-
-/* A full wire (or the first packet on it) doubles its ring: memory follows
- * the most packets a link ever held at once (about rate x delay / packet
- * size), never a packet's own allocation. */
-void wire_grow(struct port *pt)
-{
-    uint32_t cap = pt->wire_cap ? 2 * pt->wire_cap : 16;
-    struct wire_slot *w = xcalloc(cap, sizeof *w);
-    for (uint32_t i = 0; i < pt->wire_n; i++)
-        w[i] = pt->wire[(pt->wire_head + i) & (pt->wire_cap - 1)];
-    free(pt->wire);
-    pt->wire = w;
-    pt->wire_head = 0;
-    pt->wire_cap = cap;
-}
 
 void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
 {

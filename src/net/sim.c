@@ -6,7 +6,7 @@
  * net_impl.h).
  * Two events per packet hop: TX_DONE at the egress port (only when more is
  * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
- * in a ring of (arrival time, packet) with one pending event for the head. */
+ * in a FIFO with one pending event for the head. */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>
@@ -152,11 +152,11 @@ static void dispatch(struct sim *s, const struct event *ev)
         break;
     case EV_ARRIVE: {
         struct port *pt = &s->ports[id];
-        if (__builtin_expect(!pt->wire_n || pt->wire[pt->wire_head].t != s->now, 0))
+        if (__builtin_expect(!pt->wire.head || pt->wire.head->t_arrive != s->now, 0))
             break; /* stale: the packet it was for was lost with its link (fault.c) */
-        struct pkt *p = wire_pop(pt);
-        if (pt->wire_n)
-            arrive_push(s, id, pt->wire[pt->wire_head].t);
+        struct pkt *p = q_pop(&pt->wire);
+        if (pt->wire.head)
+            arrive_push(s, id, pt->wire.head->t_arrive);
         s->c.packet_hops++;
         if (s->loss_rng && pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
@@ -260,7 +260,7 @@ uint64_t sim_packets_in_network(const struct sim *s)
 {
     uint64_t n = 0;
     for (uint32_t i = 0; i < s->n_ports; i++) {
-        n += s->ports[i].wire_n;
+        n += s->ports[i].wire.n;
         for (int q = 0; q < NQ; q++)
             n += s->ports[i].q[q].n;
     }
@@ -280,8 +280,6 @@ void sim_free(struct sim *s)
     for (uint32_t i = 0; i < s->n_flows; i++)
         free(s->flows[i].irn_rx);
     free(s->nodes);
-    for (uint32_t i = 0; i < s->n_ports; i++)
-        free(s->ports[i].wire);
     free(s->ports);
     free(s->nics);
     free(s->host_index);
