@@ -1,6 +1,8 @@
 #include "core/xalloc.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/err.h"
 
 /* Exit code 2, as for bad input: a scenario too large for this machine is
@@ -18,3 +20,16 @@ static void *check(void *p, size_t n, size_t size)
 void *xmalloc(size_t size) { return check(malloc(size ? size : 1), 1, size); }
 void *xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n, size); }
 void *xrealloc(void *p, size_t size) { return check(realloc(p, size ? size : 1), 1, size); }
+
+void *xcalloc_aligned(size_t n, size_t size, size_t align)
+{
+    if (!n || !size)
+        n = size = 1;
+    if (n > SIZE_MAX / size)
+        return check(NULL, n, size);
+    void *p = NULL;
+    if (posix_memalign(&p, align, n * size) != 0)
+        p = NULL;
+    check(p, n, size);
+    return memset(p, 0, n * size);
+}

@@ -8,5 +8,8 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* Zeroed n x size bytes aligned to `align` (a power of two, a multiple of
+ * sizeof(void *)), for arrays of cache-line aligned structs; free() frees it. */
+void *xcalloc_aligned(size_t n, size_t size, size_t align);
 
 #endif

@@ -139,7 +139,7 @@ uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(str
     struct port *pt = &s->ports[port];
     struct pktq keep = {0};
     struct pkt *p = pt->q[q].head;
-    uint32_t moved = 0, kick[16], nkick = 0;
+    uint32_t moved = 0, kick[16], nkick = 0, left = pt->q[q].paused_left;
     pt->q[q] = (struct pktq){0};
     while (p) {
         struct pkt *next = p->next;
@@ -161,11 +161,11 @@ uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(str
         }
         p = next;
     }
+    /* the ones that waited through a PAUSE: at most those left */
+    keep.paused_left = left < keep.n ? left : keep.n;
     pt->q[q] = keep;
     if (!keep.n)
         pt->qmask &= (uint8_t)~(1u << q);
-    if (pt->paused_left[q] > keep.n) /* the ones that waited through a PAUSE: at most those left */
-        pt->paused_left[q] = keep.n;
     for (uint32_t k = 0; k < nkick; k++)
         port_kick(s, kick[k]);
     return moved;

@@ -104,45 +104,62 @@ struct pktq {
     struct pkt *head, *tail;
     uint64_t bytes;
     uint32_t n;
+    uint32_t paused_left; /* a port's egress queue: see struct port (in the padding, so it costs no space) */
 };
 
 /* A port is one end of a link: it owns the egress queues toward its peer and
  * the wire (packets in flight to the peer, in arrival order). On a switch it
- * also holds the MMU's ingress accounting for packets that came in through it. */
+ * also holds the MMU's ingress accounting for packets that came in through it.
+ * Laid out by what a packet hop reads (the array is 64-byte aligned, so each
+ * group is one cache line): line 0 what the ARRIVE and TX paths read on every
+ * hop; line 1 the MMU's ingress counters (the port a packet came in by); line
+ * 2 the rest of a hop's fields (ingress PFC state, ECN thresholds, rate,
+ * transmitted bytes); then the egress queues (a hop touches only its own
+ * queue's 32 bytes); then statistics and pause times, which no hop reads. */
 struct port {
+    /* line 0: every hop */
+    struct pktq wire;
     uint32_t node, peer;  /* owning node; global id of the port at the far end */
-    uint64_t rate;        /* bps */
-    simtime_t delay;
     simtime_t busy_until; /* end of the current transmission */
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
-    uint32_t tx_ticket;   /* run.ns3_timing: its eventq ticket, for an unpushed TX_DONE's place; EV_TICKET_NONE until first needed (port.c) */
-    uint8_t rr_last;
+    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
     uint8_t qmask;        /* bit q set while q[q] holds packets */
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
-    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
-    simtime_t paused_since[NQ];
-    /* Packets at the head of q[i] that waited through a PAUSE of queue i:
-     * at RESUME this is set to the queue's length (FIFO, so they are the next
-     * to leave), and each of them marks its flow ever_paused as it leaves.
-     * O(1) per RESUME and per dequeue instead of a walk of the queue. */
-    uint32_t paused_left[NQ];
-    struct pktq q[NQ];
-    struct pktq wire;
-    /* switch MMU, ingress side */
-    uint32_t ingress_bytes[NQ], hdrm_bytes[NQ];
-    bool pause_sent[NQ];
+    uint8_t rr_last;
+    /* line 1: switch MMU, ingress side */
+    _Alignas(64) uint32_t ingress_bytes[NQ];
+    uint32_t hdrm_bytes[NQ];
+    /* line 2 */
     uint32_t headroom;
     uint8_t pfc_shift;
     bool to_host;         /* the peer is a host (this is a host-facing switch port, or a NIC) */
-    /* switch ECN */
-    uint32_t kmin, kmax;
+    bool down;            /* its link has failed (fault.c) */
+    bool pause_sent[NQ];
+    uint32_t kmin, kmax;  /* switch ECN */
     double pmax;
+    uint64_t rate;        /* bps */
     uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
+    simtime_t delay;
+    double loss;          /* probability a packet sent here is corrupted on the link (fault.c);
+                           * read only when some link loses (s->loss_rng) */
+    /* lines 3-6: egress queues; each queue's paused_left counts the packets
+     * at its head that waited through a PAUSE: at RESUME it is set to the
+     * queue's length (FIFO, so they are the next to leave), and each of them
+     * marks its flow ever_paused as it leaves. O(1) per RESUME and per
+     * dequeue instead of a walk of the queue. */
+    _Alignas(64) struct pktq q[NQ];
+    /* cold: statistics and pause times; tx_ticket here too, since line 0 is
+     * full and only runs in ns-3 timing read it */
+    uint32_t tx_ticket;   /* run.ns3_timing: its eventq ticket, for an unpushed TX_DONE's place; EV_TICKET_NONE until first needed (port.c) */
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
-    bool down;             /* its link has failed (fault.c) */
-    double loss;           /* probability a packet sent here is corrupted on the link (fault.c) */
+    simtime_t paused_since[NQ];
 };
+_Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, rr_last) < 64 &&
+               offsetof(struct port, ingress_bytes) == 64 && offsetof(struct port, hdrm_bytes) + sizeof(uint32_t) * NQ <= 128 &&
+               offsetof(struct port, headroom) == 128 && offsetof(struct port, loss) + sizeof(double) <= 192 &&
+               offsetof(struct port, q) == 192 && sizeof(struct pktq) == 32 && _Alignof(struct port) == 64,
+               "struct port: a hop's fields in lines 0-2, each queue in half a line");
 
 struct node {
     bool is_switch;

@@ -60,6 +60,10 @@ static inline struct pkt *port_q_pop(struct port *pt, int q)
     return p;
 }
 
+/* The one place an ARRIVE is pushed: for the packet at the head of port
+ * pid's wire, due at t. */
+static inline void arrive_push(struct sim *s, uint32_t pid, simtime_t t) { evq_push(&s->evq, t, EV_ARRIVE, pid); }
+
 /* ns-3 keeps time in whole nanoseconds and truncates every serialisation and
  * pacing gap to them (a 1048-byte packet takes 83 ns at 100 Gbps there, 83.84
  * here): run.ns3_timing = on does the same, to compare with it to the ns. */

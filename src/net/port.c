@@ -56,7 +56,7 @@ void port_kick(struct sim *s, uint32_t pid)
             evq_take(&s->evq, pt->tx_ticket, pt->busy_until);
         }
         if (idle_wire) {
-            evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+            arrive_push(s, pid, p->t_arrive);
         } else {
             if (p->ticket == EV_TICKET_NONE)
                 p->ticket = evq_ticket_new(&s->evq);
@@ -65,7 +65,7 @@ void port_kick(struct sim *s, uint32_t pid)
         return;
     }
     if (idle_wire)
-        evq_push(&s->evq, p->t_arrive, EV_ARRIVE, pid);
+        arrive_push(s, pid, p->t_arrive);
     if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
         tx_done_at(s, pt, pid, pt->busy_until);
 }
@@ -97,7 +97,7 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
         /* A paused queue sends nothing, so what it holds now is every packet
          * that waited behind this PAUSE: their flows were held back. They
          * are the next pt->q[q].n to leave (switch_dequeue marks them). */
-        pt->paused_left[q] = pt->q[q].n;
+        pt->q[q].paused_left = pt->q[q].n;
     }
     if (s->hooks.pfc)
         s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);

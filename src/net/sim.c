@@ -162,10 +162,10 @@ static void dispatch(struct sim *s, const struct event *ev)
             if (__builtin_expect(s->p.ns3_timing, 0)) /* in the place its transmission's start reserved (port.c) */
                 evq_push_ticket(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
             else
-                evq_push(&s->evq, pt->wire.head->t_arrive, EV_ARRIVE, id);
+                arrive_push(s, id, pt->wire.head->t_arrive);
         }
         s->c.packet_hops++;
-        if (pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
+        if (s->loss_rng && pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
         uint32_t in = pt->peer, node = s->ports[in].node;
         if (p->type == PKT_PFC) {
@@ -226,7 +226,7 @@ static void mark_paused_waiting(struct sim *s)
 {
     for (uint32_t i = 0; i < s->n_ports; i++)
         for (int q = 0; q < NQ; q++) {
-            uint32_t n = s->ports[i].paused_left[q];
+            uint32_t n = s->ports[i].q[q].paused_left;
             for (const struct pkt *x = s->ports[i].q[q].head; n && x; x = x->next, n--)
                 if (x->flow != UINT32_MAX)
                     s->flows[x->flow].ever_paused = true;

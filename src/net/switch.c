@@ -144,8 +144,8 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         if (lb->on_dequeue)
             lb->on_dequeue(s, &s->lbsw[pt->node], p->type == PKT_DATA ? s->lb_par : s->lb_ctl_par, p, pid, q);
     }
-    if (pt->paused_left[q]) { /* it waited through a PAUSE (pfc_receive) */
-        pt->paused_left[q]--;
+    if (pt->q[q].paused_left) { /* it waited through a PAUSE (pfc_receive) */
+        pt->q[q].paused_left--;
         if (p->flow != UINT32_MAX)
             s->flows[p->flow].ever_paused = true;
     }

@@ -410,7 +410,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->n_nodes = t->n_nodes;
     s->n_ports = 2 * t->n_links;
     s->nodes = xcalloc(s->n_nodes, sizeof *s->nodes);
-    s->ports = xcalloc(s->n_ports, sizeof *s->ports);
+    s->ports = xcalloc_aligned(s->n_ports, sizeof *s->ports, _Alignof(struct port)); /* a hop's fields in whole cache lines */
     uint32_t *link_port = xcalloc(2 * (size_t)t->n_links, sizeof *link_port);
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
