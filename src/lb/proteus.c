@@ -110,6 +110,8 @@ struct pent {
     uint32_t word, port; /* path word, and its first hop (a local uplink) */
     simtime_t base;      /* propagation + one MTU's serialisation per hop */
     simtime_t owd, t;    /* fed-back one-way delay and when (ageing) */
+    simtime_t low;       /* RTT_low of this path (constant: from base and the parameters) */
+    uint32_t ps_per_byte; /* the uplink's serialisation per byte when exact (8e12 % rate == 0), else 0 */
     uint16_t util;       /* fed-back utilisation, per mille */
 };
 struct prow {
@@ -145,6 +147,8 @@ struct proteus_sw {
     uint32_t *watch;    /* ports with packets waiting in a paused queue (Algorithm 2's timer) */
     uint32_t nwatch;
     bool *watched;
+    uint32_t util_full; /* util_full per mille, as Table II compares it */
+    uint32_t nkicked;   /* ports with kicked[] set (0: routing skips the test) */
 };
 
 struct proteus_flow {
@@ -180,10 +184,9 @@ static uint32_t now_ns(const struct sim *s) { return (uint32_t)(lb_now(s) / T_NS
 
 static struct proteus_sw *state(struct sim *s, uint32_t node) { return s->lbsw[node].st; }
 
-static struct prow *to_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
+static struct prow *make_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
 {
-    if (ps->to[de])
-        return ps->to[de];
+    const struct proteus_par *par = s->lb_par;
     uint32_t n = lb_path_count(s, here, de);
     if (n > PMAX)
         n = 0; /* more than an index byte addresses: ECMP */
@@ -197,9 +200,18 @@ static struct prow *to_row(struct sim *s, struct proteus_sw *ps, uint32_t here, 
         for (int j = 0; j < k; j++)
             r->e[i].base += s->ports[ports[j]].delay + tx_time(s->p.mtu + s->data_hdr, s->ports[ports[j]].rate);
         r->e[i].t = -1;
+        r->e[i].low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)r->e[i].base * par->rtt_low_factor);
+        uint64_t rate = lb_port_rate(s, ports[0]);
+        if (rate && 8000000000000ULL % rate == 0 && 8000000000000ULL / rate <= UINT32_MAX)
+            r->e[i].ps_per_byte = (uint32_t)(8000000000000ULL / rate);
     }
     ps->to[de] = r;
     return r;
+}
+
+static inline struct prow *to_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
+{
+    return ps->to[de] ? ps->to[de] : make_row(s, ps, here, de);
 }
 
 static struct mrow *from_row(struct sim *s, struct proteus_sw *ps, uint32_t se, uint32_t here)
@@ -215,7 +227,7 @@ static struct mrow *from_row(struct sim *s, struct proteus_sw *ps, uint32_t se, 
 }
 
 /* A port is inactive (kicked out) while the pause it was kicked out in lasts. */
-static bool kicked(struct sim *s, const struct lb_switch *sw, uint32_t port, int q)
+static inline bool kicked(struct sim *s, const struct lb_switch *sw, uint32_t port, int q)
 {
     simtime_t k = ((struct proteus_sw *)sw->st)->kicked[port - sw->port0];
     return k >= 0 && lb_port_paused_since(s, port, q) == k;
@@ -225,103 +237,131 @@ static bool kicked(struct sim *s, const struct lb_switch *sw, uint32_t port, int
 
 enum { NONCONG, UNDET, CONG };
 
-/* A path as the source edge sees it when deciding: delay, utilisation, class. */
-struct view {
-    simtime_t d;
-    uint32_t u;
-    int cls;
-};
-
-static void view_path(struct sim *s, const struct proteus_par *par, const struct pent *e, simtime_t now, struct view *v)
+/* A path as the source edge sees it when deciding: its delay d, its class
+ * and its place in SelectPath's order (class, then delay; for undetermined
+ * paths the highest utilisation first) as one unsigned key: a path is better
+ * than another exactly when its key is smaller. Per packet, because the
+ * source edge's own queue (local_queue) changes with every packet; the rest
+ * (RTT_low, the exact serialisation per byte, util_full per mille) is fixed
+ * when the row is made. */
+static inline int view_path(struct sim *s, const struct proteus_par *par, uint32_t util_full, const struct pent *e,
+                            simtime_t now, simtime_t *d_out, uint64_t *key)
 {
     bool fresh = e->t >= 0 && now - e->t < par->aging;
-    v->d = fresh ? e->owd : e->base;
-    v->u = fresh ? e->util : 0;
+    simtime_t d = fresh ? e->owd : e->base;
+    uint32_t u = fresh ? e->util : 0;
     if (par->local_queue) { /* what has queued here since the measurement left the destination */
-        simtime_t here = e->base + tx_time(lb_port_bytes(s, e->port), lb_port_rate(s, e->port));
-        if (here > v->d)
-            v->d = here;
+        uint64_t bytes = lb_port_bytes(s, e->port);
+        /* tx_time() without its 128-bit division when the rate divides 8e12 (it is then exact) */
+        simtime_t q = e->ps_per_byte && bytes <= UINT32_MAX ? (simtime_t)(bytes * e->ps_per_byte)
+                                                              : tx_time(bytes, lb_port_rate(s, e->port));
+        if (e->base + q > d)
+            d = e->base + q;
     }
-    simtime_t low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)e->base * par->rtt_low_factor);
-    v->cls = v->d < low ? NONCONG : v->u < (uint32_t)(par->util_full * 1000 + 0.5) ? UNDET : CONG;
+    int cls = d < e->low ? NONCONG : u < util_full ? UNDET : CONG;
+    /* Delays fit 62 bits: fed back as 32-bit ns (< 2^42 ps), or base plus a
+     * queue bounded by the buffer; the clamp only guards the key's range. */
+    uint64_t val = cls == UNDET ? 0xffffu - u : d < 0 ? 0 : d >= (simtime_t)1 << 62 ? ((uint64_t)1 << 62) - 1 : (uint64_t)d;
+    *d_out = d;
+    *key = (uint64_t)cls << 62 | val;
+    return cls;
 }
 
-/* SelectPath's order: class, then delay (max utilisation for undetermined). */
-static bool better(const struct view *a, const struct view *b)
-{
-    if (a->cls != b->cls)
-        return a->cls < b->cls;
-    if (a->cls == UNDET)
-        return a->u > b->u;
-    return a->d < b->d;
-}
+/* Path sets are bit sets of NW 64-bit words: 1 when the row has at most 64
+ * paths (then the sets live in registers), else 4. The functions taking NW
+ * are inlined with it constant. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define WORD(NW, i) ((NW) == 1 ? 0 : (i) >> 6)
+#define BIT(i) (1ull << ((i) & 63))
 
-/* The best path of `ok` (a bit set per index; the row has at most 255), the
- * scan starting at a random index so ties go to a uniform-ish pick. */
-static uint32_t select_path(struct lb_switch *sw, uint32_t n, const struct view *v, const uint64_t ok[4])
+/* The best path of `ok` (a bit set per index below n; the row has at most
+ * 255), the scan starting at a random index so ties go to a uniform-ish pick:
+ * the first smallest key from `start` on, cyclically. Only the set bits are
+ * visited, those at or after `start` first. */
+static ALWAYS_INLINE uint32_t select_path(struct lb_switch *sw, uint32_t n, const uint64_t *key, const uint64_t *ok,
+                                          const uint32_t NW)
 {
-    uint32_t best = PMAX, start = (uint32_t)rng_below(&sw->rng, n);
-    for (uint32_t j = 0, i = start; j < n; j++, i = i + 1 == n ? 0 : i + 1)
-        if ((ok[i >> 6] >> (i & 63)) & 1 && (best == PMAX || better(&v[i], &v[best])))
-            best = i;
+    uint32_t best = PMAX, start = (uint32_t)rng_below(&sw->rng, n), w0 = WORD(NW, start);
+    uint64_t bk = UINT64_MAX; /* above every key (classes are 0..2) */
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t w = pass ? 0 : w0; w < (pass ? w0 + 1 : NW); w++) {
+            uint64_t m = ok[w];
+            if (w == w0)
+                m &= pass ? BIT(start) - 1 : ~(BIT(start) - 1);
+            for (; m; m &= m - 1) {
+                uint32_t i = w << 6 | (uint32_t)__builtin_ctzll(m);
+                if (key[i] < bk) {
+                    bk = key[i];
+                    best = i;
+                }
+            }
+        }
     return best;
+}
+
+static bool any_bit(const uint64_t *set, const uint32_t NW)
+{
+    uint64_t x = 0;
+    for (uint32_t w = 0; w < NW; w++)
+        x |= set[w];
+    return x != 0;
 }
 
 /* ---------------------------------------------------------------- Algorithm 1 */
 
-static void route(struct sim *s, struct lb_switch *sw, const struct proteus_par *par, struct pkt *p, uint32_t de)
+static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const struct proteus_par *par, struct pkt *p,
+                                   const struct prow *r, simtime_t *d, uint64_t *key, const uint32_t NW)
 {
     struct proteus_sw *ps = sw->st;
-    struct prow *r = to_row(s, ps, (uint32_t)sw->edge, de);
-    if (!r->n)
-        return;
     simtime_t now = lb_now(s);
-    struct view v[PMAX];
-    uint64_t active[4] = {0};
+    uint64_t all[4] = {0}, active[4];
     for (uint32_t i = 0; i < r->n; i++) {
-        view_path(s, par, &r->e[i], now, &v[i]);
-        if (!kicked(s, sw, r->e[i].port, p->prio))
-            active[i >> 6] |= 1ull << (i & 63);
+        view_path(s, par, ps->util_full, &r->e[i], now, &d[i], &key[i]);
+        all[WORD(NW, i)] |= BIT(i);
     }
-    if (!(active[0] | active[1] | active[2] | active[3])) /* all kicked out: any will do */
+    memcpy(active, all, sizeof active);
+    if (ps->nkicked) { /* some port of this switch was kicked out once: is it still? */
         for (uint32_t i = 0; i < r->n; i++)
-            active[i >> 6] |= 1ull << (i & 63);
+            if (kicked(s, sw, r->e[i].port, p->prio))
+                active[WORD(NW, i)] &= ~BIT(i);
+        if (!any_bit(active, NW)) /* all kicked out: any will do */
+            memcpy(active, all, sizeof active);
+    }
     struct proteus_flow *f = lb_flow_state(s, p->flow);
     if (!f->valid || f->path >= r->n) { /* a new flow */
-        f->path = (uint8_t)select_path(sw, r->n, v, active);
+        f->path = (uint8_t)select_path(sw, r->n, key, active, NW);
         f->valid = true;
     } else { /* lines 6-11: only to a path that cannot deliver it before its predecessor */
-        simtime_t gap = now - f->last, d = v[f->path].d;
+        simtime_t gap = now - f->last, df = d[f->path];
         uint64_t faster[4] = {0};
-        bool any = false;
         for (uint32_t i = 0; i < r->n; i++) {
-            simtime_t diff = d - v[i].d;
-            if ((active[i >> 6] >> (i & 63)) & 1 && diff > 0 && diff < gap) {
-                faster[i >> 6] |= 1ull << (i & 63);
-                any = true;
-            }
+            simtime_t diff = df - d[i];
+            faster[WORD(NW, i)] |= (uint64_t)(diff > 0 && diff < gap) << (i & 63);
         }
-        if (any) {
-            f->path = (uint8_t)select_path(sw, r->n, v, faster);
+        for (uint32_t w = 0; w < NW; w++)
+            faster[w] &= active[w];
+        if (any_bit(faster, NW)) {
+            f->path = (uint8_t)select_path(sw, r->n, key, faster, NW);
             lb_stat_add(s, ST_MOVES, 1);
         }
     }
     f->last = now;
     /* the alternatives: the next best active paths, in order */
     uint32_t cur = f->path;
-    uint64_t rest[4] = {active[0], active[1], active[2], active[3]};
-    rest[cur >> 6] &= ~(1ull << (cur & 63));
+    uint64_t rest[4];
+    memcpy(rest, active, sizeof rest);
+    rest[WORD(NW, cur)] &= ~BIT(cur);
     uint32_t alt[NALT] = {PMAX, PMAX, PMAX};
     for (int k = 0; k < par->alternatives; k++) {
-        uint32_t a = select_path(sw, r->n, v, rest);
+        uint32_t a = select_path(sw, r->n, key, rest, NW);
         if (a == PMAX)
             break;
         alt[k] = a;
-        rest[a >> 6] &= ~(1ull << (a & 63));
+        rest[WORD(NW, a)] &= ~BIT(a);
     }
     uint32_t td = TD_NONE;
     if (alt[0] != PMAX) {
-        simtime_t diff = v[alt[0]].d - v[cur].d;
+        simtime_t diff = d[alt[0]] - d[cur];
         td = diff <= 0 ? 0 : diff / T_NS >= 0xffffff ? 0xffffff : (uint32_t)(diff / T_NS); /* 24 bits on the wire */
     }
     p->lb.path = r->e[cur].word;
@@ -332,6 +372,17 @@ static void route(struct sim *s, struct lb_switch *sw, const struct proteus_par 
         p->lb.b[B_ALT + k] = (uint8_t)alt[k];
     put32(&p->lb.b[B_TD], td);
     put32(&p->lb.b[B_TSRC], now_ns(s));
+}
+
+static void route(struct sim *s, struct lb_switch *sw, const struct proteus_par *par, struct pkt *p, uint32_t de)
+{
+    const struct prow *r = to_row(s, sw->st, (uint32_t)sw->edge, de);
+    simtime_t d[PMAX];
+    uint64_t key[PMAX];
+    if (r->n > 64)
+        route_nw(s, sw, par, p, r, d, key, 4);
+    else if (r->n)
+        route_nw(s, sw, par, p, r, d, key, 1);
 }
 
 /* ---------------------------------------------------------------- measurement and feedback */
@@ -425,6 +476,8 @@ static uint32_t reroute(struct sim *s, struct lb_switch *sw, struct pkt *p, uint
         for (int j = 0; j < NALT; j++)
             p->lb.b[B_ALT + j] = (uint8_t)(k + 1 + j < NALT ? p->lb.b[B_ALT + k + 1 + j] : PMAX);
         put32(&p->lb.b[B_TD], 0);
+        if (ps->kicked[out - sw->port0] < 0)
+            ps->nkicked++;
         ps->kicked[out - sw->port0] = lb_port_paused_since(s, out, p->prio);
         if (sw->edge >= 0 && (uint32_t)sw->edge == se) { /* the flow's own edge: its next packets follow */
             struct proteus_flow *f = lb_flow_state(s, p->flow);
@@ -464,7 +517,7 @@ static void watch(struct sim *s, struct lb_switch *sw, uint32_t port, simtime_t 
 static void proteus_on_enqueue(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q)
 {
     (void)par;
-    if (!ours(p) || lb_port_predicted_delay(s, *out, q) != T_NEVER)
+    if (!ours(p) || !lb_port_blocked(s, *out, q))
         return; /* line 4: only a paused egress calls for a decision */
     simtime_t left = budget(s, p, false);
     if (left == T_NEVER)
@@ -531,7 +584,6 @@ static void proteus_on_timer(struct sim *s, struct lb_switch *sw, const void *pa
 
 static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
 {
-    (void)par;
     struct proteus_sw *ps = sw->st;
     ps->pu = lb_alloc(s, sw->nports * sizeof *ps->pu);
     ps->kicked = lb_alloc(s, sw->nports * sizeof *ps->kicked);
@@ -539,6 +591,7 @@ static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
     ps->watched = lb_alloc(s, sw->nports * sizeof *ps->watched);
     for (uint32_t k = 0; k < sw->nports; k++)
         ps->kicked[k] = -1;
+    ps->util_full = (uint32_t)(((const struct proteus_par *)par)->util_full * 1000 + 0.5);
     if (sw->edge >= 0) {
         ps->to = lb_alloc(s, s->n_edges * sizeof *ps->to);
         ps->from = lb_alloc(s, s->n_edges * sizeof *ps->from);
@@ -626,9 +679,9 @@ int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t
     struct prow *r = to_row(s, state(s, node), (uint32_t)s->lbsw[node].edge, dst_edge);
     if (i >= r->n)
         return -1;
-    struct view v;
-    view_path(s, s->lb_par, &r->e[i], lb_now(s), &v);
-    return v.cls;
+    simtime_t d;
+    uint64_t key;
+    return view_path(s, s->lb_par, state(s, node)->util_full, &r->e[i], lb_now(s), &d, &key);
 }
 /* Set what edge `node` knows of path i toward dst_edge, as feedback would. */
 void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);

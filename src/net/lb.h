@@ -201,6 +201,8 @@ simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q); /* T_
 /* Predicted queueing delay of a packet joining queue q now: the bytes ahead
  * of it at the port's rate; T_NEVER while q is paused. */
 simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
+/* lb_port_predicted_delay(s, port, q) == T_NEVER (paused, or its link down), without computing the delay. */
+bool lb_port_blocked(const struct sim *s, uint32_t port, int q);
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
 
 /* Re-steer packets already waiting in egress queue q of switch port `port`

@@ -106,9 +106,11 @@ uint64_t lb_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return
 
 uint64_t lb_port_bytes(const struct sim *s, uint32_t port)
 {
+    /* only the non-empty queues (qmask; an empty one holds no bytes): schemes call this per path per packet */
+    const struct port *pt = &s->ports[port];
     uint64_t b = 0;
-    for (int q = 0; q < NQ; q++)
-        b += s->ports[port].q[q].bytes;
+    for (unsigned m = pt->qmask; m; m &= m - 1)
+        b += pt->q[__builtin_ctz(m)].bytes;
     return b;
 }
 
@@ -129,6 +131,11 @@ simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q)
     /* queue 0 goes first, then round robin: at worst every queued byte */
     simtime_t busy = pt->busy_until > s->now ? pt->busy_until - s->now : 0;
     return busy + tx_time(lb_port_bytes(s, port), pt->rate);
+}
+
+bool lb_port_blocked(const struct sim *s, uint32_t port, int q)
+{
+    return port_paused(&s->ports[port], q) || s->ports[port].down;
 }
 
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }
