@@ -127,8 +127,11 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
     }
     uint32_t n = nic->nqps;
     simtime_t soonest = T_NEVER, due = T_NEVER, held = T_NEVER;
+    /* round robin from the QP after the last one served; one division per
+     * call, not per QP visited (a host with many QPs visits them all) */
+    uint32_t idx = n ? nic->rr_last % n : 0;
     for (uint32_t i = 1; i <= n; i++) {
-        uint32_t idx = (i + nic->rr_last) % n;
+        idx = idx + 1 == n ? 0 : idx + 1;
         struct qp *f = &s->flows[nic->qps[idx]];
         /* IRN retransmits holes first, whatever the window (they are already in flight) */
         uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
