@@ -201,8 +201,11 @@ static void drill_fix_setup(struct drill_fix *x, const char *par)
 
 static void drill_fix_load(struct drill_fix *x, const uint64_t bytes[4])
 {
-    for (int i = 0; i < 4; i++)
-        x->r.sc.sim.ports[x->cand[i]].q[3].bytes = bytes[i]; /* what lb_port_bytes reads */
+    for (int i = 0; i < 4; i++) { /* what lb_port_bytes reads: the bytes of the queues marked non-empty */
+        struct port *pt = &x->r.sc.sim.ports[x->cand[i]];
+        pt->q[3].bytes = bytes[i];
+        pt->qmask = (uint8_t)(bytes[i] ? pt->qmask | 1u << 3 : pt->qmask & ~(1u << 3));
+    }
 }
 
 static int drill_fix_choose(struct drill_fix *x)
