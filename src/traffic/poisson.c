@@ -120,6 +120,19 @@ static size_t first_arrivals(struct arrival *h, double *off, const double *gap, 
 
 /* Append one flow sized from the CDF (the draw comes before the push, as
  * every Poisson generator has always drawn it). */
+/* The arrival window and the CDF's mean, as both Poisson generators need them. */
+static int check_window_mean(const struct cdf *c, int sampling, simtime_t start, simtime_t duration, double *mean,
+                             struct err *e)
+{
+    if (start < 0 || duration < 0 || start > INT64_MAX / 2 || duration > INT64_MAX / 2)
+        return errf(e, "traffic: start and duration must be non-negative and at most 53 days each");
+    *mean = cdf_mean(c, sampling);
+    if (!(*mean > 0) || !isfinite(*mean))
+        return errf(e, "traffic.cdf: '%s' has a mean flow size of %g bytes; Poisson traffic needs a positive mean",
+                    c->name, *mean);
+    return 0;
+}
+
 static int push_flow(struct flow_list *out, size_t n0, uint32_t src, uint32_t dst, simtime_t at, uint16_t pg,
                      const struct cdf *c, int sampling, struct rng *r, struct err *e)
 {
@@ -234,12 +247,9 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         return errf(e, "traffic.load: %g is not in (0, 1]", load);
     if (t->n_hosts < 2)
         return errf(e, "traffic: Poisson traffic needs at least 2 hosts, the topology has %" PRIu32, t->n_hosts);
-    if (start < 0 || duration < 0 || start > INT64_MAX / 2 || duration > INT64_MAX / 2)
-        return errf(e, "traffic: start and duration must be non-negative and at most 53 days each");
-    double mean = cdf_mean(c, sampling);
-    if (!(mean > 0) || !isfinite(mean))
-        return errf(e, "traffic.cdf: '%s' has a mean flow size of %g bytes; Poisson traffic needs a positive mean",
-                    c->name, mean);
+    double mean;
+    if (check_window_mean(c, sampling, start, duration, &mean, e) < 0)
+        return -1;
 
     uint32_t nh = t->n_hosts;
     uint64_t *rate = calloc(nh, sizeof *rate);
@@ -341,12 +351,9 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
     if ((uint64_t)hi >= t->n_hosts)
         return errf(e, "traffic.incast_ratio: %" PRIu32 " senders and a receiver need %" PRIu64
                        " hosts, the topology has %" PRIu32, hi, (uint64_t)hi + 1, t->n_hosts);
-    if (start < 0 || duration < 0 || start > INT64_MAX / 2 || duration > INT64_MAX / 2)
-        return errf(e, "traffic: start and duration must be non-negative and at most 53 days each");
-    double mean = cdf_mean(c, sampling);
-    if (!(mean > 0) || !isfinite(mean))
-        return errf(e, "traffic.cdf: '%s' has a mean flow size of %g bytes; Poisson traffic needs a positive mean",
-                    c->name, mean);
+    double mean;
+    if (check_window_mean(c, sampling, start, duration, &mean, e) < 0)
+        return -1;
 
     uint32_t nh = t->n_hosts;
     uint64_t *rate = calloc(nh, sizeof *rate);
