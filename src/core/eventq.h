@@ -130,6 +130,16 @@ static inline simtime_t evq_top_time(const struct eventq *q)
         return q->far_min;
     return q->base + (simtime_t)(k >> EV_SEQ_BITS);
 }
+/* The handle of the event evq_pop would return next, without removing it;
+ * EV_HANDLE_NONE when neither heap holds one (far events are not looked at).
+ * A hint for prefetching what that event will touch: pushes made before the
+ * next pop may still come first. */
+#define EV_HANDLE_NONE UINT32_MAX
+static inline uint32_t evq_peek_handle(const struct eventq *q)
+{
+    const struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
+    return h->key[0] == EV_KEY_NONE ? EV_HANDLE_NONE : h->handle[0];
+}
 static inline unsigned ev_kind(const struct event *e) { return e->handle >> EV_ID_BITS; }
 static inline uint32_t ev_id(const struct event *e) { return e->handle & EV_ID_MAX; }
 
