@@ -140,6 +140,19 @@ static inline uint32_t evq_peek_handle(const struct eventq *q)
     const struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
     return h->key[0] == EV_KEY_NONE ? EV_HANDLE_NONE : h->handle[0];
 }
+/* The handle of the packet event after that top, if the top is a packet
+ * event: the least of the root's four children (half a line); timers are not
+ * looked at. EV_HANDLE_NONE when there is none. A hint, as above. */
+static inline uint32_t evq_peek2_handle(const struct eventq *q)
+{
+    const uint64_t *c = &q->fast.key[1]; /* readable: sentinels past n (eventq.c) */
+    unsigned b01 = c[1] < c[0];
+    uint64_t m01 = b01 ? c[1] : c[0];
+    unsigned b23 = 2 + (c[3] < c[2]);
+    uint64_t m23 = c[3] < c[2] ? c[3] : c[2];
+    unsigned b = m23 < m01 ? b23 : b01;
+    return (m23 < m01 ? m23 : m01) == EV_KEY_NONE ? EV_HANDLE_NONE : q->fast.handle[1 + b];
+}
 static inline unsigned ev_kind(const struct event *e) { return e->handle >> EV_ID_BITS; }
 static inline uint32_t ev_id(const struct event *e) { return e->handle & EV_ID_MAX; }
 

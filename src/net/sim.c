@@ -249,6 +249,26 @@ static inline __attribute__((always_inline)) void prefetch_event(const struct si
         __builtin_prefetch(&s->nics[id]);
 }
 
+/* Two events ahead: the event after next gets its port (or NIC) line
+ * loading; the next one, whose port was asked for one event ago, has it by
+ * now, so an ARRIVE's next loads start too: the packet at the head of the
+ * wire, and the receiving port's lines 0 (its node) and 1 (the MMU's
+ * ingress counters). */
+static inline __attribute__((always_inline)) void prefetch_next(const struct sim *s)
+{
+    uint32_t h = evq_peek_handle(&s->evq);
+    prefetch_event(s, evq_peek2_handle(&s->evq));
+    if (h >> EV_ID_BITS == EV_ARRIVE) {
+        const struct port *pt = &s->ports[h & EV_ID_MAX];
+        const char *in = (const char *)&s->ports[pt->peer];
+        __builtin_prefetch(pt->wire.head); /* NULL when stale: a prefetch never faults */
+        __builtin_prefetch(in);
+        __builtin_prefetch(in + 64);
+    } else {
+        prefetch_event(s, h);
+    }
+}
+
 void sim_run(struct sim *s)
 {
     struct event ev;
@@ -261,7 +281,7 @@ void sim_run(struct sim *s)
             break;
         }
         evq_pop(&s->evq, &ev);
-        prefetch_event(s, evq_peek_handle(&s->evq));
+        prefetch_next(s);
         s->now = ev.time;
         dispatch(s, &ev);
         if ((++s->c.events & 0xffff) == 0 && s->hooks.progress && s->hooks.progress(s->hooks.ctx, s))
