@@ -64,6 +64,47 @@ static void test_event_heap_random(void **st)
     evq_free(&q);
 }
 
+/* The simulator loop prefetches for the events evq_peek_handle and
+ * evq_peek2_handle name: the first is exactly the next pop (timers included),
+ * the second exactly the one after among packet events. */
+static void test_event_peek(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    evq_init(&q);
+    assert_int_equal(evq_peek_handle(&q), EV_HANDLE_NONE);
+    assert_int_equal(evq_peek2_handle(&q), EV_HANDLE_NONE);
+    rng_seed(&r, 7, 0);
+    for (uint32_t i = 0; i < 20000; i++)
+        evq_push(&q, (simtime_t)rng_below(&r, 5000), i % 3, i);
+    struct event e;
+    int n = 0;
+    while (!evq_empty(&q)) {
+        uint32_t h1 = evq_peek_handle(&q), h2 = evq_peek2_handle(&q);
+        assert_true(evq_pop(&q, &e));
+        assert_int_equal(e.handle, h1);
+        assert_int_equal(evq_peek_handle(&q), h2);
+        n++;
+    }
+    assert_int_equal(n, 20000);
+    assert_int_equal(evq_peek2_handle(&q), EV_HANDLE_NONE);
+    /* with timers too, the first is still exact */
+    for (uint32_t i = 0; i < 5000; i++) {
+        if (i % 4 == 0)
+            evq_push_timer(&q, (simtime_t)rng_below(&r, 5000), 5, i);
+        else
+            evq_push(&q, (simtime_t)rng_below(&r, 5000), 1, i);
+    }
+    while (!evq_empty(&q)) {
+        uint32_t h1 = evq_peek_handle(&q);
+        assert_true(evq_pop(&q, &e));
+        assert_int_equal(e.handle, h1);
+    }
+    assert_int_equal(evq_peek_handle(&q), EV_HANDLE_NONE);
+    evq_free(&q);
+}
+
 /* Packet events and timers live in two heaps; together they must still pop in
  * exact (time, insertion) order, as one heap would. */
 static void test_event_two_heaps_one_order(void **st)
@@ -513,6 +554,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_order_and_ties),
         cmocka_unit_test(test_event_heap_random),
+        cmocka_unit_test(test_event_peek),
         cmocka_unit_test(test_event_two_heaps_one_order),
         cmocka_unit_test(test_event_interleaved_with_wheel),
         cmocka_unit_test(test_event_renumber_and_rebase),
