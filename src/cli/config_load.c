@@ -1241,8 +1241,8 @@ int config_validate(struct config *c, struct err *e)
         return -1;
     warn_unused_scheme_keys(c);
     if (c->ns3.active && c->run.ns3_timing && !config_origin(c, "run.ns3_timing"))
-        warnf("%s: ns-3 config: run.ns3_timing = on (serialisation and pacing truncated to whole ns, as ns-3 does, "
-              "so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
+        warnf("%s: ns-3 config: run.ns3_timing = on (serialisation, pacing and flow starts truncated to whole ns, as ns-3 "
+              "does, so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
               c->source);
     if (c->ns3.active && c->topology.next_hop_order == HOP_ORDER_NS3 && !config_origin(c, "topology.next_hop_order"))
         warnf("%s: ns-3 config: topology.next_hop_order = ns3 (equal-cost next hops in the order ns-3 builds them, so "

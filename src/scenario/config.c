@@ -13,7 +13,7 @@ static const struct param run_params[] = {
     {"stop", P_TIME, F(cfg_run, stop), "0", "simulated-time limit; 0 = run until every flow has finished", NULL, 0, 0},
     {"name", P_STR, F(cfg_run, name), "", "scenario name (output folder results/NAME); default: the file's base name", NULL, 0, 0},
     {"deadlock_timeout", P_TIME, F(cfg_run, deadlock_timeout), "1ms", "PFC deadlock: a cycle of paused switch ports with nothing leaving them this long stops the run (exit 3); 0 = never check", NULL, 0, 0},
-    {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast); for ns-exact comparisons", NULL, 0, 0},
+    {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), and start flow-file flows where ns-3 does; for ns-exact comparisons", NULL, 0, 0},
     PARAM_END};
 
 static const struct param topology_params[] = {

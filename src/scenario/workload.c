@@ -228,8 +228,16 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
     switch (g->pattern) {
     case TRAFFIC_NONE:
         return 0;
-    case TRAFFIC_FILE:
-        return flowfile_read(out, g->file, t, e);
+    case TRAFFIC_FILE: {
+        size_t n0 = out->n;
+        if (flowfile_read(out, g->file, t, e) < 0)
+            return -1;
+        /* run.ns3_timing (on for ns-3 configs): start where ns-3 starts a
+         * flow file's flow, mostly 1 ns before the written time */
+        for (size_t j = n0; c->run.ns3_timing && j < out->n; j++)
+            out->v[j].start = flowfile_ns3_start(out->v[j].start);
+        return 0;
+    }
     case TRAFFIC_POISSON: {
         struct cdf cdf;
         if (cdf_load(&cdf, g->cdf, workloads_dir(), &sub) < 0) {

@@ -162,6 +162,10 @@ int flowfile_parse(struct flow_list *out, const char *text, const char *fname, c
 int flowfile_read(struct flow_list *out, const char *path, const struct topo *t, struct err *e);
 /* Writes the same format (start in seconds with 9 decimals). */
 void flowfile_write(FILE *f, const struct flow_list *l);
+/* The start ns-3 gives a flow file's start time (exact picoseconds in): it
+ * reads a double and converts with Seconds(), which truncates in 64.64 fixed
+ * point, so most starts land 1 ns early ("0.00001" starts at 9 999 ns). */
+simtime_t flowfile_ns3_start(simtime_t start);
 
 /* Whole file into a NUL-terminated buffer (caller frees); -1 with "path: why". */
 int read_text_file(const char *path, char **out, struct err *e);
