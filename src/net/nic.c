@@ -63,7 +63,7 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
         f->snd_high = f->snd_nxt;
     f->last_pkt_size = p->size;
     const struct port *np = &s->ports[nic_of(s, f->src)->port];
-    f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(s, np, p->size) : ns3_trunc(s, tx_time(p->size, f->rate)));
+    f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(s, np, p->size) : gap_time(s, p->size, f->rate));
     s->c.data_packets++;
     if (f->last_tx >= 0) { /* the gap since the flow's previous packet, as HF2T measures it */
         simtime_t g = s->now - f->last_tx;

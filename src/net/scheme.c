@@ -26,8 +26,8 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
         return;
     }
     if (qp->last_pkt_size) {
-        simtime_t old_t = ns3_trunc(s, tx_time(qp->last_pkt_size, qp->rate));
-        simtime_t new_t = ns3_trunc(s, tx_time(qp->last_pkt_size, new_rate));
+        simtime_t old_t = gap_time(s, qp->last_pkt_size, qp->rate);
+        simtime_t new_t = gap_time(s, qp->last_pkt_size, new_rate);
         qp->next_avail += new_t - old_t;
     }
     qp->rate = new_rate;

@@ -8,9 +8,9 @@
  * Records keep file order (flow ids are file order); nothing is sorted. */
 #include "traffic/traffic.h"
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/ns3time.h"
 #include "topo/topo.h"
 
 #define FLOW_MAX_SIZE 1000000000000000ULL /* 1 PB */
@@ -258,17 +258,13 @@ void flowfile_write(FILE *f, const struct flow_list *l)
 }
 
 /* HPCC's third.cc reads start_s with `>> double` (correctly rounded) and
- * schedules at Seconds(start_s): ns-3's int64x64_t(double) takes
- * floor(d * 2^64) (int64x64-128.h), Time::From multiplies by 10^9 exactly and
- * Time(int64x64_t) keeps the integer part (nstime.h, ns resolution). The
- * double is (double)ps / 1e12, correctly rounded and so equal to strtod's of
- * the text whenever the text has at most 12 decimals and ps < 2^53 (9007 s).
- * Checked against ns-3's fct.txt starts of 3 902 flows (docs/validation.md). */
+ * schedules at Seconds(start_s) (core/ns3time.h). (double)ps / 1e12 is
+ * correctly rounded too, so it is strtod's double of the text whenever the
+ * text has at most 12 decimals and ps < 2^53 (9007 s). Checked against
+ * ns-3's fct.txt starts of 3 902 flows (docs/validation.md, Round 4b). */
 simtime_t flowfile_ns3_start(simtime_t start)
 {
     if (start <= 0 || start >= ((simtime_t)1 << 53))
         return start;
-    double d = (double)start / 1e12;
-    unsigned __int128 v = (unsigned __int128)ldexp(d, 64); /* floor: d > 0 */
-    return (simtime_t)(uint64_t)((v * 1000000000u) >> 64) * T_NS;
+    return ns3_seconds((double)start / 1e12);
 }

@@ -1,11 +1,14 @@
-/* Flow-file start times as ns-3 HPCC reads them (flowfile_ns3_start, used by
- * workload.c under run.ns3_timing). third.cc reads the seconds as a double
- * and schedules at Seconds(d): floor(d * 2^64) in 64.64 fixed point, times
- * 10^9, integer part. Most starts land 1 ns early. The expected values are
- * the start_ns column ns-3 wrote to fct.txt for these flow-file lines
- * (docs/validation.md, Round 4b; tests/ns3-ties/fct-ns3.txt). */
+/* Times as ns-3 HPCC computes them, for run.ns3_timing (core/ns3time.h):
+ * Seconds(double) is floor(d * 2^64) in 64.64 fixed point, times 10^9,
+ * integer part, so a whole number of ns usually loses 1 ns.
+ * - flow-file starts (flowfile_ns3_start, workload.c): the expected values
+ *   are the start_ns column ns-3 wrote to fct.txt for these flow-file lines
+ *   (docs/validation.md, Round 4b; tests/ns3-ties/fct-ns3.txt);
+ * - serialisation and pacing gaps (ns3_tx_time, net_impl.h): the values are
+ *   read from ns-3 packet traces (Round 4b: a 200 B last packet's ACK). */
 #include "testutil.h"
 #include <string.h>
+#include "core/ns3time.h"
 #include "traffic/traffic.h"
 
 /* One flow line through the ordinary parser, then ns-3's conversion. */
@@ -59,11 +62,32 @@ static void test_ns3_bounds(void **state)
     }
 }
 
+static void test_ns3_tx_time(void **state)
+{
+    (void)state;
+    const uint64_t G100 = 100000000000ULL, G400 = 400000000000ULL;
+    /* ns-3 traces: 1048 B data 83 ns, 60 B ACK 4 ns, a 200 B last packet
+     * 15 ns (16 exactly) at 100 Gbps; 168->128's 925 B last packet 73 ns */
+    assert_int_equal(ns3_tx_time(1048, G100), 83 * T_NS);
+    assert_int_equal(ns3_tx_time(60, G100), 4 * T_NS);
+    assert_int_equal(ns3_tx_time(200, G100), 15 * T_NS);
+    assert_int_equal(ns3_tx_time(925, G100), 73 * T_NS);
+    /* the rule: 1000 B at 400 Gbps is 20 ns exactly, 19 in ns-3; 1 KB at 1 Gbps 8 us -> 7 999 ns */
+    assert_int_equal(ns3_tx_time(1000, G400), 19 * T_NS);
+    assert_int_equal(ns3_tx_time(1000, 1000000000ULL), 7999 * T_NS);
+    /* never more than 1 ns below the exact time, never above it */
+    for (uint64_t b = 1; b < 9000; b += 7) {
+        simtime_t exact = tx_time(b, G100), n = ns3_tx_time(b, G100);
+        assert_true(n % T_NS == 0 && n <= exact && n >= exact - exact % T_NS - T_NS);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ns3_values),
         cmocka_unit_test(test_ns3_bounds),
+        cmocka_unit_test(test_ns3_tx_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
