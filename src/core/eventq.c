@@ -100,6 +100,7 @@ void evq_init(struct eventq *q)
     q->base = 0;
     q->limit = EV_SPAN;
     q->far_min = T_NEVER;
+    q->cur_ord = -1;
 }
 
 void evq_free(struct eventq *q)
@@ -113,8 +114,12 @@ void evq_free(struct eventq *q)
     memset(q, 0, sizeof *q);
 }
 
-/* A ticket that holds a place that may still be used: not before the clock. */
-static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k) { return k->time >= q->now; }
+/* A ticket that holds a place that may still be used: not behind the last
+ * popped event. */
+static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k)
+{
+    return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
+}
 
 /* The earliest pending event or live ticket: base may not pass it. */
 static simtime_t live_min(const struct eventq *q)
@@ -166,8 +171,11 @@ static int ent_cmp(const void *a, const void *b)
 static void renumber(struct eventq *q, simtime_t newbase)
 {
     size_t n = q->fast.n + q->slow.n + q->nfar, m = 0;
-    for (uint32_t i = 0; i < q->ntk; i++)
-        n += ticket_live(q, &q->tk[i]);
+    for (uint32_t i = 0; i < q->ntk; i++) {
+        if (!ticket_live(q, &q->tk[i]))
+            q->tk[i].time = -1; /* its place is behind: ranks restart below, keep it from looking ahead */
+        n += q->tk[i].time >= 0;
+    }
     struct ent *e = xmalloc(n * sizeof *e);
     const struct heap4 *hs[2] = { &q->fast, &q->slow };
     for (uint32_t w = 0; w < 2; w++)
@@ -182,7 +190,7 @@ static void renumber(struct eventq *q, simtime_t newbase)
         e[m++] = (struct ent){ q->far[i].time, (uint64_t)1 << EV_SEQ_BITS | q->far[i].seq, q->far[i].handle, 1 };
     /* a ticket's ord is a rank or a far sequence by the same rule as events' */
     for (uint32_t i = 0; i < q->ntk; i++)
-        if (ticket_live(q, &q->tk[i]))
+        if (q->tk[i].time >= 0)
             e[m++] = (struct ent){ q->tk[i].time,
                                    q->tk[i].time < q->limit ? q->tk[i].ord : (uint64_t)1 << EV_SEQ_BITS | q->tk[i].ord,
                                    i, ENT_TICKET };
@@ -233,6 +241,7 @@ static void renumber(struct eventq *q, simtime_t newbase)
     q->base = newbase;
     q->limit = limit;
     q->seq = (uint32_t)cut;
+    q->cur_ord = -1; /* every entry left at now follows the current event */
     free(e);
 }
 
@@ -278,6 +287,7 @@ static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *ou
         return false;
     /* the clock moves there: a ticket before it can no longer be used */
     q->now = q->far_min;
+    q->cur_ord = -1; /* nothing at that time has run yet */
     renumber(q, q->far_min);
     return evq_pop(q, out);
 }
@@ -289,6 +299,7 @@ bool evq_pop(struct eventq *q, struct event *out)
     if (__builtin_expect(k == EV_KEY_NONE, 0))
         return pop_far(q, out);
     out->time = q->now = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    q->cur_ord = (int64_t)(k & ((1u << EV_SEQ_BITS) - 1));
     out->handle = h->handle[0];
     heap_pop_root(h);
     return true;

@@ -33,9 +33,11 @@
  * the entries, so it stays valid across renumbering. Slots belong to their
  * owner for good (a port's TX_DONE, a packet's ARRIVE), so taking a place is
  * two stores, with no allocation. A slot holds no place once pushed, or once
- * its time is before the queue's clock (the last popped time: an idle port's
- * unused TX_DONE place, a packet lost with its link); renumbering skips it,
- * so an old ticket never holds base back. */
+ * its place is behind the queue's clock (before the last popped event: an idle
+ * port's unused TX_DONE place, a packet lost with its link); renumbering
+ * skips it, so an old ticket never holds base back. evq_ticket_ahead tells
+ * whether a place at the current time is still to come (ns-3 would not yet
+ * have run the event it stands for). */
 #ifndef ROCESIM_EVENTQ_H
 #define ROCESIM_EVENTQ_H
 #include <stdbool.h>
@@ -85,6 +87,7 @@ struct eventq {
     uint64_t far_seq;
     simtime_t far_min; /* earliest far event, T_NEVER when none */
     simtime_t now;     /* time of the last popped event */
+    int64_t cur_ord;   /* its rank; -1 after renumbering (every entry at now is then after it) */
     struct ev_ticket *tk;
     uint32_t ntk, captk;
 };
@@ -116,6 +119,14 @@ static inline void evq_take(struct eventq *q, uint32_t ticket, simtime_t t)
 void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id);
 /* The time of the ticket's place; < 0 when it holds none. */
 static inline simtime_t evq_ticket_time(const struct eventq *q, uint32_t ticket) { return q->tk[ticket].time; }
+/* Whether the ticket's place is still ahead: later than the last popped
+ * event, at a later time or at the same time with a later rank (an event
+ * pushed into it would run after the current one). */
+static inline bool evq_ticket_ahead(const struct eventq *q, uint32_t ticket)
+{
+    const struct ev_ticket *k = &q->tk[ticket];
+    return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
+}
 /* Removes the earliest event into *ev; false when empty. */
 bool evq_pop(struct eventq *q, struct event *ev);
 static inline bool evq_empty(const struct eventq *q)

@@ -31,6 +31,18 @@ void port_kick(struct sim *s, uint32_t pid)
         tx_done_at(s, pt, pid, pt->busy_until);
         return;
     }
+    /* run.ns3_timing: a transmission ending now still holds the port until
+     * its end's event has run, as ns-3's QbbNetDevice stays BUSY until
+     * TransmitComplete; that event's place was given when the transmission
+     * started (a ticket). So a packet that arrives in the same ns, in an
+     * event scheduled earlier, waits for it (and a packet from another port
+     * may go first). */
+    if (__builtin_expect(s->p.ns3_timing, 0) && pt->busy_until == s->now &&
+        (pt->tx_at == s->now || (pt->tx_ticket != EV_TICKET_NONE && evq_ticket_time(&s->evq, pt->tx_ticket) == s->now &&
+                                 evq_ticket_ahead(&s->evq, pt->tx_ticket)))) {
+        tx_done_at(s, pt, pid, s->now);
+        return;
+    }
     bool sw = s->nodes[pt->node].is_switch;
     struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
     if (!p)
