@@ -120,6 +120,7 @@ void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt 
 void host_receive(struct sim *s, struct pkt *p);
 void flow_start(struct sim *s, struct qp *f);
 void flows_due(struct sim *s);
+void flows_due_ns3(struct sim *s, uint32_t hop);
 void rto_fire(struct sim *s, struct qp *f);
 
 #endif

@@ -187,7 +187,10 @@ static void dispatch(struct sim *s, const struct event *ev)
         break;
     }
     case EV_FLOW_START:
-        flows_due(s);
+        if (__builtin_expect(s->p.ns3_timing, 0))
+            flows_due_ns3(s, id);
+        else
+            flows_due(s);
         break;
     default: {
         /* here rather than as a case: the switch over the packet events then

@@ -472,6 +472,30 @@ void flow_start(struct sim *s, struct qp *f)
     port_kick(s, nic->port);
 }
 
+/* run.ns3_timing: HPCC's ScheduleFlowInputs (third.cc) installs each due
+ * flow's application at t; Node::AddApplication schedules Application::Start
+ * at t, which schedules StartApplication at t (start time 0), which adds the
+ * QP and lets the NIC send. So a flow's first packet goes two events after
+ * the start event, behind everything else already due at t (a continuing
+ * flow's packet, an arrival). hop 0 is that start event: it schedules the
+ * next one, as ScheduleFlowInputs does; hop 2 starts the flows. */
+void flows_due_ns3(struct sim *s, uint32_t hop)
+{
+    if (hop == 0) {
+        evq_push(&s->evq, s->now, EV_FLOW_START, 1);
+        uint32_t i = s->next_start;
+        while (i < s->n_flows && s->flows[s->start_order[i]].start <= s->now)
+            i++;
+        if (i < s->n_flows)
+            evq_push(&s->evq, s->flows[s->start_order[i]].start, EV_FLOW_START, 0);
+    } else if (hop == 1) {
+        evq_push(&s->evq, s->now, EV_FLOW_START, 2);
+    } else {
+        while (s->next_start < s->n_flows && s->flows[s->start_order[s->next_start]].start <= s->now)
+            flow_start(s, &s->flows[s->start_order[s->next_start++]]);
+    }
+}
+
 void flows_due(struct sim *s)
 {
     while (s->next_start < s->n_flows) {
