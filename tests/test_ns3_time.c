@@ -8,6 +8,7 @@
  *   read from ns-3 packet traces (Round 4b: a 200 B last packet's ACK). */
 #include "testutil.h"
 #include <string.h>
+#include "core/eventq.h"
 #include "core/ns3time.h"
 #include "traffic/traffic.h"
 
@@ -82,12 +83,42 @@ static void test_ns3_tx_time(void **state)
     }
 }
 
+/* evq_ticket_ahead: a place at the current time is ahead only if it follows
+ * the event being run (port.c: a transmission ending now holds the port
+ * until its TX_DONE's place has passed, as ns-3's TransmitComplete does). */
+static void test_ticket_ahead(void **state)
+{
+    (void)state;
+    struct eventq q;
+    struct event ev;
+    evq_init(&q);
+    uint32_t early = evq_ticket_new(&q), late = evq_ticket_new(&q);
+    evq_push(&q, 100, 1, 1);
+    evq_take(&q, early, 200); /* taken before the event at 200 was pushed */
+    evq_push(&q, 200, 1, 2);
+    evq_take(&q, late, 200);  /* after it */
+    assert_true(evq_pop(&q, &ev) && ev.time == 100);
+    assert_true(evq_ticket_ahead(&q, early) && evq_ticket_ahead(&q, late));
+    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 2);
+    assert_false(evq_ticket_ahead(&q, early)); /* its place came before event 2 */
+    assert_true(evq_ticket_ahead(&q, late));
+    /* renumbering (every ~1 M pushes) keeps the answer */
+    for (uint32_t i = 0; i < (1u << EV_SEQ_BITS) + 10; i++)
+        evq_push(&q, 300 + i, 1, 3);
+    assert_false(evq_ticket_time(&q, early) == 200 && evq_ticket_ahead(&q, early));
+    assert_true(evq_ticket_ahead(&q, late));
+    evq_push_ticket(&q, late, 1, 4); /* runs next: after event 2, before 300 */
+    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 4);
+    evq_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ns3_values),
         cmocka_unit_test(test_ns3_bounds),
         cmocka_unit_test(test_ns3_tx_time),
+        cmocka_unit_test(test_ticket_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
