@@ -125,6 +125,9 @@ expect "report: malformed fct.csv line" "$DATA/report/bad_fields/fct.csv:3: " re
 expect "report: bad number" "$DATA/report/bad_number/fct.csv:4: " report "$DATA/report/bad_number"
 expect "report: missing run folder" "$TMP/no-run/fct.csv: " report "$TMP/no-run"
 expect "report without folder" "usage: rocesim report" report
+expect "report --seeds without --vs" "usage: rocesim report --seeds" report --seeds "$DATA/report/ns3_a_fct.txt"
+expect "report --seeds, nothing after --vs" "usage: rocesim report --seeds" report --seeds "$DATA/report/ns3_a_fct.txt" --vs
+expect "report --seeds, other flows" "$DATA/report/ok: its size deciles differ" report --seeds "$DATA/report/ns3_a_fct.txt" --vs "$DATA/report/ok"
 
 # A PFC deadlock stops the run with exit code 3, the cycle on stderr and in summary.json.
 (cd "$SRC" && "$BIN" run scenarios/deadlock-ring.ini --quiet --out "$TMP/dl") >"$TMP/out" 2>"$TMP/err"

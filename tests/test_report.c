@@ -286,6 +286,51 @@ static void test_ns3_fct(void **st)
     expect_error(DATA "/ok/summary.json", DATA "/ok/summary.json:1: ", "expected 8");
 }
 
+/* --seeds: groups of runs of the same flows. Side 1 = {a, b}, side 2 = {b, b}
+ * (test_ns3_fct's files): bucket 0 has p50 1.2 / 2.4 and p95 = p99 1.3 / 2.6 in
+ * a / b, so side 1's means are 1.8 and 1.95 and side 2's are b's (+33.3 %);
+ * bucket 9: p50 3.9 / 3.51, p99 4.0 / 3.6, means 3.705 and 3.8 against b's
+ * (-5.3 %); buckets 1-8 are the same in a and b (0 %). */
+static void test_seeds(void **st)
+{
+    (void)st;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    const char *s1[] = {DATA "/ns3_a_fct.txt", DATA "/ns3_b_fct.txt"};
+    const char *s2[] = {DATA "/ns3_b_fct.txt", DATA "/ns3_b_fct.txt"};
+    struct report_seed_sum sum;
+    struct err e;
+    if (report_print_seeds(f, s1, 2, s2, 2, &sum, &e) < 0)
+        fail_msg("%s", e.msg);
+    fclose(f);
+    assert_int_equal(sum.cells, 30);
+    assert_int_equal(sum.within5, 24);  /* buckets 1-8 */
+    assert_int_equal(sum.within10, 27); /* and bucket 9's -5.3 % */
+    assert_int_equal(sum.in_range, 30); /* side 2 (b alone) is an end of side 1's range */
+    /* side 2 has no spread: t is not defined when side 1 has none either */
+    assert_non_null(strstr(buf, "  0-10%    1000-3000             p50  1.800 [1.200, 2.400]         2.400 [2.400, 2.400]"
+                                "           +33.3% yes/no    +1.00\n"));
+    assert_non_null(strstr(buf, "  10-20%   4000-6000             p50  1.500 [1.500, 1.500]         1.500 [1.500, 1.500]"
+                                "            +0.0% yes/yes       -\n"));
+    assert_non_null(strstr(buf, "p99  3.800 [3.600, 4.000]         3.600 [3.600, 3.600]            -5.3% yes/no    -1.00\n"));
+    assert_non_null(strstr(buf, "means within 5 %: 24 of 30 cells, within 10 %: 27; a mean within the other side's range: 30"));
+    free(buf);
+
+    /* runs of other flows cannot be averaged with these */
+    const char *other[] = {DATA "/ok"};
+    f = fopen("/dev/null", "w");
+    assert_non_null(f);
+    assert_int_equal(report_print_seeds(f, s1, 2, other, 1, NULL, &e), -1);
+    assert_non_null(strstr(e.msg, DATA "/ok: its size deciles differ from " DATA "/ns3_a_fct.txt's (bucket 0-10%)"));
+    /* and a bad file is FILE:LINE */
+    const char *bad[] = {DATA "/bad_ns3_fct.txt"};
+    assert_int_equal(report_print_seeds(f, s1, 2, bad, 1, NULL, &e), -1);
+    assert_non_null(strstr(e.msg, DATA "/bad_ns3_fct.txt:1: "));
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_print_side_by_side),
         cmocka_unit_test(test_ns3_fct),
+        cmocka_unit_test(test_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

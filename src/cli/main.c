@@ -450,11 +450,24 @@ static int cmd_list(int argc, char **argv)
 
 static int cmd_report(int argc, char **argv)
 {
+    struct err e;
+    if (argc >= 3 && strcmp(argv[2], "--seeds") == 0) {
+        int vs = 3;
+        while (vs < argc && strcmp(argv[vs], "--vs") != 0)
+            vs++;
+        if (vs == 3 || vs >= argc - 1) {
+            fprintf(stderr, "usage: rocesim report --seeds RUN... --vs RUN...\n");
+            return EXIT_BADINPUT;
+        }
+        if (report_print_seeds(stdout, (const char *const *)argv + 3, vs - 3, (const char *const *)argv + vs + 1,
+                               argc - vs - 1, NULL, &e) < 0)
+            return fail(&e);
+        return 0;
+    }
     if (argc < 3 || argv[2][0] == '-') {
-        fprintf(stderr, "usage: rocesim report DIR [DIR2 ...]\n");
+        fprintf(stderr, "usage: rocesim report DIR [DIR2 ...] | report --seeds RUN... --vs RUN...\n");
         return EXIT_BADINPUT;
     }
-    struct err e;
     if (report_print(stdout, (const char *const *)argv + 2, argc - 2, &e) < 0)
         return fail(&e);
     return 0;
@@ -499,9 +512,11 @@ static const struct command commands[] = {
      "Prints every section and key with its default and help, every topology, congestion\n"
      "control and load balancer with its parameters, and every shipped workload.\n",
      cmd_list},
-    {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE]",
+    {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE] | report --seeds RUN... --vs RUN...",
      "Reads finished (or interrupted) run folders and prints FCT/slowdown statistics by flow\n"
-     "size, unfinished flows and PFC totals, one column per run; '-' where there is no flow.\n",
+     "size, unfinished flows and PFC totals, one column per run; '-' where there is no flow.\n"
+     "--seeds: size-decile slowdowns of two groups of runs of the same flows (e.g. ns-3 fct.txt\n"
+     "files and rocesim folders, several seeds each) as mean [min, max] per group.\n",
      cmd_report},
     {"sweep", "sweep FILE [--jobs N] [--out DIR] [--shard I/N]",
      "Runs the cross product of FILE's [sweep] section, one child process per run on every core\n"

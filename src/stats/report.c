@@ -956,3 +956,116 @@ void report_print_compare(FILE *out, const struct report_run *runs, int n)
                 worst_b * 10 + 10);
     free(d);
 }
+
+/* ---------------------------------------------------------------- seed groups */
+
+/* One cell's samples: mean, min, max and sample variance (n - 1). */
+struct seed_cell {
+    double mean, min, max, var;
+};
+
+static void seed_cell_of(struct seed_cell *c, const double *v, int n)
+{
+    double s = 0;
+    c->min = c->max = v[0];
+    for (int i = 0; i < n; i++) {
+        s += v[i];
+        c->min = v[i] < c->min ? v[i] : c->min;
+        c->max = v[i] > c->max ? v[i] : c->max;
+    }
+    c->mean = s / n;
+    double q = 0;
+    for (int i = 0; i < n; i++)
+        q += (v[i] - c->mean) * (v[i] - c->mean);
+    c->var = n > 1 ? q / (n - 1) : 0;
+}
+
+/* Within [min, max] widened by 0.05 %, so that two sides that print the same
+ * value to 3 decimals (say ns-3's exact ratio and fct.csv's 6 decimals of the
+ * same slowdown) count as in each other's range. */
+static bool in_range(double x, const struct seed_cell *c)
+{
+    double tol = 5e-4 * fabs(x);
+    return x >= c->min - tol && x <= c->max + tol;
+}
+
+int report_print_seeds(FILE *out, const char *const *a, int na, const char *const *b, int nb, struct report_seed_sum *sum,
+                       struct err *e)
+{
+    int n = na + nb, rc = 0;
+    if (na < 1 || nb < 1)
+        return errf(e, "report --seeds: give at least one run on each side of --vs");
+    struct report_decile *d = xcalloc((size_t)n * REPORT_DECILES, sizeof *d);
+    double *v = xmalloc((size_t)n * sizeof *v);
+    for (int k = 0; k < n; k++) {
+        struct report_run r;
+        const char *dir = k < na ? a[k] : b[k - na];
+        if (report_load(&r, dir, e) < 0) {
+            rc = -1;
+            goto out;
+        }
+        report_deciles(&r, d + (size_t)k * REPORT_DECILES);
+        report_free(&r);
+        /* means over runs only make sense when every run buckets the same flow sizes */
+        for (int q = 0; q < REPORT_DECILES && k > 0; q++)
+            if (d[(size_t)k * REPORT_DECILES + q].n != d[q].n ||
+                d[(size_t)k * REPORT_DECILES + q].min_size != d[q].min_size ||
+                d[(size_t)k * REPORT_DECILES + q].max_size != d[q].max_size) {
+                rc = errf(e, "%s: its size deciles differ from %s's (bucket %d-%d%%): not the same flows", dir, a[0],
+                          q * 10, q * 10 + 10);
+                goto out;
+            }
+    }
+    fprintf(out,
+            "Slowdown by size decile, mean [min, max] over the runs of each side (%d against %d; buckets as the "
+            "side-by-side table: each run's finished flows sorted by size, 10 equal-count buckets, percentile = "
+            "sorted[int(n*p)], slowdown < 1 counted as 1); diff = (mean 2 - mean 1) / mean 1; in = mean 2 within "
+            "side 1's [min, max] / mean 1 within side 2's (ranges widened by 0.05 %%); t = (mean 2 - mean 1) / "
+            "sqrt(var1/n1 + var2/n2), '-' when neither side varies\n",
+            na, nb);
+    fprintf(out, "  %-8s %-21s %-4s %-28s %-28s %8s %-7s %7s\n", "bucket", "sizes (B)", "", "side 1", "side 2", "diff", "in",
+            "t");
+    static const char *const sname[3] = {"p50", "p95", "p99"};
+    struct report_seed_sum s = {0};
+    for (int q = 0; q < REPORT_DECILES; q++) {
+        for (int m = 0; m < 3 && d[q].n == 0; m++) /* fewer than 10 flows: every run has this bucket empty */
+            fprintf(out, "  %-8s %-21s %-4s %-28s %-28s %8s %-7s %7s\n", m ? "" : "-", "", sname[m], "-", "-", "-", "-", "-");
+        for (int m = 0; m < 3 && d[q].n > 0; m++) {
+            struct seed_cell c[2];
+            for (int side = 0; side < 2; side++) {
+                int lo = side ? na : 0, cnt = side ? nb : na;
+                for (int k = 0; k < cnt; k++) {
+                    const struct report_decile *x = &d[(size_t)(lo + k) * REPORT_DECILES + q];
+                    v[k] = m == 0 ? x->p50 : m == 1 ? x->p95 : x->p99;
+                }
+                seed_cell_of(&c[side], v, cnt);
+            }
+            char label[12] = "", sizes[32] = "", col[2][40], t[16] = "-";
+            if (m == 0) {
+                snprintf(label, sizeof label, "%d-%d%%", q * 10, q * 10 + 10);
+                snprintf(sizes, sizeof sizes, "%llu-%llu", (unsigned long long)d[q].min_size,
+                         (unsigned long long)d[q].max_size);
+            }
+            for (int side = 0; side < 2; side++)
+                snprintf(col[side], sizeof col[side], "%.3f [%.3f, %.3f]", c[side].mean, c[side].min, c[side].max);
+            double diff = (c[1].mean - c[0].mean) / c[0].mean, se = sqrt(c[0].var / na + c[1].var / nb);
+            if (se > 1e-9 * (fabs(c[0].mean) + 1)) /* not rounding noise of equal samples */
+                snprintf(t, sizeof t, "%+.2f", (c[1].mean - c[0].mean) / se);
+            bool in2 = in_range(c[1].mean, &c[0]), in1 = in_range(c[0].mean, &c[1]);
+            fprintf(out, "  %-8s %-21s %-4s %-28s %-28s %+7.1f%% %-7s %7s\n", label, sizes, sname[m], col[0], col[1],
+                    100 * diff, in2 ? (in1 ? "yes/yes" : "yes/no") : (in1 ? "no/yes" : "no/no"), t);
+            s.cells++;
+            s.within5 += fabs(diff) <= 0.05 + 1e-12;
+            s.within10 += fabs(diff) <= 0.10 + 1e-12;
+            s.in_range += in1 || in2;
+        }
+    }
+    fprintf(out, "  means within 5 %%: %d of %d cells, within 10 %%: %d; a mean within the other side's range: %d\n",
+            s.within5, s.cells, s.within10, s.in_range);
+    if (sum)
+        *sum = s;
+out:
+    free(v);
+    free(d);
+    return rc;
+}

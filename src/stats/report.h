@@ -84,6 +84,17 @@ void report_deciles(const struct report_run *r, struct report_decile out[REPORT_
 /* With n >= 2: every run's deciles side by side, and per cell the largest
  * relative difference from run 1 (the reference, e.g. ns-3's fct.txt). */
 void report_print_compare(FILE *out, const struct report_run *runs, int n);
+/* `report --seeds A... --vs B...`: the decile cells of two groups of runs of
+ * the same flows (say ns-3 and rocesim, several random seeds each), each cell
+ * as mean [min, max] per side, the difference of the means relative to side
+ * 1, whether each mean lies within the other side's range, and Welch's t.
+ * Runs whose deciles hold other sizes are an error. `sum` (may be NULL) gets
+ * the counts of the closing line. */
+struct report_seed_sum {
+    int cells, within5, within10, in_range;
+};
+int report_print_seeds(FILE *out, const char *const *a, int na, const char *const *b, int nb, struct report_seed_sum *sum,
+                       struct err *e);
 /* The whole report of n runs, one column per run. */
 int report_print(FILE *out, const char *const *dirs, int n, struct err *e);
 
