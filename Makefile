@@ -9,9 +9,13 @@ FUZZ_BUILD := build-fuzz
 # FUZZ_TIME=1800 make fuzz for a long session.
 FUZZ_TIME ?= 10
 
-.PHONY: all deps deps-fuzz test-deps run test test-release test-asan test-fuzz clean bench fuzz install
+.PHONY: all build-tests deps deps-fuzz test-deps run test test-release test-asan test-fuzz clean bench fuzz install
 
+# `make` and `make run` build the simulator alone; `make test` builds the rest.
 all: $(BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS) rocesim
+
+build-tests: $(BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS)
 
 $(BUILD)/Makefile: CMakeLists.txt
@@ -38,7 +42,7 @@ run: deps all
 
 test: deps test-deps test-release test-asan test-fuzz
 
-test-release: all
+test-release: build-tests
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 test-asan: $(ASAN_BUILD)/Makefile
