@@ -2,7 +2,7 @@
  * by hand, and the invariants every finished run must keep. */
 #ifndef ROCESIM_SIMRUN_H
 #define ROCESIM_SIMRUN_H
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 
 struct run {

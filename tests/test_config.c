@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "core/units.h"
 #include "net/cc.h"
 #include "topo/topo.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 
 static const char seed_ini[] = "# fuzz seed\n"
                                "[run]\nseed = 3\nstop = 2ms\nname = fz\n"

@@ -11,7 +11,7 @@
  * (98432 > 97481). */
 #include "testutil.h"
 #include <string.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "simrun.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "stats/monitor.h"
 #include "simrun.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/workload.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "net/net.h"
 #include "simrun.h"
 

@@ -1,11 +1,11 @@
-/* [sweep] values, points, folder names and resolved scenarios (exp/sweepspec.h). */
+/* [sweep] values, points, folder names and resolved scenarios (scenario/sweepspec.h). */
 #include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/config_load.h"
-#include "exp/sweepspec.h"
+#include "scenario/load.h"
+#include "scenario/sweepspec.h"
 
 static void expect_values(const char *spec, int n, const char *const *want)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "core/units.h"
 #include "exp/exp.h"
 #include "net/cc.h"

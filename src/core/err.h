@@ -5,7 +5,9 @@
 #define ROCESIM_ERR_H
 #include <stdarg.h>
 
+/* The CLI's exit codes beyond 0 and 1 (sweeps read them from their children). */
 #define EXIT_BADINPUT 2
+#define EXIT_DEADLOCK 3 /* a run stopped on a PFC deadlock; its outputs are complete */
 
 struct err {
     char msg[1024];

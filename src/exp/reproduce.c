@@ -14,7 +14,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "exp/exp.h"
-#include "exp/sweepspec.h"
+#include "scenario/sweepspec.h"
 #include "stats/report.h"
 
 #define MAXM 24

@@ -13,12 +13,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli/config_load.h"
+#include "scenario/load.h"
 #include "core/err.h"
 #include "core/xalloc.h"
 #include "exp/exp.h"
-#include "exp/sweepspec.h"
-#include "net/net.h"
+#include "scenario/sweepspec.h"
 #include "stats/report.h"
 
 #define DIRBUF 1600

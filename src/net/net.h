@@ -316,7 +316,6 @@ struct sim_link_event {
  * without a break for `timeout`. hop[i] waits for hop[i+1] (and the last
  * for the first). Checked only while some switch port is paused. */
 #define DEADLOCK_MAX_HOPS 64
-#define EXIT_DEADLOCK 3 /* the CLI's exit code when a run stopped on a deadlock */
 struct deadlock_hop {
     uint32_t port;    /* global port id of the paused egress port */
     uint8_t prio;

@@ -208,7 +208,7 @@ struct config {
     struct cfg_flow *flows;
     int n_flows;
     char source[PARAM_STR_MAX]; /* the scenario file, or "(built-in default)" */
-    void *origins; /* where each key was set ("file:line" / "--set ..."); owned by cli/config_load.c */
+    void *origins; /* where each key was set ("file:line" / "--set ..."); owned by scenario/load_ini.c */
 };
 
 /* Section tables, for the loader and for `rocesim list`. */

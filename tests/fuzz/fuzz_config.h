@@ -3,7 +3,7 @@
 #ifndef ROCESIM_FUZZ_CONFIG_H
 #define ROCESIM_FUZZ_CONFIG_H
 #include "fuzz.h"
-#include "cli/config_load.h"
+#include "scenario/load.h"
 
 /* r is the loader's result; validates when it accepted, then frees everything. */
 static inline void fuzz_config_finish(struct config *c, int r, char *text)

@@ -1,5 +1,5 @@
 /* [sweep] values, points and resolved scenarios; see sweepspec.h. */
-#include "exp/sweepspec.h"
+#include "scenario/sweepspec.h"
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>

@@ -3,8 +3,8 @@
  * Every error is "FILE:LINE: what is wrong" (or "--set OPT: what is wrong")
  * in e->msg with -1 returned; the CLI prints it and exits 2. Each key
  * remembers where it was set, so later checks can point at that line. */
-#ifndef ROCESIM_CONFIG_LOAD_H
-#define ROCESIM_CONFIG_LOAD_H
+#ifndef ROCESIM_SCENARIO_LOAD_H
+#define ROCESIM_SCENARIO_LOAD_H
 #include "core/err.h"
 #include "scenario/config.h"
 
