@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simrun.h"
-#include "cc/flbrc.h"
+#include "lb/flb.h"
 #include "net/cc.h"
 
 uint64_t flb_k(struct sim *s, uint32_t node, uint32_t port);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simrun.h"
+#include "cc/pbfs.h"
 
 extern const struct cc_ops cc_pbfs;
 
@@ -103,13 +104,13 @@ static void test_definition1_at_slot_start(void **state)
     swfix_init(&x);
     history(&x, q0);
     arrive(&x, 18 * T_US, 1000, true, 1000);
-    assert_int_equal(x.s->c.pbfs_postcards, 0);
+    assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 0);
     run_free(&x.r);
 
     swfix_init(&x);
     history(&x, q40);
     arrive(&x, 18 * T_US, 1000, true, 1000);
-    assert_int_equal(x.s->c.pbfs_postcards, 1);
+    assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 1);
     assert_int_equal(x.s->c.feedback_packets, 1);
     const struct pkt *pc = last_postcard(&x);
     assert_int_equal(pc->fb[0], x.s->n_hosts); /* the switch id: s0 */
@@ -122,7 +123,7 @@ static void test_definition1_at_slot_start(void **state)
     assert_int_equal(pc->fb[5], 1000);         /* recentMarkedBytes: the packet */
     /* unmarked packets never trigger, however congested */
     arrive(&x, 18 * T_US + 10 * T_NS, 1000, false, 2000);
-    assert_int_equal(x.s->c.pbfs_postcards, 1);
+    assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 1);
     run_free(&x.r);
 }
 
@@ -145,7 +146,7 @@ static void test_definition1_mid_slot(void **state)
             arrive(&x, 18 * T_US + (i + 1) * 50 * T_NS, 1000, false, 1000);
         arrive(&x, 18 * T_US + 500 * T_NS, 1000, true, 1000);
         if (k == 0) {
-            assert_int_equal(x.s->c.pbfs_postcards, 1);
+            assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 1);
             const struct pkt *pc = last_postcard(&x);
             assert_int_equal(pc->fb[1], 169000);
             assert_int_equal(pc->fb[2], 35000);
@@ -153,7 +154,7 @@ static void test_definition1_mid_slot(void **state)
              * and 0.00304 of slot 17 (30.4) */
             assert_int_equal(pc->fb[4], 6030);
         } else {
-            assert_int_equal(x.s->c.pbfs_postcards, 0);
+            assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 0);
         }
         run_free(&x.r);
     }
@@ -177,11 +178,11 @@ static void test_definition1_skipped_slots(void **state)
      * q(11) = 98 750 and q(12) = 86 250 -> 92 500. */
     arrive(&x, 10900 * T_NS, 1000, false, 100000);
     arrive(&x, 19 * T_US, 1000, true, 1000);
-    assert_int_equal(x.s->c.pbfs_postcards, 0);
+    assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 0);
     for (int i = 0; i < 100; i++)
         arrive(&x, 19 * T_US + (i + 1) * T_NS, 1000, false, 1000);
     arrive(&x, 19500 * T_NS, 1000, true, 1000);
-    assert_int_equal(x.s->c.pbfs_postcards, 1);
+    assert_int_equal(cc_stat(x.s, &cc_pbfs, PBFS_ST_POSTCARDS), 1);
     const struct pkt *pc = last_postcard(&x);
     assert_int_equal(pc->fb[1], 918000);
     assert_int_equal(pc->fb[2], 92500);
@@ -273,11 +274,11 @@ static void test_marking(void **state)
     fix_init(&f, 1000000, NULL, NULL);
     for (int i = 1; i <= 20; i++)
         assert_int_equal(send_one(&f), i % 6 == 0);
-    assert_int_equal(f.s.c.pbfs_flows, 1);
+    assert_int_equal(cc_stat(&f.s, &cc_pbfs, PBFS_ST_FLOWS), 1);
     ack(&f);
     for (int i = 21; i <= 40; i++)
         assert_false(send_one(&f));
-    assert_int_equal(f.s.c.pbfs_flows, 1);
+    assert_int_equal(cc_stat(&f.s, &cc_pbfs, PBFS_ST_FLOWS), 1);
     fix_free(&f);
 
     /* ... or until the first postcard (here one asking for nothing) */
@@ -294,7 +295,7 @@ static void test_marking(void **state)
     fix_init(&f, 62499, NULL, NULL);
     for (int i = 1; i <= 60; i++)
         assert_false(send_one(&f));
-    assert_int_equal(f.s.c.pbfs_flows, 0);
+    assert_int_equal(cc_stat(&f.s, &cc_pbfs, PBFS_ST_FLOWS), 0);
     fix_free(&f);
     fix_init(&f, 62500, NULL, NULL);
     for (int i = 1; i <= 5; i++)
@@ -429,9 +430,10 @@ static void run_incast(const char *cc, bool pbfs, struct incast_res *res)
         if (fct > mx)
             mx = fct;
     }
-    res->postcards = s->c.pbfs_postcards;
-    memcpy(res->hops, s->c.pbfs_postcard_hops, sizeof res->hops);
-    res->flows = s->c.pbfs_flows;
+    res->postcards = cc_stat(s, &cc_pbfs, PBFS_ST_POSTCARDS);
+    for (int i = 0; i < PBFS_HOP_BINS; i++)
+        res->hops[i] = cc_stat(s, &cc_pbfs, PBFS_ST_HOPS + i);
+    res->flows = cc_stat(s, &cc_pbfs, PBFS_ST_FLOWS);
     res->pauses = s->c.pfc_pause_frames;
     res->peak_q = peak;
     res->fct_avg_us = sum / s->n_flows;

@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct dcqcn_par {
     simtime_t alpha_resume_interval;

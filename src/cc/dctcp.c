@@ -20,7 +20,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct dctcp_par {
     double ewma_gain;

@@ -24,9 +24,8 @@
  *    releases its own table entries by timeout the same way, §3.2).
  * Timers: 0 = pause timeout, 1 = back to line rate. */
 #include <stddef.h>
-#include "cc/flbrc.h"
+#include "lb/flb.h"
 #include "net/cc.h"
-#include "net/net.h"
 
 struct flbrc_par {
     double recover_rtts;
@@ -108,6 +107,7 @@ static void flbrc_timer(struct sim *s, struct qp *qp, void *st_, const void *par
 
 const struct cc_ops cc_flbrc = {
     .name = "flbrc",
+    .lb_pair = "flb", /* reads FLB's CNMs (lb/flb.h) */
     .help = "FLB's minimal rate control (ATC'25 sec. 3.3): line rate, pause on FLB's CNM, resume at C/n (needs lb.scheme = flb)",
     .params = flbrc_params,
     .params_size = sizeof(struct flbrc_par),

@@ -36,7 +36,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 extern const struct cc_ops cc_hf2t;
 

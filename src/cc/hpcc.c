@@ -36,7 +36,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct hpcc_par {
     double u_target;
@@ -136,7 +135,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         /* ns-3 divides by tau_ns * 1e-9 (rdma-hw.cc), which differs from
          * tau_ps * 1e-12 in the last bit for about half of all tau; through
          * Rc/k and the pacing gap's truncation that can move a packet 1 ns */
-        double duration = s->p.ns3_timing ? (double)(tau / T_NS) * 1e-9 : (double)tau * 1e-12;
+        double duration = cc_ns3_timing(s) ? (double)(tau / T_NS) * 1e-9 : (double)tau * 1e-12;
         double tx_rate = (double)(bytes * 8) / duration;
         double u = tx_rate / (double)nw->rate + (double)(qn < qo ? qn : qo) * (double)qp->max_rate / (double)nw->rate / win;
         if (!p->multi_rate) {

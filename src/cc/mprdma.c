@@ -72,7 +72,6 @@
 #include <stdint.h>
 #include "core/rng.h"
 #include "net/cc.h"
-#include "net/net.h"
 
 struct mprdma_par {
     int64_t delta;       /* Δ, packets */
@@ -123,7 +122,7 @@ static void release(struct sim *s, struct qp *qp, struct mprdma *m, const struct
     uint32_t mtu = cc_mtu(s);
     uint64_t inflight = (qp->snd_nxt - qp->snd_una + mtu - 1) / mtu;
     double awnd = m->cwnd + (double)m->inflate - (double)inflight - (double)m->rel;
-    uint64_t cap = (uint64_t)s->p.ooo_window; /* never beyond the receiver's bitmap: snd_nxt < snd_una + L */
+    uint64_t cap = (uint64_t)cc_ooo_window(s); /* never beyond the receiver's bitmap: snd_nxt < snd_una + L */
     for (bool first = true; awnd >= 1 && qp->snd_nxt + (uint64_t)m->rel * mtu < qp->size && inflight + m->rel < cap;
          first = false, awnd -= 1) {
         if (first && vp < 0)
@@ -144,7 +143,7 @@ static void mprdma_init(struct sim *s, struct qp *qp, void *st, const void *par)
 {
     const struct mprdma_par *p = par;
     struct mprdma *m = st;
-    rng_seed(&m->rng, s->seed, 0x4d500000ULL + qp->id); /* "MP" streams, one per flow */
+    rng_seed(&m->rng, cc_seed(s), 0x4d500000ULL + qp->id); /* "MP" streams, one per flow */
     uint64_t bdp = (uint64_t)((unsigned __int128)qp->base_rtt * qp->max_rate / (8 * (unsigned __int128)T_SEC));
     m->cwnd = p->cwnd_init * (double)bdp / cc_mtu(s);
     if (m->cwnd < 1)

@@ -60,17 +60,17 @@
  * update, and ns-3's DCQCN only raises a rate after a CNP, so a flow PB-FS
  * slowed stays at that rate until the network marks it.
  *
- * Counters: sim counters pbfs_postcards (postcards switches generated) and
+ * Counters (summary.json, cc/pbfs.h): pbfs_postcards (postcards switches generated) and
  * pbfs_flows (flows that marked at least one packet); per flow, the state
  * counts marked packets and postcards. The paper's sanity figure (§V-B, Fig.
- * 6a): fewer than four postcards per PB-FS flow. pbfs_postcard_hops counts
+ * 6a): fewer than four postcards per PB-FS flow. pbfs_postcards_by_hops counts
  * postcards by the sending switch's distance in links from the flow's
  * source host (Fig. 6b; 1 = the source ToR, the last bin = that or more). */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "cc/pbfs.h"
 #include "net/cc.h"
-#include "net/net.h"
 
 #define PBFS_MAX_SLOTS 32      /* upper bound of cc.pbfs.slots (N) */
 #define PBFS_SWITCHES 8        /* switches remembered per flow (L of Algorithm 1) */
@@ -155,7 +155,7 @@ static void pbfs_on_send(struct sim *s, struct qp *qp, void *st, const void *par
     if (++b->sent % (uint64_t)p->delta == 0) {
         pk->flags |= PF_MARK;
         if (b->marked++ == 0)
-            s->c.pbfs_flows++;
+            cc_stat_add(s, &cc_pbfs, PBFS_ST_FLOWS, 1);
     }
 }
 
@@ -279,26 +279,6 @@ static double window(const struct pbfs_port *ps, int n, double f, double m, bool
     return sum;
 }
 
-/* Links from switch sw to host node h along the routing tables (shortest
- * paths, first candidate at every step): 1 at h's own ToR; 0 if h is not
- * reachable. For Fig. 6b's "distance from switch to source"; postcards are
- * rare (a marked packet at a congested port), so a walk per postcard. */
-static uint32_t hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
-{
-    int32_t hi = h < s->n_nodes ? s->host_index[h] : -1;
-    uint32_t node = sw;
-    for (uint32_t d = 1; hi >= 0 && d <= s->n_nodes; d++) {
-        int n;
-        const uint32_t *c = sim_route(s, node, (uint32_t)hi, &n);
-        if (n == 0)
-            return 0;
-        node = s->ports[s->ports[c[0]].peer].node;
-        if (node == h)
-            return d;
-    }
-    return 0;
-}
-
 static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *par, struct pkt *pk, int q)
 {
     (void)q;
@@ -335,7 +315,7 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
 
     /* T_Δ: Δ full-size packets at the marked flow's line rate, at most N slots */
     const struct qp *fl = cc_flow(s, pk->flow);
-    double t_delta = (double)tx_time((uint64_t)p->delta * (cc_mtu(s) + s->data_hdr), fl->max_rate ? fl->max_rate : rate);
+    double t_delta = (double)tx_time((uint64_t)p->delta * (cc_mtu(s) + cc_data_hdr(s)), fl->max_rate ? fl->max_rate : rate);
     double m = t_delta / (double)ps->slot_len;
     if (m > n)
         m = n;
@@ -348,13 +328,20 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     pc->fb[FB_RATE] = rate;
     pc->fb[FB_RECENT] = (uint64_t)llround(window(ps, n, f, m, false));
     pc->fb[FB_RECENT_MARKED] = (uint64_t)llround(window(ps, n, f, m, true));
-    s->c.pbfs_postcards++;
-    uint32_t d = hops_to_host(s, sw, pk->src);
+    cc_stat_add(s, &cc_pbfs, PBFS_ST_POSTCARDS, 1);
+    uint32_t d = cc_hops_to_host(s, sw, pk->src);
     if (d)
-        s->c.pbfs_postcard_hops[d < PBFS_HOP_BINS ? d - 1 : PBFS_HOP_BINS - 1]++;
+        cc_stat_add(s, &cc_pbfs, PBFS_ST_HOPS + (d < PBFS_HOP_BINS ? d - 1 : PBFS_HOP_BINS - 1), 1);
     ((struct pbfs *)cc_companion_state(s, &cc_pbfs, pk->flow))->postcards++;
     cc_switch_send(s, sw, pc);
 }
+
+static const char *const pbfs_stat_names[] = {
+    "pbfs_postcards", "pbfs_flows", /* Fig. 6b: by the sending switch's distance from the source, cc_hops_to_host */
+    "pbfs_postcards_by_hops/1", "pbfs_postcards_by_hops/2", "pbfs_postcards_by_hops/3", "pbfs_postcards_by_hops/4",
+    "pbfs_postcards_by_hops/5", "pbfs_postcards_by_hops/6", "pbfs_postcards_by_hops/7", "pbfs_postcards_by_hops/8", NULL,
+};
+_Static_assert(sizeof pbfs_stat_names / sizeof *pbfs_stat_names == PBFS_ST_HOPS + PBFS_HOP_BINS + 1, "one name per counter");
 
 const struct cc_ops cc_pbfs = {
     .name = "pbfs",
@@ -369,4 +356,5 @@ const struct cc_ops cc_pbfs = {
     .on_feedback = pbfs_on_feedback,
     .port_state_size = sizeof(struct pbfs_port),
     .sw_enqueue = pbfs_sw_enqueue,
+    .stat_names = pbfs_stat_names,
 };

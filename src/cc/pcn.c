@@ -54,7 +54,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct pcn_par {
     simtime_t period;

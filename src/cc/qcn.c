@@ -62,7 +62,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct qcn_par {
     /* congestion point */

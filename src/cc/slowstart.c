@@ -33,7 +33,6 @@
 #include <stdint.h>
 #include "core/units.h"
 #include "net/cc.h"
-#include "net/net.h"
 
 extern const struct cc_ops cc_slowstart;
 

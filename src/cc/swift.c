@@ -64,7 +64,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct swift_par {
     simtime_t base_target, per_hop, fs_range;

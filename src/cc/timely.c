@@ -24,7 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "net/cc.h"
-#include "net/net.h"
 
 struct timely_par {
     double tmly_alpha, tmly_beta;

@@ -44,8 +44,8 @@
  * carries (VXLAN in the paper, tags in the artifact): no extra wire bytes. */
 #include <stdbool.h>
 #include <stddef.h>
+#include "lb/conga.h"
 #include "net/lb.h"
-#include "net/net.h"
 
 struct conga_par {
     simtime_t flowlet_timeout, t_dre, aging;
@@ -254,12 +254,12 @@ static void conga_init(struct sim *s, struct lb_switch *sw, const void *par_)
     cs->qmax = (1u << par->q_bits) - 1;
     cs->dre = lb_alloc(s, sw->nports * sizeof *cs->dre);
     for (uint32_t k = 0; k < sw->nports; k++)
-        if (!s->ports[sw->port0 + k].to_host) /* host-facing ports are on no fabric path */
+        if (!lb_port_to_host(s, sw->port0 + k)) /* host-facing ports are on no fabric path */
             cs->dre[k].level = (double)lb_port_rate(s, sw->port0 + k) * (double)par->t_dre / 1e12 / par->alpha / 8.0 /
                                (double)(1u << par->q_bits);
     if (sw->edge >= 0) {
-        cs->to = lb_alloc(s, s->n_edges * sizeof *cs->to);
-        cs->from = lb_alloc(s, s->n_edges * sizeof *cs->from);
+        cs->to = lb_alloc(s, lb_edge_count(s) * sizeof *cs->to);
+        cs->from = lb_alloc(s, lb_edge_count(s) * sizeof *cs->from);
     }
 }
 
@@ -272,7 +272,7 @@ static void conga_on_arrival(struct sim *s, struct lb_switch *sw, const void *pa
     uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
     if (se == de || se == UINT32_MAX || de == UINT32_MAX)
         return; /* intra-leaf traffic bypasses CONGA */
-    if (in_port != UINT32_MAX && s->ports[in_port].to_host) { /* the source leaf */
+    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* the source leaf */
         if (p->type == PKT_DATA)
             route_flowlet(s, sw, par, p, de);
         piggyback(s, cs, par, p, de);
@@ -308,8 +308,7 @@ static int conga_choose(struct sim *s, struct lb_switch *sw, const void *par, st
 {
     (void)ports;
     (void)par;
-    uint32_t w[3] = { s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16) };
-    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+    return lb_ecmp_pick(s, sw, p, n);
 }
 
 static void conga_on_dequeue(struct sim *s, struct lb_switch *sw, const void *par_, struct pkt *p, uint32_t port, int q)
@@ -346,15 +345,16 @@ const struct lb_ops lb_conga = {
     .on_dequeue = conga_on_dequeue,
 };
 
-/* For tests (tests/test_conga.c declares it): edge switch `node`'s
- * Congestion-To-Leaf (to) or -From-Leaf entry for remote edge `edge`, path i,
- * as a decision would read it now; -1 if that row or path does not exist. */
-int conga_table_metric(struct sim *s, uint32_t node, bool to, uint32_t edge, uint32_t i);
+/* ---------------------------------------------------------------- for tests (lb/conga.h) */
 int conga_table_metric(struct sim *s, uint32_t node, bool to, uint32_t edge, uint32_t i)
 {
-    const struct conga_sw *cs = s->lbsw[node].st;
-    struct crow *const *tab = to ? cs->to : cs->from;
-    if (s->lb != &lb_conga || !tab || edge >= s->n_edges || !tab[edge] || i >= tab[edge]->n)
+    const struct conga_par *par = lb_running_params(s, &lb_conga);
+    const struct lb_switch *sw = lb_switch_of(s, node);
+    if (!par || !sw)
         return -1;
-    return (int)entry_metric(s->lb_par, &tab[edge]->e[i], lb_now(s));
+    const struct conga_sw *cs = sw->st;
+    struct crow *const *tab = to ? cs->to : cs->from;
+    if (!tab || edge >= lb_edge_count(s) || !tab[edge] || i >= tab[edge]->n)
+        return -1;
+    return (int)entry_metric(par, &tab[edge]->e[i], lb_now(s));
 }

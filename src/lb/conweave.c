@@ -69,8 +69,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include "lb/conweave.h"
 #include "net/lb.h"
-#include "net/net.h"
 
 struct cw_par {
     simtime_t reply_extra, path_pause, tx_expiry, voq_flush_extra, voq_default_wait;
@@ -192,7 +192,7 @@ static struct cw_row *row(struct sim *s, struct cw_sw *cs, uint32_t here, uint32
         uint32_t ports[8];
         int h = lb_path_ports(s, here, de, r->word[0], ports, 8);
         for (int i = 0; i < h; i++)
-            r->rtt += 2 * s->ports[ports[i]].delay;
+            r->rtt += 2 * lb_port_delay(s, ports[i]);
     }
     cs->rows[de] = r;
     return r;
@@ -206,14 +206,14 @@ static void derive(struct sim *s, struct lb_switch *sw, const struct cw_par *par
     uint32_t here = (uint32_t)sw->edge;
     simtime_t rtt = 0;
     int hops = 0;
-    for (uint32_t e = 0; e < s->n_edges; e++) {
+    for (uint32_t e = 0; e < lb_edge_count(s); e++) {
         if (e == here || lb_path_count(s, here, e) == 0)
             continue;
         uint32_t ports[8];
         int h = lb_path_ports(s, here, e, lb_path_word(s, here, e, 0), ports, 8);
         simtime_t d = 0;
         for (int i = 0; i < h; i++)
-            d += 2 * s->ports[ports[i]].delay;
+            d += 2 * lb_port_delay(s, ports[i]);
         if (d > rtt)
             rtt = d;
         if (h > hops)
@@ -221,8 +221,8 @@ static void derive(struct sim *s, struct lb_switch *sw, const struct cw_par *par
     }
     bool three = hops >= 4;
     double scale = (double)rtt / (double)(three ? 8 * T_US : 4 * T_US);
-    simtime_t flush = three && s->p.pfc ? 64 * T_US : 16 * T_US;
-    simtime_t wait = !three ? 200 * T_US : s->p.pfc ? 600 * T_US : 300 * T_US;
+    simtime_t flush = three && lb_lossless(s) ? 64 * T_US : 16 * T_US;
+    simtime_t wait = !three ? 200 * T_US : lb_lossless(s) ? 600 * T_US : 300 * T_US;
     simtime_t expiry = three ? 1000 * T_US : 300 * T_US;
     cs->flush_extra = par->voq_flush_extra ? par->voq_flush_extra : (simtime_t)((double)flush * scale + 0.5);
     cs->default_wait = par->voq_default_wait ? par->voq_default_wait : (simtime_t)((double)wait * scale + 0.5);
@@ -311,7 +311,7 @@ static void on_reply(struct sim *s, struct cw_sw *cs, const struct pkt *c)
     memcpy(&ep, c->lb.b + 4, sizeof ep);
     uint16_t epoch = (uint16_t)ep;
     uint8_t phase = (uint8_t)(ep >> 16);
-    if (flow >= s->n_flows)
+    if (flow >= lb_flow_count(s))
         return;
     struct cw_flow *f = lb_flow_state(s, flow);
     if (epoch != f->epoch || phase != f->phase)
@@ -335,7 +335,7 @@ static void on_notify(struct sim *s, struct cw_sw *cs, const struct cw_par *par,
     uint32_t de, i;
     memcpy(&de, c->lb.b, sizeof de);
     memcpy(&i, c->lb.b + 4, sizeof i);
-    if (de >= s->n_edges || !cs->rows[de] || i >= cs->rows[de]->n)
+    if (de >= lb_edge_count(s) || !cs->rows[de] || i >= cs->rows[de]->n)
         return;
     cs->rows[de]->paused_until[i] = lb_now(s) + par->path_pause;
     cs->notifies_rx++;
@@ -450,7 +450,7 @@ static void cw_init(struct sim *s, struct lb_switch *sw, const void *par_)
     if (sw->edge < 0)
         return;
     uint32_t nq = (uint32_t)par->reorder_queues;
-    cs->rows = lb_alloc(s, s->n_edges * sizeof *cs->rows);
+    cs->rows = lb_alloc(s, lb_edge_count(s) * sizeof *cs->rows);
     cs->free_q = lb_alloc(s, nq * sizeof *cs->free_q);
     cs->owner = lb_alloc(s, nq * sizeof *cs->owner);
     for (uint32_t k = 0; k < nq; k++)
@@ -473,7 +473,7 @@ static void cw_on_arrival(struct sim *s, struct lb_switch *sw, const void *par_,
 {
     const struct cw_par *par = par_;
     uint32_t se, de;
-    if (in_port == UINT32_MAX || !s->ports[in_port].to_host || !between_tors(s, sw, p, &se, &de))
+    if (in_port == UINT32_MAX || !lb_port_to_host(s, in_port) || !between_tors(s, sw, p, &se, &de))
         return;
     if (!((struct cw_sw *)sw->st)->derived)
         derive(s, sw, par);
@@ -523,8 +523,7 @@ static int cw_choose(struct sim *s, struct lb_switch *sw, const void *par, struc
 {
     (void)ports;
     (void)par;
-    uint32_t w[3] = { s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16) };
-    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+    return lb_ecmp_pick(s, sw, p, n);
 }
 
 const struct lb_ops lb_conweave = {
@@ -543,22 +542,16 @@ const struct lb_ops lb_conweave = {
     .on_ctrl = cw_on_ctrl,
 };
 
-/* For tests (tests/test_conweave.c declares them): counters summed over the
- * switches, and whether a NOTIFY keeps path i from edge switch `node` to
- * edge `de` paused now (-1: no such row or path). */
-struct conweave_counts {
-    uint64_t reroutes, replies_timely, clears, notifies_sent, notifies_rx, held, queue_full, flushes_by_tail,
-        flushes;
-};
-void conweave_counts(const struct sim *s, struct conweave_counts *c);
+/* ---------------------------------------------------------------- for tests (lb/conweave.h) */
 void conweave_counts(const struct sim *s, struct conweave_counts *c)
 {
     memset(c, 0, sizeof *c);
-    if (s->lb != &lb_conweave)
+    if (!lb_running_params(s, &lb_conweave))
         return;
-    for (uint32_t n = 0; n < s->n_nodes; n++) {
-        const struct cw_sw *cs = s->lbsw[n].st;
-        if (!s->nodes[n].is_switch || !cs)
+    for (uint32_t n = 0; n < lb_node_count(s); n++) {
+        const struct lb_switch *sw = lb_switch_of(s, n);
+        const struct cw_sw *cs = sw ? sw->st : NULL;
+        if (!cs)
             continue;
         c->reroutes += cs->reroutes, c->replies_timely += cs->replies_timely, c->clears += cs->clears;
         c->notifies_sent += cs->notifies_sent, c->notifies_rx += cs->notifies_rx, c->held += cs->held;
@@ -566,24 +559,24 @@ void conweave_counts(const struct sim *s, struct conweave_counts *c)
         c->flushes += cs->flushes;
     }
 }
-int conweave_path_paused(struct sim *s, uint32_t node, uint32_t de, uint32_t i);
 int conweave_path_paused(struct sim *s, uint32_t node, uint32_t de, uint32_t i)
 {
-    const struct cw_sw *cs = s->lbsw[node].st;
-    if (s->lb != &lb_conweave || !cs || !cs->rows || de >= s->n_edges || !cs->rows[de] || i >= cs->rows[de]->n)
+    const struct lb_switch *sw = lb_switch_of(s, node);
+    const struct cw_sw *cs = sw ? sw->st : NULL;
+    if (!lb_running_params(s, &lb_conweave) || !cs || !cs->rows || de >= lb_edge_count(s) || !cs->rows[de] ||
+        i >= cs->rows[de]->n)
         return -1;
     return !path_free(cs->rows[de], i, lb_now(s));
 }
-/* The times derived for edge switch `node` (0 before its first packet):
- * t[0] tx_expiry, t[1] voq_flush_extra, t[2] voq_default_wait. */
-void conweave_derived(struct sim *s, uint32_t node, simtime_t t[3]);
 void conweave_derived(struct sim *s, uint32_t node, simtime_t t[3])
 {
-    struct cw_sw *cs = s->lbsw[node].st;
+    struct lb_switch *sw = lb_switch_of(s, node);
+    struct cw_sw *cs = sw ? sw->st : NULL;
+    const struct cw_par *par = lb_running_params(s, &lb_conweave);
     t[0] = t[1] = t[2] = 0;
-    if (s->lb != &lb_conweave || !cs || s->lbsw[node].edge < 0)
+    if (!par || !cs || sw->edge < 0)
         return;
     if (!cs->derived)
-        derive(s, &s->lbsw[node], s->lb_par);
+        derive(s, sw, par);
     t[0] = cs->tx_expiry, t[1] = cs->flush_extra, t[2] = cs->default_wait;
 }

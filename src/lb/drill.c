@@ -21,7 +21,6 @@
  */
 #include <stddef.h>
 #include "net/lb.h"
-#include "net/net.h"
 
 #define DRILL_MAX_D 16
 #define DRILL_MAX_M 4

@@ -4,7 +4,6 @@
  * node id, modulo the number of next hops (ordered by neighbour node id). */
 #include <string.h>
 #include "net/lb.h"
-#include "net/net.h"
 
 uint32_t ecmp_hash(const uint8_t *key, size_t len, uint32_t seed)
 {
@@ -43,8 +42,7 @@ static int ecmp_choose(struct sim *s, struct lb_switch *sw, const void *par, str
 {
     (void)ports;
     (void)par;
-    uint32_t w[3] = { s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16) };
-    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+    return lb_ecmp_pick(s, sw, p, n);
 }
 
 static const struct param ecmp_params[] = { PARAM_END };

@@ -64,7 +64,8 @@
  *    refreshed (by a packet or a CNM) within `iso_timeout` are removed by a
  *    periodic check; the number of isolated uplinks follows the table (the
  *    last isolated is released first).
- *  - With the minimal rate control (transport.cc = flbrc, `notify = auto`)
+ *  - With the minimal rate control (transport.cc = flbrc, which declares
+ *    FLB its pair: lb_cc_paired(); `notify = auto`)
  *    the source edge also forwards each CNM to the sender (cc_switch_packet,
  *    read by flbrc's on_feedback).
  *
@@ -87,10 +88,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
-#include "cc/flbrc.h"
+#include "lb/flb.h"
 #include "net/cc.h"
 #include "net/lb.h"
-#include "net/net.h"
 
 extern const struct lb_ops lb_ecmp;
 
@@ -200,7 +200,7 @@ static void *grow(struct sim *s, void *old, uint32_t *cap, size_t elem)
 static simtime_t mtu_time(const struct sim *s, uint32_t port)
 {
     uint64_t bits = (uint64_t)(cc_mtu(s) + 48) * 8;
-    return (simtime_t)(bits * 1000000000000ULL / s->ports[port].rate);
+    return (simtime_t)(bits * 1000000000000ULL / lb_port_rate(s, port));
 }
 
 static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_sw *fs, uint32_t here, uint32_t de)
@@ -220,14 +220,14 @@ static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_
         int k = lb_path_ports(s, here, de, e->word, ports, 4);
         e->port = k ? ports[0] : UINT32_MAX;
         for (int j = 0; j < k; j++)
-            e->base += s->ports[ports[j]].delay + mtu_time(s, ports[j]);
+            e->base += lb_port_delay(s, ports[j]) + mtu_time(s, ports[j]);
         e->stamped = -1;
     }
     /* the pair's base RTT: both ways along path 0 and both host links */
     simtime_t host = 0;
-    if (s->n_hosts) {
-        uint32_t hp = cc_host_port(s, s->nics[0].node);
-        host = s->ports[hp].delay + mtu_time(s, hp);
+    if (lb_host_count(s)) {
+        uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
+        host = lb_port_delay(s, hp) + mtu_time(s, hp);
     }
     r->period = n ? (simtime_t)(par->sample_rtts * (double)(2 * (r->to[0].base + 2 * host))) : 0;
     fs->to[de] = r;
@@ -261,19 +261,19 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
 {
     struct flb_sw *fs = sw->st;
     simtime_t d = 0;
-    if (s->n_hosts) {
-        uint32_t hp = cc_host_port(s, s->nics[0].node);
-        d = s->ports[hp].delay + mtu_time(s, hp);
+    if (lb_host_count(s)) {
+        uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
+        d = lb_port_delay(s, hp) + mtu_time(s, hp);
     }
     simtime_t far = 0;
-    for (uint32_t de = 1; de < s->n_edges; de++) { /* the longest edge-to-edge way from edge 0 */
+    for (uint32_t de = 1; de < lb_edge_count(s); de++) { /* the longest edge-to-edge way from edge 0 */
         uint32_t ports[4];
         if (!lb_path_count(s, 0, de))
             continue;
         int k = lb_path_ports(s, 0, de, lb_path_word(s, 0, de, 0), ports, 4);
         simtime_t t = 0;
         for (int j = 0; j < k; j++)
-            t += s->ports[ports[j]].delay + mtu_time(s, ports[j]);
+            t += lb_port_delay(s, ports[j]) + mtu_time(s, ports[j]);
         if (t > far)
             far = t;
     }
@@ -281,7 +281,7 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     for (uint32_t i = 0; i < sw->nports; i++) {
         struct cpoint *c = &fs->cp[i];
         if (par->k_share > 0)
-            c->k = (uint64_t)(par->k_share * (double)s->nodes[sw->node].buffer);
+            c->k = (uint64_t)(par->k_share * (double)lb_switch_buffer(s, sw->node));
         else if (par->k)
             c->k = par->k;
         else
@@ -376,7 +376,7 @@ static void iso_update(struct sim *s, struct lb_switch *sw, uint32_t hint)
             uint64_t most = 0;
             for (uint32_t i = 0; i < sw->nports; i++) {
                 uint32_t pt = sw->port0 + i;
-                if (s->ports[pt].to_host || fs->iso[i])
+                if (lb_port_to_host(s, pt) || fs->iso[i])
                     continue;
                 uint64_t b = lb_port_bytes(s, pt);
                 if (pick == UINT32_MAX || b > most) {
@@ -554,14 +554,14 @@ static void flb_init(struct sim *s, struct lb_switch *sw, const void *par_)
     const struct flb_par *par = par_;
     struct flb_sw *fs = sw->st;
     fs->cp = lb_alloc(s, sw->nports * sizeof *fs->cp);
-    fs->notify = par->notify == NOTIFY_ON || (par->notify == NOTIFY_AUTO && strcmp(s->cc->name, "flbrc") == 0);
+    fs->notify = par->notify == NOTIFY_ON || (par->notify == NOTIFY_AUTO && lb_cc_paired(s));
     if (sw->edge >= 0) {
-        fs->to = lb_alloc(s, s->n_edges * sizeof *fs->to);
-        fs->from = lb_alloc(s, s->n_edges * sizeof *fs->from);
+        fs->to = lb_alloc(s, lb_edge_count(s) * sizeof *fs->to);
+        fs->from = lb_alloc(s, lb_edge_count(s) * sizeof *fs->from);
         fs->iso = lb_alloc(s, sw->nports * sizeof *fs->iso);
         fs->iso_stack = lb_alloc(s, sw->nports * sizeof *fs->iso_stack);
         for (uint32_t i = 0; i < sw->nports; i++)
-            if (!s->ports[sw->port0 + i].to_host) {
+            if (!lb_port_to_host(s, sw->port0 + i)) {
                 fs->n_up++;
                 fs->up_rate = lb_port_rate(s, sw->port0 + i);
             }
@@ -577,7 +577,7 @@ static void flb_arrival(struct sim *s, struct lb_switch *sw, const void *par_, s
     uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
     if (se == de || se == UINT32_MAX || de == UINT32_MAX)
         return;
-    if (in_port != UINT32_MAX && s->ports[in_port].to_host) { /* first switch: this is its source edge */
+    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* first switch: this is its source edge */
         if (p->type == PKT_DATA)
             route(s, sw, par, p, de);
         piggyback(fs, p, de);
@@ -644,7 +644,7 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     struct flb_sw *fs = sw->st;
     uint32_t flow = p->lb.fb, n;
     memcpy(&n, p->lb.b, sizeof n);
-    if (flow >= s->n_flows || !fs->iso)
+    if (flow >= lb_flow_count(s) || !fs->iso)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
     /* a flow to a host of this same switch takes no uplink: nothing to isolate */
@@ -702,43 +702,33 @@ const struct lb_ops lb_flb = {
     .on_ctrl = flb_ctrl,
 };
 
-/* ---------------------------------------------------------------- for tests (tests/test_flb.c declares them) */
+/* ---------------------------------------------------------------- for tests (lb/flb.h) */
 
-/* Switch `node`'s isolation threshold on its port `port` (global id), its
- * congested-flow count there, and whether a source edge has `port` isolated;
- * the number of isolated uplinks and of table entries at an edge. */
-uint64_t flb_k(struct sim *s, uint32_t node, uint32_t port);
-uint32_t flb_port_congested(struct sim *s, uint32_t node, uint32_t port);
-bool flb_isolated(struct sim *s, uint32_t node, uint32_t port);
-uint32_t flb_n_isolated(struct sim *s, uint32_t node);
-uint32_t flb_n_table(struct sim *s, uint32_t node);
 uint64_t flb_k(struct sim *s, uint32_t node, uint32_t port)
 {
-    struct lb_switch *sw = &s->lbsw[node];
+    struct lb_switch *sw = lb_switch_of(s, node);
     struct flb_sw *fs = sw->st;
     if (!fs->k_ready)
-        k_setup(s, sw, s->lb_par);
+        k_setup(s, sw, lb_running_params(s, &lb_flb));
     return fs->cp[port - sw->port0].k;
 }
 uint32_t flb_port_congested(struct sim *s, uint32_t node, uint32_t port)
 {
-    struct lb_switch *sw = &s->lbsw[node];
+    struct lb_switch *sw = lb_switch_of(s, node);
     const struct cpoint *c = &((struct flb_sw *)sw->st)->cp[port - sw->port0];
     return c->congested ? c->n : 0;
 }
 bool flb_isolated(struct sim *s, uint32_t node, uint32_t port)
 {
-    struct lb_switch *sw = &s->lbsw[node];
+    struct lb_switch *sw = lb_switch_of(s, node);
     const struct flb_sw *fs = sw->st;
     return fs->iso && fs->iso[port - sw->port0];
 }
-uint32_t flb_n_isolated(struct sim *s, uint32_t node) { return ((struct flb_sw *)s->lbsw[node].st)->n_iso; }
-uint32_t flb_n_table(struct sim *s, uint32_t node) { return ((struct flb_sw *)s->lbsw[node].st)->ncf; }
-/* The first hop of the path flow `flow` last took at its source edge `node`. */
-uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
+uint32_t flb_n_isolated(struct sim *s, uint32_t node) { return ((struct flb_sw *)lb_switch_of(s, node)->st)->n_iso; }
+uint32_t flb_n_table(struct sim *s, uint32_t node) { return ((struct flb_sw *)lb_switch_of(s, node)->st)->ncf; }
 uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow)
 {
-    struct lb_switch *sw = &s->lbsw[node];
+    struct lb_switch *sw = lb_switch_of(s, node);
     struct flb_sw *fs = sw->st;
     const struct flb_flow *f = lb_flow_state(s, flow);
     uint32_t de = lb_host_edge(s, cc_flow(s, flow)->dst);

@@ -67,7 +67,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "net/lb.h"
-#include "net/net.h"
 
 extern const struct lb_ops lb_ecmp;
 

@@ -22,7 +22,6 @@
  */
 #include <stddef.h>
 #include "net/lb.h"
-#include "net/net.h"
 
 extern const struct lb_ops lb_ecmp;
 

@@ -87,8 +87,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include "lb/proteus.h"
+#include "net/cc.h"
 #include "net/lb.h"
-#include "net/net.h"
+
+extern const struct lb_ops lb_proteus;
 
 struct proteus_par {
     simtime_t period, aging, rtt_low;
@@ -182,11 +185,11 @@ static uint32_t get32(const uint8_t *b) { uint32_t v; memcpy(&v, b, 4); return v
 static void put32(uint8_t *b, uint32_t v) { memcpy(b, &v, 4); }
 static uint32_t now_ns(const struct sim *s) { return (uint32_t)(lb_now(s) / T_NS); }
 
-static struct proteus_sw *state(struct sim *s, uint32_t node) { return s->lbsw[node].st; }
+static struct proteus_sw *state(struct sim *s, uint32_t node) { return lb_switch_of(s, node)->st; }
 
 static struct prow *make_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
 {
-    const struct proteus_par *par = s->lb_par;
+    const struct proteus_par *par = lb_running_params(s, &lb_proteus);
     uint32_t n = lb_path_count(s, here, de);
     if (n > PMAX)
         n = 0; /* more than an index byte addresses: ECMP */
@@ -198,7 +201,7 @@ static struct prow *make_row(struct sim *s, struct proteus_sw *ps, uint32_t here
         int k = lb_path_ports(s, here, de, r->e[i].word, ports, 4);
         r->e[i].port = ports[0];
         for (int j = 0; j < k; j++)
-            r->e[i].base += s->ports[ports[j]].delay + tx_time(s->p.mtu + s->data_hdr, s->ports[ports[j]].rate);
+            r->e[i].base += lb_port_delay(s, ports[j]) + tx_time(cc_mtu(s) + cc_data_hdr(s), lb_port_rate(s, ports[j]));
         r->e[i].t = -1;
         r->e[i].low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)r->e[i].base * par->rtt_low_factor);
         uint64_t rate = lb_port_rate(s, ports[0]);
@@ -563,9 +566,9 @@ static void proteus_on_timer(struct sim *s, struct lb_switch *sw, const void *pa
         struct scan c = {sw, port, T_NEVER};
         bool waiting = false;
         for (int q = 1; q < NQ; q++)
-            if (s->ports[port].q[q].n && lb_port_paused(s, port, q)) {
+            if (lb_port_queue_packets(s, port, q) && lb_port_paused(s, port, q)) {
                 lb_port_requeue(s, port, q, scan_one, &c);
-                waiting |= s->ports[port].q[q].n > 0 && c.next != T_NEVER;
+                waiting |= lb_port_queue_packets(s, port, q) > 0 && c.next != T_NEVER;
             }
         if (!waiting) { /* resumed, emptied, or nothing left with a budget: forget it */
             ps->watched[port - sw->port0] = false;
@@ -593,8 +596,8 @@ static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
         ps->kicked[k] = -1;
     ps->util_full = (uint32_t)(((const struct proteus_par *)par)->util_full * 1000 + 0.5);
     if (sw->edge >= 0) {
-        ps->to = lb_alloc(s, s->n_edges * sizeof *ps->to);
-        ps->from = lb_alloc(s, s->n_edges * sizeof *ps->from);
+        ps->to = lb_alloc(s, lb_edge_count(s) * sizeof *ps->to);
+        ps->from = lb_alloc(s, lb_edge_count(s) * sizeof *ps->from);
     }
 }
 
@@ -606,7 +609,7 @@ static void proteus_on_arrival(struct sim *s, struct lb_switch *sw, const void *
     uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
     if (se == de || se == UINT32_MAX || de == UINT32_MAX)
         return;
-    if (in_port != UINT32_MAX && s->ports[in_port].to_host) { /* the source edge */
+    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* the source edge */
         if (p->type == PKT_DATA)
             route(s, sw, par, p, de);
         piggyback(ps, p, de);
@@ -623,8 +626,7 @@ static int proteus_choose(struct sim *s, struct lb_switch *sw, const void *par, 
 {
     (void)ports;
     (void)par;
-    uint32_t w[3] = {s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16)};
-    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+    return lb_ecmp_pick(s, sw, p, n);
 }
 
 /* Every fabric egress measures its utilisation over the period; a data packet
@@ -633,7 +635,7 @@ static void proteus_on_dequeue(struct sim *s, struct lb_switch *sw, const void *
 {
     (void)q;
     const struct proteus_par *par = par_;
-    if (s->ports[port].to_host)
+    if (lb_port_to_host(s, port))
         return;
     struct putil *u = &((struct proteus_sw *)sw->st)->pu[port - sw->port0];
     simtime_t now = lb_now(s);
@@ -670,36 +672,32 @@ const struct lb_ops lb_proteus = {
     .stat_names = proteus_stat_names,
 };
 
-/* For tests (tests/test_proteus.c declares them). */
-int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
+/* ---------------------------------------------------------------- for tests (lb/proteus.h) */
 int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i)
 {
-    if (s->lb != &lb_proteus || s->lbsw[node].edge < 0)
+    const struct lb_switch *sw = lb_switch_of(s, node);
+    const void *par = lb_running_params(s, &lb_proteus);
+    if (!par || !sw || sw->edge < 0)
         return -1;
-    struct prow *r = to_row(s, state(s, node), (uint32_t)s->lbsw[node].edge, dst_edge);
+    struct prow *r = to_row(s, state(s, node), (uint32_t)sw->edge, dst_edge);
     if (i >= r->n)
         return -1;
     simtime_t d;
     uint64_t key;
-    return view_path(s, s->lb_par, state(s, node)->util_full, &r->e[i], lb_now(s), &d, &key);
+    return view_path(s, par, state(s, node)->util_full, &r->e[i], lb_now(s), &d, &key);
 }
-/* Set what edge `node` knows of path i toward dst_edge, as feedback would. */
-void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
 void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util)
 {
-    struct prow *r = to_row(s, state(s, node), (uint32_t)s->lbsw[node].edge, dst_edge);
+    struct prow *r = to_row(s, state(s, node), (uint32_t)lb_switch_of(s, node)->edge, dst_edge);
     if (i < r->n) {
         r->e[i].owd = owd;
         r->e[i].util = (uint16_t)(util * 1000 + 0.5);
         r->e[i].t = lb_now(s);
     }
 }
-/* Summed over the switches: Algorithm 1's moves of a flow to a faster path,
- * Algorithm 2's reroutes, and its decisions to stay for want of an alternative. */
-void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
 void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays)
 {
-    *rtt_moves = s->c.lb_stat[ST_MOVES];
-    *reroutes = s->c.lb_stat[ST_REROUTES];
-    *stays = s->c.lb_stat[ST_STAYS];
+    *rtt_moves = lb_stat(s, ST_MOVES);
+    *reroutes = lb_stat(s, ST_REROUTES);
+    *stays = lb_stat(s, ST_STAYS);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "core/param.h"
 #include "core/simtime.h"
+#include "net/packet.h"
 
 struct sim;
 struct qp;
@@ -30,6 +31,16 @@ struct cc_ops {
      * and the bounded-window receiver (transport.reorder = bitmap), which the
      * configuration implies or refuses to contradict. */
     bool multipath;
+    /* The load balancer (lb_ops.name) whose switches send this CC the
+     * messages it reads in on_feedback (flbrc: "flb"'s CNMs); that balancer
+     * asks lb_cc_paired() instead of knowing the CC by name. NULL: none. */
+    const char *lb_pair;
+    /* Names of up to CC_STATS counters (cc_stat_add), NULL-terminated. Every
+     * registered scheme's counters appear in summary.json, 0 when it did not
+     * run (the keys do not depend on the configuration); a name "GROUP/KEY"
+     * joins the neighbouring counters of one GROUP into an object
+     * "GROUP": {"KEY": n, ...}. NULL: none. */
+    const char *const *stat_names;
 
     void (*init)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Every ACK or NACK that reaches the sender, after the transport updated
@@ -63,7 +74,9 @@ struct cc_ops {
     void (*sw_resume)(struct sim *s, uint32_t port, void *pst, const void *par, int q);
 };
 
-#define CC_TIMERS 3 /* timer kinds available to a scheme; one more is the transport's RTO */
+
+
+#define CC_STATS 16 /* scheme-defined counters per scheme (cc_ops.stat_names) */
 
 extern const struct cc_ops *const cc_registry[]; /* NULL-terminated */
 const struct cc_ops *cc_find(const char *name);
@@ -108,5 +121,21 @@ uint32_t cc_host_port(const struct sim *s, uint32_t host_node);
 simtime_t cc_flowlet_timeout(const struct sim *s);
 /* The flow with this id (for switch-side hooks that answer a flow). */
 struct qp *cc_flow(struct sim *s, uint32_t flow);
+/* Add n to scheme `ops`'s counter i (< CC_STATS; see stat_names); read it
+ * (0 if the scheme never counted). */
+void cc_stat_add(struct sim *s, const struct cc_ops *ops, int i, uint64_t n);
+uint64_t cc_stat(const struct sim *s, const struct cc_ops *ops, int i);
+/* Run facts: run.seed (for a scheme's own random streams), run.ns3_timing
+ * (whole-ns arithmetic as ns-3 does), the bounded-window receiver's window in
+ * packets (transport.ooo_window), and the header bytes of a data packet
+ * (HDR_DATA plus the CC's INT bytes). */
+uint64_t cc_seed(const struct sim *s);
+bool cc_ns3_timing(const struct sim *s);
+uint32_t cc_ooo_window(const struct sim *s);
+uint32_t cc_data_hdr(const struct sim *s);
+/* Links from switch node `sw` to host node `host` along the routing tables
+ * (first candidate at each step): 1 at the host's own edge switch, 0 when
+ * unreachable. A walk: for rare events, not per packet. */
+uint32_t cc_hops_to_host(const struct sim *s, uint32_t sw, uint32_t host);
 
 #endif

@@ -30,6 +30,7 @@
 #include "core/param.h"
 #include "core/rng.h"
 #include "core/simtime.h"
+#include "net/packet.h"
 
 struct sim;
 struct pkt;
@@ -128,6 +129,10 @@ int lb_index(const char *name);
 
 /* ns-3 HPCC's ECMP hash: MurmurHash3 (32-bit) over `len` bytes with `seed`. */
 uint32_t ecmp_hash(const uint8_t *key, size_t len, uint32_t seed);
+/* ECMP's choice among n >= 2 candidates at switch sw: the hash of p's source
+ * and destination IPs and UDP ports, seeded with the switch's node id (ns-3's
+ * SwitchNode::GetOutDev). The one fallback for packets a scheme does not route. */
+int lb_ecmp_pick(const struct sim *s, const struct lb_switch *sw, const struct pkt *p, int n);
 
 /* ---- helpers a scheme may call (net/lbapi.c) */
 simtime_t lb_now(const struct sim *s);
@@ -168,6 +173,23 @@ simtime_t lb_hold_at(const struct lb_switch *sw, uint32_t k);   /* its deadline,
 uint32_t lb_host_edge(const struct sim *s, uint32_t host_node);
 uint32_t lb_edge_node(const struct sim *s, uint32_t edge);
 uint32_t lb_edge_count(const struct sim *s);
+/* Nodes, hosts (index 0 .. lb_host_count - 1 -> node id) and flows of the run. */
+uint32_t lb_node_count(const struct sim *s);
+uint32_t lb_host_count(const struct sim *s);
+uint32_t lb_host_node(const struct sim *s, uint32_t host_index);
+uint32_t lb_flow_count(const struct sim *s);
+/* The record of switch `node` (NULL if the node is a host): for test
+ * accessors and statistics that look at one switch from outside the hooks. */
+struct lb_switch *lb_switch_of(const struct sim *s, uint32_t node);
+/* The running balancer's parameters if it is `ops`, else NULL. */
+const void *lb_running_params(const struct sim *s, const struct lb_ops *ops);
+/* Switch `node`'s shared buffer in bytes. */
+uint64_t lb_switch_buffer(const struct sim *s, uint32_t node);
+/* PFC is on (the fabric is lossless). */
+bool lb_lossless(const struct sim *s);
+/* The run's CC declared this balancer its pair (cc_ops.lb_pair): it reads
+ * the messages the balancer's switches send it (FLB's CNMs for flbrc). */
+bool lb_cc_paired(const struct sim *s);
 /* Host side: flows the host is sending now (its NIC's active QPs). */
 uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node);
 /* A probe (PKT_PROBE, an ACK's size) from host `from` to host `to` along path
@@ -176,8 +198,9 @@ uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node);
  * far NIC echoes it at once, as it would an ACK, to host_probe. Call it from
  * on_timer, host_ack or host_probe (never from host_send). */
 void lb_probe_send(struct sim *s, uint32_t from, uint32_t to, uint32_t path, uint8_t prio);
-/* Add n to the scheme's counter i (< LB_STATS; see stat_names). */
+/* Add n to the scheme's counter i (< LB_STATS; see stat_names); read it. */
 void lb_stat_add(struct sim *s, int i, uint64_t n);
+uint64_t lb_stat(const struct sim *s, int i);
 
 /* Paths as values. Between two edge switches (edge indices) the equal-cost
  * paths are enumerated once, on first use: path i is a word with one byte per
@@ -204,6 +227,9 @@ simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
 /* lb_port_predicted_delay(s, port, q) == T_NEVER (paused, or its link down), without computing the delay. */
 bool lb_port_blocked(const struct sim *s, uint32_t port, int q);
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
+simtime_t lb_port_delay(const struct sim *s, uint32_t port);   /* its link's propagation delay */
+bool lb_port_to_host(const struct sim *s, uint32_t port);      /* its peer is a host */
+uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q); /* packets in queue q */
 
 /* Re-steer packets already waiting in egress queue q of switch port `port`
  * (a rerouting decision taken while they wait, e.g. when a PAUSE outlasts a

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 simtime_t lb_now(const struct sim *s) { return s->now; }
 
@@ -44,6 +45,25 @@ void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at)
 uint32_t lb_host_edge(const struct sim *s, uint32_t host_node) { return s->host_edge[s->host_index[host_node]]; }
 uint32_t lb_edge_node(const struct sim *s, uint32_t edge) { return s->edge_node[edge]; }
 uint32_t lb_edge_count(const struct sim *s) { return s->n_edges; }
+uint32_t lb_node_count(const struct sim *s) { return s->n_nodes; }
+uint32_t lb_host_count(const struct sim *s) { return s->n_hosts; }
+uint32_t lb_host_node(const struct sim *s, uint32_t host_index) { return s->nics[host_index].node; }
+uint32_t lb_flow_count(const struct sim *s) { return s->n_flows; }
+struct lb_switch *lb_switch_of(const struct sim *s, uint32_t node) { return s->nodes[node].is_switch ? &s->lbsw[node] : NULL; }
+const void *lb_running_params(const struct sim *s, const struct lb_ops *ops) { return s->lb == ops ? s->lb_par : NULL; }
+uint64_t lb_switch_buffer(const struct sim *s, uint32_t node) { return s->nodes[node].buffer; }
+bool lb_lossless(const struct sim *s) { return s->p.pfc; }
+bool lb_cc_paired(const struct sim *s)
+{
+    return s->cc && s->cc->lb_pair && s->lb && strcmp(s->cc->lb_pair, s->lb->name) == 0;
+}
+
+int lb_ecmp_pick(const struct sim *s, const struct lb_switch *sw, const struct pkt *p, int n)
+{
+    uint32_t w[3] = { s->nodes[p->src].ip, s->nodes[p->dst].ip, (uint32_t)p->sport | ((uint32_t)p->dport << 16) };
+    return (int)(ecmp_hash((const uint8_t *)w, sizeof w, sw->node) % (uint32_t)n);
+}
+
 uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node)
 {
     return s->nics[s->host_index[host_node]].nqps;
@@ -68,6 +88,7 @@ void lb_probe_send(struct sim *s, uint32_t from, uint32_t to, uint32_t path, uin
 }
 
 void lb_stat_add(struct sim *s, int i, uint64_t n) { s->c.lb_stat[i] += n; }
+uint64_t lb_stat(const struct sim *s, int i) { return s->c.lb_stat[i]; }
 
 struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size)
 {
@@ -139,6 +160,9 @@ bool lb_port_blocked(const struct sim *s, uint32_t port, int q)
 }
 
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }
+simtime_t lb_port_delay(const struct sim *s, uint32_t port) { return s->ports[port].delay; }
+bool lb_port_to_host(const struct sim *s, uint32_t port) { return s->ports[port].to_host; }
+uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].n; }
 
 uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(struct sim *s, void *ctx, struct pkt *p),
                          void *ctx)

@@ -2,6 +2,7 @@
  * switch-originated control packets and port facts. */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,48 @@ uint64_t cc_port_rate(const struct sim *s, uint32_t port) { return s->ports[port
 uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
 bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
 struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
+void cc_stat_add(struct sim *s, const struct cc_ops *ops, int i, uint64_t n)
+{
+    struct cc_stat_block *b = s->c.cc_stat;
+    size_t k = 0, nb = sizeof s->c.cc_stat / sizeof *b;
+    while (k < nb && b[k].ops && b[k].ops != ops)
+        k++;
+    if (k == nb) { /* more counting schemes than can run at once: a bug, not an input */
+        fprintf(stderr, "cc_stat_add: no counter block left for %s\n", ops->name);
+        abort();
+    }
+    b[k].ops = ops;
+    b[k].v[i] += n;
+}
+
+uint64_t cc_stat(const struct sim *s, const struct cc_ops *ops, int i)
+{
+    for (size_t k = 0; k < sizeof s->c.cc_stat / sizeof *s->c.cc_stat && s->c.cc_stat[k].ops; k++)
+        if (s->c.cc_stat[k].ops == ops)
+            return s->c.cc_stat[k].v[i];
+    return 0;
+}
+
+uint64_t cc_seed(const struct sim *s) { return s->seed; }
+bool cc_ns3_timing(const struct sim *s) { return s->p.ns3_timing; }
+uint32_t cc_ooo_window(const struct sim *s) { return s->p.ooo_window; }
+uint32_t cc_data_hdr(const struct sim *s) { return s->data_hdr; }
+
+uint32_t cc_hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
+{
+    int32_t hi = h < s->n_nodes ? s->host_index[h] : -1;
+    uint32_t node = sw;
+    for (uint32_t d = 1; hi >= 0 && d <= s->n_nodes; d++) {
+        int n;
+        const uint32_t *c = sim_route(s, node, (uint32_t)hi, &n);
+        if (n == 0)
+            return 0;
+        node = s->ports[s->ports[c[0]].peer].node;
+        if (node == h)
+            return d;
+    }
+    return 0;
+}
 
 
 void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow)

@@ -317,6 +317,30 @@ static void json_stat(FILE *f, const char *name, double v, bool have, const char
         fprintf(f, "\"%s\": null%s", name, sep);
 }
 
+
+/* Every registered CC scheme's own counters (cc_ops.stat_names), 0 when it
+ * did not run; "GROUP/KEY" names of one group make one object on one line. */
+static void write_cc_stats(FILE *f, const struct sim *s)
+{
+    for (int r = 0; cc_registry[r]; r++) {
+        const struct cc_ops *o = cc_registry[r];
+        for (int i = 0; i < CC_STATS && o->stat_names && o->stat_names[i];) {
+            const char *name = o->stat_names[i], *slash = strchr(name, '/');
+            if (!slash) {
+                fprintf(f, "  \"%s\": %llu,\n", name, (unsigned long long)cc_stat(s, o, i));
+                i++;
+                continue;
+            }
+            int glen = (int)(slash - name), j = i;
+            fprintf(f, "  \"%.*s\": {", glen, name);
+            for (; j < CC_STATS && o->stat_names[j] && strncmp(o->stat_names[j], name, (size_t)glen + 1) == 0; j++)
+                fprintf(f, "%s\"%s\": %llu", j > i ? ", " : "", o->stat_names[j] + glen + 1,
+                        (unsigned long long)cc_stat(s, o, j));
+            fprintf(f, "},\n");
+            i = j;
+        }
+    }
+}
 int output_finish(struct output *o, struct err *e)
 {
     const struct sim *s = &o->sc->sim;
@@ -393,12 +417,7 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"ecn_marks\": %llu,\n  \"data_packets\": %llu,\n  \"acks\": %llu,\n  \"nacks\": %llu,\n  \"cnps\": %llu,\n",
             (unsigned long long)c->ecn_marks, (unsigned long long)c->data_packets, (unsigned long long)c->acks,
             (unsigned long long)c->nacks, (unsigned long long)c->cnps);
-    fprintf(f, "  \"pbfs_postcards\": %llu,\n  \"pbfs_flows\": %llu,\n", (unsigned long long)c->pbfs_postcards,
-            (unsigned long long)c->pbfs_flows);
-    fprintf(f, "  \"pbfs_postcards_by_hops\": {");
-    for (int i = 0; i < PBFS_HOP_BINS; i++)
-        fprintf(f, "%s\"%d\": %llu", i ? ", " : "", i + 1, (unsigned long long)c->pbfs_postcard_hops[i]);
-    fprintf(f, "},\n");
+    write_cc_stats(f, s);
     {
         uint64_t gaps = 0, g1 = 0, g2 = 0, g3 = 0, held = 0;
         simtime_t held_time = 0;

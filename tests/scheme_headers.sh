@@ -1,0 +1,56 @@
+#!/bin/bash
+# The scheme contract (docs/adding-a-scheme.md): a file in src/cc or src/lb
+# sees the simulator only through net/cc.h, net/lb.h and net/packet.h, never
+# through net/net.h (struct sim, ports, nodes) or net/net_impl.h, directly or
+# through another header it includes. First the check is shown to fail on a
+# planted offender, then it runs on the tree.
+# usage: scheme_headers.sh SOURCE_DIR
+set -u
+src=$1/src
+. "$(dirname "$0")/cli_lib.sh"
+
+# every header file reaches, following "..." includes (resolved against src/)
+reach() { # $1 = file; prints the closure of its quoted includes
+    local -A seen=()
+    local todo=("$1") f inc
+    while [ ${#todo[@]} -gt 0 ]; do
+        f=${todo[0]}
+        todo=("${todo[@]:1}")
+        while read -r inc; do
+            [ -f "$root/$inc" ] || continue
+            [ -n "${seen[$inc]:-}" ] && continue
+            seen[$inc]=1
+            echo "$inc"
+            todo+=("$root/$inc")
+        done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+    done
+}
+offenders() { # $1 = src root: files of cc/ and lb/ that reach net/net.h or net/net_impl.h
+    root=$1
+    for f in "$root"/cc/*.[ch] "$root"/lb/*.[ch]; do
+        [ -f "$f" ] || continue
+        if reach "$f" | grep -qx 'net/net\.h\|net/net_impl\.h'; then
+            echo "${f#"$root"/}"
+        fi
+    done
+}
+
+# the check can fail: a copy of the tree with one scheme reaching in through a header
+mkdir -p "$tmp/src"
+cp -r "$src"/. "$tmp/src"
+printf '#include "net/net.h"\n' > "$tmp/src/lb/planted.h"
+printf '#include "lb/planted.h"\n' > "$tmp/src/cc/planted.c"
+planted=$(offenders "$tmp/src")
+check grep -qx cc/planted.c <<< "$planted"
+check grep -qx lb/planted.h <<< "$planted"
+
+bad=$(offenders "$src")
+if [ -n "$bad" ]; then
+    echo "FAIL: these scheme files include net/net.h or net/net_impl.h (use net/cc.h, net/lb.h and their helpers):"
+    echo "$bad"
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
