@@ -283,17 +283,17 @@ static void test_flbrc_by_hand(void **st)
     assert_int_equal(q->rate, 40000000000ULL); /* line rate */
     void *cst = sim_cc_state(s, 0);
     struct pkt *m = feedback(s, 0, FLBRC_CONGESTED, 4, 40000000000ULL);
-    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    s->slot[0].ops->on_feedback(s, q, cst, s->slot[0].par, m);
     assert_true(cc_paused(q));
     uint64_t sent = q->snd_nxt;
     m->aux = 5;
-    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    s->slot[0].ops->on_feedback(s, q, cst, s->slot[0].par, m);
     s->p.stop = 30 * T_US;
     sim_run(s);
     assert_int_equal(q->snd_nxt, sent); /* nothing sent while paused */
     m->fb[0] = FLBRC_RELEASE;
     m->aux = 3;
-    s->cc->on_feedback(s, q, cst, s->cc_par, m);
+    s->slot[0].ops->on_feedback(s, q, cst, s->slot[0].par, m);
     pkt_free(s, m);
     assert_false(cc_paused(q));
     assert_int_equal(q->rate, 8000000000ULL); /* C / max n = 40 / 5 */

@@ -34,7 +34,7 @@ struct drive {
     struct run r;
     struct sim *s;
     struct qp *qp;
-    const struct companion *c;
+    const struct cc_slot *c;
 };
 
 static void drive_setup(struct drive *d, bool dynamic)
@@ -50,9 +50,9 @@ static void drive_setup(struct drive *d, bool dynamic)
     run_build(&d->r);
     d->s = &d->r.sc.sim;
     d->qp = &d->s->flows[0];
-    d->c = &d->s->comp[0];
+    d->c = &d->s->slot[1];
     assert_string_equal(d->c->ops->name, "hf2t");
-    d->c->ops->init(d->s, d->qp, comp_state(d->c, 0), d->c->par);
+    d->c->ops->init(d->s, d->qp, slot_state(d->c, 0), d->c->par);
 }
 
 /* One packet after `gap`: the time HF²T holds it until, or -1; the packet
@@ -60,7 +60,7 @@ static void drive_setup(struct drive *d, bool dynamic)
 static simtime_t step(struct drive *d, simtime_t gap)
 {
     struct sim *s = d->s;
-    void *st = comp_state(d->c, 0);
+    void *st = slot_state(d->c, 0);
     s->now += gap;
     d->qp->snd_nxt += 1000;
     simtime_t until = d->c->ops->tx_hold(s, d->qp, st, d->c->par);
@@ -172,8 +172,8 @@ static void test_scenario(void **state)
     run_build(&r);
     const struct sim *s = &r.sc.sim;
     assert_string_equal(s->lb->name, "letflow");
-    assert_int_equal(s->n_comp, 1);
-    assert_string_equal(s->comp[0].ops->name, "hf2t");
+    assert_int_equal(s->n_slot, 2); /* the CC and HF2T */
+    assert_string_equal(s->slot[1].ops->name, "hf2t");
     r.sc.sim.p.stop = 2 * T_MS; /* past each host's pre-training (10,000 gaps) */
     sim_run(&r.sc.sim);
     uint64_t held = 0;

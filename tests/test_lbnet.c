@@ -273,9 +273,9 @@ static void test_ack_echo(void **state)
     run_build(&r);
     struct sim *s = &r.sc.sim;
     s->lb = &pin_ops;
-    struct cc_ops cc = *s->cc;
+    struct cc_ops cc = *s->slot[0].ops;
     cc.on_ack = echo_on_ack;
-    s->cc = &cc;
+    s->slot[0].ops = &cc;
     echoes = echo_bad = 0;
     sim_run(s);
     run_check_clean(&r);
@@ -310,9 +310,9 @@ static void test_tx_hold(void **state)
     run_add_flow(&r, 0, 1, 1000000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
-    struct cc_ops cc = *s->cc;
+    struct cc_ops cc = *s->slot[0].ops;
     cc.tx_hold = hold_every10;
-    s->cc = &cc;
+    s->slot[0].ops = &cc;
     s->n_hold = 1;
     hold_seq = UINT64_MAX;
     sim_run(s);

@@ -34,7 +34,7 @@ static void test_lone_flow_line_rate(void **state)
     run_add_flow(&r, 0, 1, 10000000, 0);
     run_build(&r);
     const struct sim *s = &r.sc.sim;
-    assert_string_equal(s->cc->name, "mprdma");
+    assert_string_equal(s->slot[0].ops->name, "mprdma");
     assert_string_equal(s->lb->name, "ecmp");
     assert_true(s->p.bitmap);
     assert_int_equal(s->p.ooo_window, 128); /* auto: 64 doubled until it holds the 106 KB BDP */
@@ -270,7 +270,7 @@ static void test_scenario(void **state)
     run_setup_file(&r, ROCESIM_SOURCE_DIR "/scenarios/mprdma.ini");
     run_build(&r);
     const struct sim *s = &r.sc.sim;
-    assert_string_equal(s->cc->name, "mprdma");
+    assert_string_equal(s->slot[0].ops->name, "mprdma");
     assert_true(s->p.bitmap);
     r.sc.sim.p.stop = 300 * T_US;
     sim_run(&r.sc.sim);

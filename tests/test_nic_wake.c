@@ -61,7 +61,7 @@ static void run_pair(const char *wake, struct seen *w, struct qp *a, struct qp *
     run_add_flow(&r, 0, 1, 100000, 0);  /* A: 100 packets */
     run_add_flow(&r, 0, 2, 2000000, 0); /* B: outlasts A in both modes */
     run_build(&r);
-    r.sc.sim.cc = &cc_pace;
+    r.sc.sim.slot[0].ops = &cc_pace;
     *w = (struct seen){0};
     r.sc.sim.hooks.ctx = w;
     r.sc.sim.hooks.flow_done = on_done;

@@ -35,8 +35,8 @@ static void swfix_init(struct swfix *x)
     run_add_flow(&x->r, 0, 2, 1000000, 0);
     run_build(&x->r);
     struct sim *s = x->s = &x->r.sc.sim;
-    assert_int_equal(s->n_comp, 1);
-    assert_ptr_equal(s->comp[0].ops, &cc_pbfs);
+    assert_int_equal(s->n_slot, 2);
+    assert_ptr_equal(s->slot[1].ops, &cc_pbfs);
     uint32_t sw0 = s->n_hosts, sw1 = sw0 + 1;
     const struct node *n = &s->nodes[sw0];
     x->port = x->to_src = UINT32_MAX;
@@ -68,7 +68,7 @@ static void arrive(struct swfix *x, simtime_t t, uint32_t size, bool marked, uin
     p.flags = marked ? PF_MARK : 0;
     s->now = t;
     s->ports[x->port].q[3].bytes = q_after;
-    cc_pbfs.sw_enqueue(s, x->port, comp_pstate(&s->comp[0], x->port), s->comp[0].par, &p, 3);
+    cc_pbfs.sw_enqueue(s, x->port, slot_pstate(&s->slot[1], x->port), s->slot[1].par, &p, 3);
 }
 
 /* Slots 10..17 receive 10 000 B each (ten 1000 B packets, at j us + 50 ns ...
@@ -406,7 +406,7 @@ static void run_incast(const char *cc, bool pbfs, struct incast_res *res)
     run_build(&r);
     struct sim *s = &r.sc.sim;
     assert_int_equal(s->n_flows, 16);
-    assert_true(pbfs == (s->n_comp == 1));
+    assert_true(pbfs == (s->n_slot == 2));
     uint32_t tor = s->ports[s->nics[0].port].peer;
     uint64_t peak = 0;
     for (simtime_t t = 200 * T_NS;; t += 200 * T_NS) {

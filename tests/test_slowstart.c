@@ -67,9 +67,9 @@ static void test_signal_ends_slow_start(void **state)
     run_build(&r);
     struct sim *s = &r.sc.sim;
     struct qp *q = &s->flows[0];
-    const struct companion *c = &s->comp[0];
+    const struct cc_slot *c = &s->slot[1];
     assert_string_equal(c->ops->name, "slowstart");
-    void *st = comp_state(c, 0);
+    void *st = slot_state(c, 0);
     q->rate = q->max_rate = LINE; /* as the flow's start sets them */
     q->base_rtt = 10000000;      /* 10 us */
     c->ops->init(s, q, st, c->par);

@@ -482,7 +482,7 @@ static void cp_arrival(struct sim *s, uint32_t bp, uint64_t qbytes)
     d.size = 1000;
     uint64_t keep = s->ports[bp].q[3].bytes;
     s->ports[bp].q[3].bytes = qbytes;
-    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->cc_par, &d, 3);
+    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->slot[0].par, &d, 3);
     s->ports[bp].q[3].bytes = keep;
 }
 
@@ -537,9 +537,9 @@ static void test_qcn_cp_feedback(void **state)
     a.type = PKT_ACK;
     a.size = 1000;
     s->ports[bp].q[3].bytes = 90000;
-    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->cc_par, &a, 3);
+    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->slot[0].par, &a, 3);
     a.type = PKT_DATA;
-    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->cc_par, &a, 0);
+    cc_qcn.sw_enqueue(s, bp, sim_cc_pstate(s, bp), s->slot[0].par, &a, 0);
     s->ports[bp].q[3].bytes = 0;
     assert_int_equal(feedback_at(s, back, aux, 16), 3);
     /* the messages reach the flow and cut it: 44, 63, 14 of 128 each */

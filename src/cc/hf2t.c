@@ -163,6 +163,7 @@ const struct cc_ops cc_hf2t = {
     .params_size = sizeof(struct hf2t_par),
     .state_size = sizeof(struct hf2t),
     .companion = true,
+    .flowlet_lb = true, /* stretches gaps to the balancer's flowlet timeout */
     .port_state_size = sizeof(struct hf2t_host),
     .init = hf2t_init,
     .tx_hold = hf2t_hold,

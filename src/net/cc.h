@@ -23,7 +23,8 @@ struct cc_ops {
     const struct param *params;  /* keys of [cc.NAME] */
     size_t params_size;          /* sizeof the scheme's parameter struct */
     size_t state_size;           /* per-flow private state, zeroed before init */
-    bool companion;              /* runs beside the CC (transport.NAME = on), not as transport.cc */
+    bool companion;              /* runs beside the CC (transport.NAME = on; listed in cc_companions), not as transport.cc */
+    bool flowlet_lb;             /* needs a load balancer with a flowlet timeout (lb_ops.flowlet_gap; HF2T) */
     uint32_t int_bytes;          /* extra header on data and ACKs (HPCC 42, TIMELY 8) */
     bool int_stamp;              /* switches push an INT hop record at dequeue (HPCC) */
     /* Spreads one flow over many ECMP paths by the UDP source port it sets in
@@ -79,6 +80,11 @@ struct cc_ops {
 #define CC_STATS 16 /* scheme-defined counters per scheme (cc_ops.stat_names) */
 
 extern const struct cc_ops *const cc_registry[]; /* NULL-terminated */
+/* The companions (cc_ops.companion), each also in cc_registry: a run switches
+ * one on with transport.NAME = on; their hooks run after the CC's in this
+ * order, and their keys appear in [transport] in this order. */
+#define CC_COMPANIONS_MAX 4
+extern const struct cc_ops *const cc_companions[]; /* NULL-terminated */
 const struct cc_ops *cc_find(const char *name);
 int cc_index(const char *name);
 

@@ -53,11 +53,9 @@ static void port_down(struct sim *s, uint32_t pid)
     pt->paused_mask = 0;
     memset(pt->pause_sent, 0, sizeof pt->pause_sent);
     /* schemes' per-port state described what was queued: start afresh (zeroed, as at setup) */
-    if (s->cc_pstride)
-        memset(sim_cc_pstate(s, pid), 0, s->cc_pstride);
-    for (uint32_t i = 0; i < s->n_comp; i++)
-        if (s->comp[i].pstride)
-            memset(comp_pstate(&s->comp[i], pid), 0, s->comp[i].pstride);
+    for (uint32_t i = 0; i < s->n_slot; i++)
+        if (s->slot[i].pstride)
+            memset(slot_pstate(&s->slot[i], pid), 0, s->slot[i].pstride);
 }
 
 void sim_link_set(struct sim *s, uint32_t pid, bool up)

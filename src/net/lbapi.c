@@ -55,7 +55,8 @@ uint64_t lb_switch_buffer(const struct sim *s, uint32_t node) { return s->nodes[
 bool lb_lossless(const struct sim *s) { return s->p.pfc; }
 bool lb_cc_paired(const struct sim *s)
 {
-    return s->cc && s->cc->lb_pair && s->lb && strcmp(s->cc->lb_pair, s->lb->name) == 0;
+    const struct cc_ops *cc = s->n_slot ? s->slot[0].ops : NULL;
+    return cc && cc->lb_pair && s->lb && strcmp(cc->lb_pair, s->lb->name) == 0;
 }
 
 int lb_ecmp_pick(const struct sim *s, const struct lb_switch *sw, const struct pkt *p, int n)

@@ -128,7 +128,7 @@ struct sim_params {
     simtime_t stop;       /* 0 = none */
 };
 
-#define MAX_COMPANIONS 4
+#define MAX_COMPANIONS CC_COMPANIONS_MAX
 
 struct sim_counters {
     uint64_t events, packet_hops;
@@ -242,21 +242,18 @@ struct sim {
     uint32_t *start_order;     /* flow ids sorted by start time */
     uint32_t next_start;       /* cursor into start_order */
 
-    const struct cc_ops *cc;
-    const void *cc_par;
-    uint8_t *cc_state;         /* n_flows * cc_stride */
-    size_t cc_stride;
-    uint8_t *cc_pstate;        /* n_ports * cc_pstride, switch-side state */
-    size_t cc_pstride;
-    /* Companion schemes running beside the CC with the same hooks
-     * (transport.pbfs = on, ...), called in this order after the CC. */
-    struct companion {
+    /* The CC and the companions running beside it with the same hooks
+     * (transport.NAME = on), one slot each: slot 0 is the CC (transport.cc),
+     * then the companions in cc_companions[] order. A hook they share is
+     * called slot by slot; the CC's own (sw_mark, int_stamp, on_timer, on_cnp
+     * for a flagged ACK) read slot 0 only. */
+    struct cc_slot {
         const struct cc_ops *ops;
         const void *par;
-        uint8_t *state, *pstate;  /* per flow, per port */
+        uint8_t *state, *pstate;  /* per flow (n_flows x stride), per port (n_ports x pstride, switch side) */
         size_t stride, pstride;
-    } comp[MAX_COMPANIONS];
-    uint32_t n_comp;
+    } slot[1 + MAX_COMPANIONS];
+    uint32_t n_slot;
     uint32_t n_hold;           /* schemes with tx_hold (the NIC asks only if some) */
     const struct lb_ops *lb;   /* data packets */
     const void *lb_par;
@@ -326,10 +323,11 @@ static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint
     return s->route_ports + s->route_off[ri];
 }
 
-static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return s->cc_state + (size_t)flow * s->cc_stride; }
-static inline void *comp_state(const struct companion *c, uint32_t flow) { return c->state + (size_t)flow * c->stride; }
-static inline void *comp_pstate(const struct companion *c, uint32_t port) { return c->pstate + (size_t)port * c->pstride; }
-static inline void *sim_cc_pstate(const struct sim *s, uint32_t port) { return s->cc_pstate + (size_t)port * s->cc_pstride; }
+static inline void *slot_state(const struct cc_slot *c, uint32_t flow) { return c->state + (size_t)flow * c->stride; }
+static inline void *slot_pstate(const struct cc_slot *c, uint32_t port) { return c->pstate + (size_t)port * c->pstride; }
+/* The CC's (slot 0's) state of a flow and of a port. */
+static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return slot_state(&s->slot[0], flow); }
+static inline void *sim_cc_pstate(const struct sim *s, uint32_t port) { return slot_pstate(&s->slot[0], port); }
 
 /* Switch MMU, exposed for unit tests: the ns-3 HPCC formulas. */
 uint32_t mmu_pfc_threshold(const struct sim *s, const struct node *sw, const struct port *in);

@@ -77,11 +77,9 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
             f->gap_max = g;
     }
     f->last_tx = s->now;
-    if (s->cc->on_send)
-        s->cc->on_send(s, f, sim_cc_state(s, f->id), s->cc_par, p);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->on_send)
-            s->comp[k].ops->on_send(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->on_send)
+            s->slot[k].ops->on_send(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
     if (s->lb->host_send) { /* a sender-side balancer picks the path (lb.h) */
         s->lb->host_send(s, &s->lbsw[f->src], s->lb_par, f, p, retx);
         if (p->lb.path != PATH_NONE) { /* path switches of sender-routed flows are counted here */
@@ -99,11 +97,9 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
 static simtime_t tx_hold(struct sim *s, struct qp *f)
 {
     simtime_t until = -1;
-    if (s->cc->tx_hold)
-        until = s->cc->tx_hold(s, f, sim_cc_state(s, f->id), s->cc_par);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->tx_hold) {
-            simtime_t t = s->comp[k].ops->tx_hold(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->tx_hold) {
+            simtime_t t = s->slot[k].ops->tx_hold(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);
             until = t > until ? t : until;
         }
     if (until > s->now && until != f->hold_until) {

@@ -114,11 +114,9 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
     if (s->hooks.pfc)
         s->hooks.pfc(s->hooks.ctx, s, pid, q, pause);
     if (!pause && s->nodes[pt->node].is_switch) {
-        if (s->cc->sw_resume)
-            s->cc->sw_resume(s, pid, sim_cc_pstate(s, pid), s->cc_par, q);
-        for (uint32_t k = 0; k < s->n_comp; k++)
-            if (s->comp[k].ops->sw_resume)
-                s->comp[k].ops->sw_resume(s, pid, comp_pstate(&s->comp[k], pid), s->comp[k].par, q);
+        for (uint32_t k = 0; k < s->n_slot; k++)
+            if (s->slot[k].ops->sw_resume)
+                s->slot[k].ops->sw_resume(s, pid, slot_pstate(&s->slot[k], pid), s->slot[k].par, q);
     }
     if (!pause)
         port_kick(s, pid);

@@ -137,17 +137,17 @@ uint32_t cc_hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
 
 void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow)
 {
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops == ops)
-            return comp_state(&s->comp[k], flow);
+    for (uint32_t k = 1; k < s->n_slot; k++)
+        if (s->slot[k].ops == ops)
+            return slot_state(&s->slot[k], flow);
     return NULL;
 }
 
 void *cc_companion_port_state(struct sim *s, const struct cc_ops *ops, uint32_t port)
 {
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops == ops)
-            return comp_pstate(&s->comp[k], port);
+    for (uint32_t k = 1; k < s->n_slot; k++)
+        if (s->slot[k].ops == ops)
+            return slot_pstate(&s->slot[k], port);
     return NULL;
 }
 

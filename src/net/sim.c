@@ -215,8 +215,8 @@ static void dispatch(struct sim *s, const struct event *ev)
         f->timer_at[kind] = -1;
         if (kind == TIMER_RTO)
             rto_fire(s, f);
-        else if (s->cc->on_timer)
-            s->cc->on_timer(s, f, sim_cc_state(s, id), s->cc_par, kind);
+        else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none) */
+            s->slot[0].ops->on_timer(s, f, sim_cc_state(s, id), s->slot[0].par, kind);
         break;
     }
     }
@@ -375,11 +375,9 @@ void sim_free(struct sim *s)
     free(s->lb_nstate);
     free(s->lb_fstate);
     free(s->link_ev);
-    free(s->cc_state);
-    free(s->cc_pstate);
-    for (uint32_t k = 0; k < s->n_comp; k++) {
-        free(s->comp[k].state);
-        free(s->comp[k].pstate);
+    for (uint32_t k = 0; k < s->n_slot; k++) {
+        free(s->slot[k].state);
+        free(s->slot[k].pstate);
     }
     free(s->dl.scratch);
     free(s->loss_rng);

@@ -153,7 +153,7 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
         pt->rr_last = (uint8_t)q;
         struct node *sw = &s->nodes[pt->node];
         mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
-        if (s->p.ecn && (p->type == PKT_DATA ? (s->cc->sw_mark ? s->cc->sw_mark(s, pid, sim_cc_pstate(s, pid), s->cc_par, p, q)
+        if (s->p.ecn && (p->type == PKT_DATA ? (s->slot[0].ops->sw_mark ? s->slot[0].ops->sw_mark(s, pid, sim_cc_pstate(s, pid), s->slot[0].par, p, q)
                                                              : red_mark(s, pt, q))
                                              : p->type == PKT_PROBE && !(p->flags & PF_ECHO) && red_mark(s, pt, q))) {
             /* a probe sees the fabric's RED (a CC's own marking keeps per-flow state) */
@@ -165,7 +165,7 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
     }
     /* INT as ns-3 HPCC stamps it: after the dequeue, before this packet's
      * bytes are added to the port's transmitted count. */
-    if (s->cc->int_stamp && p->type == PKT_DATA && p->nhop < INT_MAX_HOPS) {
+    if (s->slot[0].ops->int_stamp && p->type == PKT_DATA && p->nhop < INT_MAX_HOPS) {
         struct int_hop *h = &p->hop[p->nhop++];
         h->ts = s->now;
         h->tx_bytes = pt->tx_bytes;
@@ -288,10 +288,8 @@ void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p)
     if (s->p.sojourn)
         p->lb.t_enq = s->now;
     port_q_push(&s->ports[out], q, p);
-    if (s->cc->sw_enqueue)
-        s->cc->sw_enqueue(s, out, sim_cc_pstate(s, out), s->cc_par, p, q);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->sw_enqueue)
-            s->comp[k].ops->sw_enqueue(s, out, comp_pstate(&s->comp[k], out), s->comp[k].par, p, q);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->sw_enqueue)
+            s->slot[k].ops->sw_enqueue(s, out, slot_pstate(&s->slot[k], out), s->slot[k].par, p, q);
     port_kick(s, out);
 }

@@ -308,11 +308,9 @@ static bool receive_data(struct sim *s, struct pkt *p)
         ctrl_from(s, f, PKT_CNP, 0, c, 0);
         s->c.cnps++;
     }
-    if (s->cc->on_rx_data)
-        s->cc->on_rx_data(s, f, sim_cc_state(s, f->id), s->cc_par, p);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->on_rx_data)
-            s->comp[k].ops->on_rx_data(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->on_rx_data)
+            s->slot[k].ops->on_rx_data(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
     if (reply < 0)
         return false;
     if (reply == PKT_ACK)
@@ -328,21 +326,16 @@ static void receive_ack(struct sim *s, struct pkt *p)
     struct qp *f = &s->flows[p->flow];
     if (f->state != FLOW_ACTIVE)
         return;
-    void *st = sim_cc_state(s, f->id);
     if (p->type == PKT_CNP) {
-        if (s->cc->on_cnp)
-            s->cc->on_cnp(s, f, st, s->cc_par, p);
-        for (uint32_t k = 0; k < s->n_comp; k++) /* a companion sees a flagged ACK in its on_ack */
-            if (s->comp[k].ops->on_cnp)
-                s->comp[k].ops->on_cnp(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+        for (uint32_t k = 0; k < s->n_slot; k++) /* a companion sees a flagged ACK in its on_ack */
+            if (s->slot[k].ops->on_cnp)
+                s->slot[k].ops->on_cnp(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
         return;
     }
     if (p->type == PKT_FEEDBACK) {
-        if (s->cc->on_feedback)
-            s->cc->on_feedback(s, f, st, s->cc_par, p);
-        for (uint32_t k = 0; k < s->n_comp; k++)
-            if (s->comp[k].ops->on_feedback)
-                s->comp[k].ops->on_feedback(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+        for (uint32_t k = 0; k < s->n_slot; k++)
+            if (s->slot[k].ops->on_feedback)
+                s->slot[k].ops->on_feedback(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
         return;
     }
     uint64_t seq = p->seq;
@@ -386,13 +379,11 @@ static void receive_ack(struct sim *s, struct pkt *p)
     } else if (p->type == PKT_NACK || f->snd_nxt < f->snd_una) {
         f->snd_nxt = f->snd_una; /* go-back-N */
     }
-    if ((p->flags & PF_CNP) && s->cc->on_cnp)
-        s->cc->on_cnp(s, f, st, s->cc_par, p);
-    if (s->cc->on_ack)
-        s->cc->on_ack(s, f, st, s->cc_par, p);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->on_ack)
-            s->comp[k].ops->on_ack(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par, p);
+    if ((p->flags & PF_CNP) && s->slot[0].ops->on_cnp) /* the CC's; a companion sees the flag in on_ack */
+        s->slot[0].ops->on_cnp(s, f, sim_cc_state(s, f->id), s->slot[0].par, p);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->on_ack)
+            s->slot[k].ops->on_ack(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
     port_kick(s, nic_of(s, f->src)->port);
 }
 
@@ -458,11 +449,9 @@ void flow_start(struct sim *s, struct qp *f)
         f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
         f->irn_tx = f->irn_rx + words;
     }
-    if (s->cc->init)
-        s->cc->init(s, f, sim_cc_state(s, f->id), s->cc_par);
-    for (uint32_t k = 0; k < s->n_comp; k++)
-        if (s->comp[k].ops->init)
-            s->comp[k].ops->init(s, f, comp_state(&s->comp[k], f->id), s->comp[k].par);
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->init)
+            s->slot[k].ops->init(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);
     struct nic *nic = nic_of(s, f->src);
     if (port_paused(&s->ports[nic->port], f->pg))
         f->ever_paused = true; /* starts behind a PAUSE */

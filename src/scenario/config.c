@@ -59,7 +59,10 @@ static const struct param switch_params[] = {
     {"headroom", P_SIZE, F(cfg_switch, headroom), "0", "PFC headroom per port; 0 = auto: max(ns-3's 3*rate*delay, what can arrive after PAUSE)", NULL, 0, 0},
     PARAM_END};
 
-static const struct param transport_params[] = {
+/* [transport]: these rows, then one `NAME = on|off` row per companion of
+ * cc_companions[] (transport_rows fills them in before main runs, so every
+ * user of cfg_sections sees them), then nic_wake. */
+static const struct param transport_head[] = {
     {"cc", P_STR, F(cfg_transport, cc), "dcqcn", "congestion control (see the cc list)", NULL, 0, 0},
     {"mtu", P_INT, F(cfg_transport, mtu), "1000", "payload bytes per packet (ns-3 PACKET_PAYLOAD_SIZE)", NULL, 64, 9000},
     {"ack_interval", P_INT, F(cfg_transport, ack_interval), "1", "receiver ACKs every this many in-order data packets (1 = every packet, as ns-3 does)", NULL, 1, 1e9},
@@ -82,11 +85,26 @@ static const struct param transport_params[] = {
     {"reorder_bytes", P_SIZE, F(cfg_transport, reorder_bytes), "1MB", "reorder buffer: bytes held per flow at most; beyond, go-back-N", NULL, 1, 1e12},
     {"reorder_timeout", P_TIME, F(cfg_transport, reorder_timeout), "1ms", "reorder buffer: a gap open this long is NACKed (go-back-N); lossless fabrics only reorder, so long", NULL, 1, 1e15},
     {"ooo_window", P_INT, F(cfg_transport, ooo_window), "0", "reorder = bitmap: packets beyond the next expected one the receiver takes (MP-RDMA's L), beyond dropped and NACKed; 0 = auto: 64 (the paper's L), doubled until it holds the largest BDP", NULL, 0, 65536},
-    {"pbfs", P_BOOL, F(cfg_transport, pbfs), "off", "PB-FS (IFIP Networking'24) fast start beside the chosen CC: postcards in the first RTT", NULL, 0, 0},
-    {"hf2t", P_BOOL, F(cfg_transport, hf2t), "off", "HF2T (APNet'24) beside the chosen CC: stretch near-timeout gaps for a flowlet balancer ([cc.hf2t] keys)", NULL, 0, 0},
-    {"slowstart", P_BOOL, F(cfg_transport, slowstart), "off", "rate initialisation: start at [cc.slowstart] start_rate and double per RTT until the first congestion signal, beside the chosen CC (off = fast start at line rate)", NULL, 0, 0},
+    PARAM_END};
+static const struct param transport_tail[] = {
     {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},
     PARAM_END};
+#define NROWS(t) (sizeof t / sizeof *t - 1)
+static struct param transport_params[NROWS(transport_head) + CC_COMPANIONS_MAX + NROWS(transport_tail) + 1];
+
+__attribute__((constructor)) static void transport_rows(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NROWS(transport_head); i++)
+        transport_params[n++] = transport_head[i];
+    for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++)
+        transport_params[n++] = (struct param){cc_companions[k]->name, P_BOOL,
+                                               offsetof(struct cfg_transport, companion) + (size_t)k * sizeof(bool), "off",
+                                               cc_companions[k]->help, NULL, 0, 0};
+    for (size_t i = 0; i < NROWS(transport_tail); i++)
+        transport_params[n++] = transport_tail[i];
+    transport_params[n] = (struct param)PARAM_END;
+}
 
 static const struct param lb_params[] = {
     {"scheme", P_STR, F(cfg_lb, scheme), "ecmp", "load balancing at switches (see the lb list)", NULL, 0, 0},
@@ -336,6 +354,16 @@ static void section_json(FILE *f, const char *name, const struct param *tab, con
     fputc('}', f);
 }
 
+bool config_cc_selected(const struct config *c, const struct cc_ops *ops)
+{
+    if (strcmp(ops->name, c->transport.cc) == 0)
+        return true;
+    for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++)
+        if (cc_companions[k] == ops)
+            return c->transport.companion[k];
+    return false;
+}
+
 void config_write_json(FILE *f, const struct config *c, int indent)
 {
     bool first = true;
@@ -344,9 +372,7 @@ void config_write_json(FILE *f, const struct config *c, int indent)
     for (const struct cfg_section *s = cfg_sections; s->name; s++)
         section_json(f, s->name, s->params, (const char *)c + s->offset, indent, &first);
     for (int i = 0; cc_registry[i]; i++)
-        if (strcmp(cc_registry[i]->name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(cc_registry[i]->name, "pbfs") == 0) ||
-            (c->transport.hf2t && strcmp(cc_registry[i]->name, "hf2t") == 0) ||
-            (c->transport.slowstart && strcmp(cc_registry[i]->name, "slowstart") == 0)) {
+        if (config_cc_selected(c, cc_registry[i])) {
             snprintf(name, sizeof name, "cc.%s", cc_registry[i]->name);
             section_json(f, name, cc_registry[i]->params, c->cc_params[i], indent, &first);
         }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "core/param.h"
 #include "core/simtime.h"
+#include "net/cc.h"
 
 enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
 #define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
@@ -104,9 +105,7 @@ struct cfg_transport {
     simtime_t rto;         /* 0 = auto */
     int64_t rto_backoff;   /* go-back-N: doublings of the RTO at most, 0 = fixed */
     int64_t pg;            /* priority group of generated flows */
-    bool pbfs;             /* PB-FS beside the CC */
-    bool hf2t;             /* HF2T beside the CC */
-    bool slowstart;        /* slow start beside the CC (rate initialisation) */
+    bool companion[CC_COMPANIONS_MAX]; /* transport.NAME = on for cc_companions[k]: it runs beside the CC */
     simtime_t rto_low, rto_high; /* IRN timeouts */
     int64_t irn_n;         /* IRN uses rto_low while at most this many packets are in flight */
     int reorder;           /* receiver on a gap: go-back-N NACK, or hold in a reorder buffer */
@@ -238,9 +237,11 @@ int config_section_add(struct config *c, const char *section, const char **why);
 /* The effective scenario as one JSON object, {"section": {"key": "value"}},
  * every key of every section in use (values as a user writes them, so each
  * can be given back as --set section.key=value): the fixed sections, the
- * selected [cc.NAME] (and [cc.pbfs] when on) and [lb.NAME], every
+ * selected [cc.NAME]s (config_cc_selected) and [lb.NAME], every
  * [traffic.NAME] and [flow.NAME]. `indent` spaces before each line but the first. */
 void config_write_json(FILE *f, const struct config *c, int indent);
+/* The run uses [cc.NAME] of `ops`: it is transport.cc, or a companion that is on. */
+bool config_cc_selected(const struct config *c, const struct cc_ops *ops);
 /* s as a JSON string, quoted and escaped. */
 void json_string(FILE *f, const char *s);
 

@@ -278,10 +278,10 @@ static void pair_maxima(struct scenario *sc, const struct topo *t)
     free(hcount);
 }
 
-/* A scheme beside the CC (a companion): its parameters and state arrays. */
-static void add_companion(struct sim *s, const struct cc_ops *ops, const void *par)
+/* The CC (slot 0) or a companion beside it: its parameters and state arrays. */
+static void add_slot(struct sim *s, const struct cc_ops *ops, const void *par)
 {
-    struct companion *c = &s->comp[s->n_comp++];
+    struct cc_slot *c = &s->slot[s->n_slot++];
     c->ops = ops;
     c->par = par;
     c->stride = (ops->state_size + 7) & ~(size_t)7;
@@ -363,9 +363,6 @@ int scenario_build(struct scenario *sc, struct err *e)
                     cc->name, cc->name);
     if (!lb)
         return errf(e, "lb.scheme: unknown load balancer '%s'", cfg->lb.scheme);
-    s->cc = cc;
-    s->cc_par = cfg->cc_params[cc_index(cc->name)];
-    s->n_hold = cc->tx_hold != NULL;
     s->lb = lb;
     s->lb_par = cfg->lb_params[lb_index(lb->name)];
     s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
@@ -567,33 +564,18 @@ int scenario_build(struct scenario *sc, struct err *e)
     if (cc->multipath && (strcmp(lb->name, "ecmp") != 0 || !s->p.bitmap))
         return errf(e, "transport.cc = %s spreads each flow over ECMP paths: it needs lb.scheme = ecmp and "
                        "transport.reorder = bitmap", cc->name);
+    /* the CC and its companions first: a balancer's init may ask about its pair (lb_cc_paired) */
+    add_slot(s, cc, cfg->cc_params[cc_index(cc->name)]); /* slot 0 */
+    for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++) {
+        const struct cc_ops *c = cc_companions[k];
+        if (!tp->companion[k])
+            continue;
+        if (c->flowlet_lb && !lb->flowlet_gap)
+            return errf(e, "transport.%s: %s works with the flowlet timeout of a flowlet load balancer, "
+                           "and lb.scheme = %s has none (use letflow or conga)", c->name, c->name, lb->name);
+        add_slot(s, c, cfg->cc_params[cc_index(c->name)]);
+    }
     lb_setup(sc, s, lb);
-
-    s->cc_stride = (cc->state_size + 7) & ~(size_t)7;
-    s->cc_state = xcalloc(s->n_flows ? s->n_flows : 1, s->cc_stride ? s->cc_stride : 8);
-    s->cc_pstride = (cc->port_state_size + 7) & ~(size_t)7;
-    s->cc_pstate = s->cc_pstride ? xcalloc(s->n_ports, s->cc_pstride) : NULL;
-    if (tp->pbfs) { /* PB-FS runs beside whichever CC is chosen */
-        const struct cc_ops *aux = cc_find("pbfs");
-        if (!aux)
-            return errf(e, "transport.pbfs: PB-FS is not available in this build");
-        add_companion(s, aux, cfg->cc_params[cc_index(aux->name)]);
-    }
-    if (tp->hf2t) { /* needs the timeout of a flowlet balancer */
-        const struct cc_ops *h = cc_find("hf2t");
-        if (!h)
-            return errf(e, "transport.hf2t: HF2T is not available in this build");
-        if (!lb->flowlet_gap)
-            return errf(e, "transport.hf2t: HF2T stretches gaps to the flowlet timeout of a flowlet load balancer, "
-                           "and lb.scheme = %s has none (use letflow or conga)", lb->name);
-        add_companion(s, h, cfg->cc_params[cc_index(h->name)]);
-    }
-    if (tp->slowstart) { /* a rate initialisation beside whichever CC is chosen */
-        const struct cc_ops *ss = cc_find("slowstart");
-        if (!ss)
-            return errf(e, "transport.slowstart: slow start is not available in this build");
-        add_companion(s, ss, cfg->cc_params[cc_index(ss->name)]);
-    }
     return 0;
 }
 

@@ -103,9 +103,8 @@ static void warn_unused_scheme_keys(const struct config *c)
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
         const char *sel = cc ? c->transport.cc : c->lb.scheme;
-        if (strcmp(name, sel) == 0 || (cc && c->transport.pbfs && strcmp(name, "pbfs") == 0) ||
-            (cc && c->transport.hf2t && strcmp(name, "hf2t") == 0) ||
-            (cc && c->transport.slowstart && strcmp(name, "slowstart") == 0))
+        const struct cc_ops *ops = cc ? cc_find(name) : NULL;
+        if (strcmp(name, sel) == 0 || (ops && config_cc_selected(c, ops)))
             continue;
         warnf("%s: %s is set, but %s is %s: [%s.%s] is not used", w, k, cc ? "transport.cc" : "lb.scheme", sel,
               cc ? "cc" : "lb", name);

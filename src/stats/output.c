@@ -390,7 +390,7 @@ int output_finish(struct output *o, struct err *e)
     if (o->interrupted)
         fprintf(f, "  \"signal\": \"%s\",\n", o->interrupted == SIGINT ? "SIGINT" : o->interrupted == SIGTERM ? "SIGTERM" : "other");
     fprintf(f, "  \"seed\": %lld,\n", (long long)cfg->run.seed);
-    fprintf(f, "  \"cc\": \"%s\",\n  \"lb\": \"%s\",\n", s->cc->name, s->lb->name);
+    fprintf(f, "  \"cc\": \"%s\",\n  \"lb\": \"%s\",\n", s->slot[0].ops->name, s->lb->name);
     fprintf(f, "  \"lossless\": %s,\n", s->p.pfc ? "true" : "false");
     fprintf(f, "  \"hosts\": %u,\n  \"switches\": %u,\n", s->n_hosts, s->n_nodes - s->n_hosts);
     fprintf(f, "  \"flows_total\": %u,\n  \"flows_completed\": %llu,\n  \"flows_unfinished\": %llu,\n", s->n_flows,
