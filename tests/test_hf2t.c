@@ -184,6 +184,24 @@ static void test_scenario(void **state)
     run_free(&r);
 }
 
+/* HF2T stretches gaps to a flowlet balancer's timeout: without one the
+ * configuration is refused at the line that switched it on. */
+static void test_needs_flowlet_lb(void **state)
+{
+    (void)state;
+    struct config c;
+    struct err e;
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load_ini(&c, "[transport]\nhf2t = on\n[lb]\nscheme = spray\n", "h.ini", &e), 0);
+    assert_int_equal(config_validate(&c, &e), -1);
+    assert_non_null(strstr(e.msg, "h.ini:2: transport.hf2t: hf2t works with the flowlet timeout"));
+    config_free(&c);
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load_ini(&c, "[transport]\nhf2t = on\n[lb]\nscheme = letflow\n", "h.ini", &e), 0);
+    assert_int_equal(config_validate(&c, &e), 0);
+    config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_hold_rule),
         cmocka_unit_test(test_fabric),
         cmocka_unit_test(test_scenario),
+        cmocka_unit_test(test_needs_flowlet_lb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

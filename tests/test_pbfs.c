@@ -483,17 +483,18 @@ static void test_incast(void **state)
     assert_true(on.hops[2] > on.hops[0] && on.hops[2] > on.hops[1]);
 }
 
-/* PB-FS is a companion: it cannot be the congestion control itself. */
+/* PB-FS is a companion: it cannot be the congestion control itself
+ * (config_validate says so, with the line that set it). */
 static void test_not_a_cc(void **state)
 {
     (void)state;
-    struct run r;
-    run_setup(&r, "[topology]\ntype = dumbbell\n[transport]\ncc = pbfs\n[traffic]\npattern = none\n");
-    run_add_flow(&r, 0, 2, 1000, 0);
+    struct config c;
     struct err e;
-    assert_true(scenario_build(&r.sc, &e) < 0);
-    assert_non_null(strstr(e.msg, "pbfs"));
-    run_free(&r);
+    assert_int_equal(config_init(&c), 0);
+    assert_int_equal(config_load_ini(&c, "[topology]\ntype = dumbbell\n[transport]\ncc = pbfs\n", "t.ini", &e), 0);
+    assert_int_equal(config_validate(&c, &e), -1);
+    assert_non_null(strstr(e.msg, "t.ini:4: transport.cc: 'pbfs' runs beside a congestion control"));
+    config_free(&c);
 }
 
 int main(void)

@@ -10,12 +10,8 @@
 #include "core/param.h"
 #include "core/simtime.h"
 #include "net/cc.h"
+#include "topo/topo.h" /* struct cfg_topology: [topology] is what the generators read */
 
-enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
-#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
-/* the order of a switch's equal-cost next hops, which ECMP's hash indexes */
-enum hop_order { HOP_ORDER_ID, HOP_ORDER_NS3 };
-#define HOP_ORDER_CHOICES "id|ns3"
 enum recovery { REC_GBN, REC_IRN };
 #define RECOVERY_CHOICES "gbn|irn"
 enum cnp_mode { CNP_FLAG, CNP_PACKET };
@@ -42,26 +38,6 @@ struct cfg_run {
     char name[PARAM_STR_MAX];
     bool ns3_timing;
     simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
-};
-
-struct cfg_topology {
-    int type;
-    int64_t leaves, spines, hosts_per_leaf; /* leafspine */
-    int64_t k;                              /* fattree */
-    int64_t senders, receivers;             /* dumbbell */
-    int64_t pods, edges_per_pod, aggs_per_pod, hosts_per_edge, cores; /* clos */
-    double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
-    int64_t chain, hosts_per_switch;        /* parkinglot */
-    uint64_t host_link, fabric_link;        /* bps */
-    simtime_t link_delay;
-    double loss;                            /* per-packet corruption probability of every link */
-    char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
-    char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
-    char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */
-    char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (topo.c) */
-    char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (topo.c) */
-    char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (topo.c) */
-    int next_hop_order;                     /* enum hop_order */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

@@ -354,15 +354,13 @@ int scenario_build(struct scenario *sc, struct err *e)
     sim_init(s);
     sc->built = true;
 
+    /* The configuration passed config_validate (scenario/validate.c): the
+     * schemes exist and fit together, the switch and transport keys agree;
+     * nothing of that is checked again here. */
     const struct cc_ops *cc = cc_find(cfg->transport.cc);
     const struct lb_ops *lb = lb_find(cfg->lb.scheme);
-    if (!cc)
-        return errf(e, "transport.cc: unknown congestion control '%s'", cfg->transport.cc);
-    if (cc->companion)
-        return errf(e, "transport.cc: '%s' runs beside a congestion control, not as one (use transport.%s = on)",
-                    cc->name, cc->name);
-    if (!lb)
-        return errf(e, "lb.scheme: unknown load balancer '%s'", cfg->lb.scheme);
+    if (!cc || !lb || cc->companion)
+        return errf(e, "%s: the configuration was not validated (config_validate)", cfg->source);
     s->lb = lb;
     s->lb_par = cfg->lb_params[lb_index(lb->name)];
     s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
@@ -384,8 +382,6 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.ecn = sw->ecn;
     s->p.reserve = sw->reserve;
     s->p.resume_offset = sw->resume_offset;
-    if (sw->pfc_threshold && (sw->pfc_threshold <= sw->reserve || sw->pfc_threshold - sw->reserve >= UINT32_MAX))
-        return errf(e, "switch.pfc_threshold must exceed switch.reserve and be below 4 GiB");
     s->p.pfc_static = sw->pfc_threshold ? (uint32_t)(sw->pfc_threshold - sw->reserve) : 0;
     s->p.nack_interval = tp->nack_interval;
     s->p.rto = tp->rto ? tp->rto : (sw->pfc ? 10 * T_MS : 1 * T_MS);
@@ -561,19 +557,11 @@ int scenario_build(struct scenario *sc, struct err *e)
             ;
     while (s->p.bitmap && s->p.irn_bits < s->p.ooo_window)
         s->p.irn_bits *= 2;
-    if (cc->multipath && (strcmp(lb->name, "ecmp") != 0 || !s->p.bitmap))
-        return errf(e, "transport.cc = %s spreads each flow over ECMP paths: it needs lb.scheme = ecmp and "
-                       "transport.reorder = bitmap", cc->name);
     /* the CC and its companions first: a balancer's init may ask about its pair (lb_cc_paired) */
     add_slot(s, cc, cfg->cc_params[cc_index(cc->name)]); /* slot 0 */
     for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++) {
-        const struct cc_ops *c = cc_companions[k];
-        if (!tp->companion[k])
-            continue;
-        if (c->flowlet_lb && !lb->flowlet_gap)
-            return errf(e, "transport.%s: %s works with the flowlet timeout of a flowlet load balancer, "
-                           "and lb.scheme = %s has none (use letflow or conga)", c->name, c->name, lb->name);
-        add_slot(s, c, cfg->cc_params[cc_index(c->name)]);
+        if (tp->companion[k])
+            add_slot(s, cc_companions[k], cfg->cc_params[cc_index(cc_companions[k]->name)]);
     }
     lb_setup(sc, s, lb);
     return 0;

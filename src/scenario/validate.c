@@ -137,6 +137,17 @@ int config_validate(struct config *c, struct err *e)
         cfg_scheme_names(names, sizeof names, true);
         return errf(e, "%s: lb.scheme: unknown load balancer '%.80s' (known: %s)", where_of(c, "lb.scheme"), c->lb.scheme, names);
     }
+    if (cc_find(c->transport.cc)->companion)
+        return errf(e, "%s: transport.cc: '%s' runs beside a congestion control, not as one (use transport.%s = on)",
+                    where_of(c, "transport.cc"), c->transport.cc, c->transport.cc);
+    for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++) {
+        const struct cc_ops *ops = cc_companions[k];
+        char key[96];
+        snprintf(key, sizeof key, "transport.%s", ops->name);
+        if (c->transport.companion[k] && ops->flowlet_lb && !lb_find(c->lb.scheme)->flowlet_gap)
+            return errf(e, "%s: %s: %s works with the flowlet timeout of a flowlet load balancer, and lb.scheme = %s "
+                           "has none (use letflow or conga)", where_of2(c, key, "lb.scheme"), key, ops->name, c->lb.scheme);
+    }
     if (c->sw.kmin > c->sw.kmax) {
         fmt_size(a, sizeof a, c->sw.kmin);
         fmt_size(b, sizeof b, c->sw.kmax);

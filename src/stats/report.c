@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stats/output.h"
+#include "stats/output.h" /* percentile() */
 
 /* ---------------------------------------------------------------- CSV */
 

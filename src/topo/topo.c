@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/units.h"
-#include "scenario/config.h"
 
 #define TOPO_MAX_NODES ((1u << 28) - 1) /* keeps every node*host product well inside 64 bits */
 

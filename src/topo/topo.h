@@ -8,12 +8,39 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/err.h"
+#include "core/param.h"
 #include "core/simtime.h"
-
-struct cfg_topology;
 
 /* Switch layers: 1 edge/ToR/leaf, 2 aggregation/spine, 3 core. Hosts are 0. */
 enum { LAYER_HOST = 0, LAYER_EDGE = 1, LAYER_AGG = 2, LAYER_CORE = 3 };
+
+enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
+#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
+/* the order of a switch's equal-cost next hops, which ECMP's hash indexes */
+enum hop_order { HOP_ORDER_ID, HOP_ORDER_NS3 };
+#define HOP_ORDER_CHOICES "id|ns3"
+
+/* The [topology] section (scenario/config.c holds its key table): what the
+ * generators build from. */
+struct cfg_topology {
+    int type;
+    int64_t leaves, spines, hosts_per_leaf; /* leafspine */
+    int64_t k;                              /* fattree */
+    int64_t senders, receivers;             /* dumbbell */
+    int64_t pods, edges_per_pod, aggs_per_pod, hosts_per_edge, cores; /* clos */
+    double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
+    int64_t chain, hosts_per_switch;        /* parkinglot */
+    uint64_t host_link, fabric_link;        /* bps */
+    simtime_t link_delay;
+    double loss;                            /* per-packet corruption probability of every link */
+    char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
+    char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
+    char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */
+    char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (topo.c) */
+    char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (topo.c) */
+    char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (topo.c) */
+    int next_hop_order;                     /* enum hop_order */
+};
 
 struct topo_node {
     bool is_switch;
