@@ -17,6 +17,17 @@ struct sim;
 struct qp;
 struct pkt;
 
+/* A named set of values a scheme's `profile` key ([cc.NAME] profile = NAME,
+ * a P_ENUM whose choices are the profiles' names in this order) selects:
+ * "section.key=value" settings, the scheme's own keys as cc.NAME.key and any
+ * scenario key the scheme depends on (DCQCN: the switches' ECN thresholds).
+ * The scenario applies each one to a key the input did not set itself, so an
+ * explicit key always wins. The first profile is the defaults (set = NULL). */
+struct cc_profile {
+    const char *name;
+    const char *const *set; /* NULL-terminated */
+};
+
 struct cc_ops {
     const char *name;
     const char *help;            /* one line: paper / what it is */
@@ -41,6 +52,9 @@ struct cc_ops {
      * joins the neighbouring counters of one GROUP into an object
      * "GROUP": {"KEY": n, ...}. NULL: none. */
     const char *const *stat_names;
+    /* Named bundles of values for the `profile` key; NULL-terminated by name,
+     * NULL when the scheme has none. */
+    const struct cc_profile *profiles;
 
     void (*init)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Every ACK or NACK that reaches the sender, after the transport updated
