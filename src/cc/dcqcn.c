@@ -176,10 +176,11 @@ static void dcqcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *p
     cc_timer_set(s, qp, T_INCREASE, now + p->rp_timer);
 }
 
-/* A rate below line rate with no increase clock running can only come from
- * outside DCQCN (PB-FS's first-RTT cut: its own decreases always arm the
- * clock). Start the normal recovery toward the target, or such a flow would
- * stay slow until its next CNP. */
+/* A rate below line rate with no increase clock running can only come from a
+ * companion that set qp->rate itself (slow start's ramp; PB-FS goes through
+ * on_rate_override, which arms the clock): DCQCN's own decreases always arm
+ * it. Start the normal recovery toward the target, or such a flow would stay
+ * slow until its next CNP. */
 static void dcqcn_on_ack(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *ack)
 {
     (void)st;
@@ -187,6 +188,21 @@ static void dcqcn_on_ack(struct sim *s, struct qp *qp, void *st, const void *par
     const struct dcqcn_par *p = par;
     if (qp->rate < qp->max_rate && qp->timer_at[T_INCREASE] < 0)
         cc_timer_set(s, qp, T_INCREASE, cc_now(s) + p->rp_timer);
+}
+
+/* A companion's cut (PB-FS, from old_rate to qp->rate) is taken as one of
+ * DCQCN's own rate decreases: RT = the rate before it (under the same rule as
+ * a CNP's cut), RC = the cut, stage 0, and the increase clock restarts, so the
+ * rate holds until a CNP or the next RP timer, then recovers toward RT. Alpha
+ * and its clock are the network's business and stay as they are. */
+static void dcqcn_on_rate_override(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate)
+{
+    struct dcqcn *d = st;
+    const struct dcqcn_par *p = par;
+    if (p->clamp_target_rate || d->stage != 0 || !d->started)
+        d->target = old_rate;
+    d->stage = 0;
+    cc_timer_set(s, qp, T_INCREASE, cc_now(s) + p->rp_timer);
 }
 
 /* The DCQCN paper's recommended values (see the header comment). */
@@ -214,6 +230,7 @@ const struct cc_ops cc_dcqcn = {
     .profiles = dcqcn_profiles,
     .init = dcqcn_init,
     .on_ack = dcqcn_on_ack,
+    .on_rate_override = dcqcn_on_rate_override,
     .on_cnp = dcqcn_on_cnp,
     .on_timer = dcqcn_on_timer,
 };

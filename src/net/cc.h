@@ -76,6 +76,12 @@ struct cc_ops {
     simtime_t (*tx_hold)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Receiver: a data packet of the flow arrived (after the transport took it). */
     void (*on_rx_data)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
+    /* Sender: a companion set the flow's rate from outside the CC
+     * (cc_rate_override: PB-FS's cut, from `old_rate` to qp->rate). Adopt it as
+     * the CC's own current rate, so that the CC's next update starts from it
+     * (HPCC's Rc, TIMELY's current rate; DCQCN takes it as one of its own
+     * cuts). NULL: the CC keeps no rate besides qp->rate. */
+    void (*on_rate_override)(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate);
     /* Sender: a PKT_FEEDBACK a switch sent with cc_switch_send (QCN, PB-FS). */
     void (*on_feedback)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* Switch side. Each egress port has port_state_size zeroed bytes for the
@@ -105,6 +111,9 @@ void cc_timer_cancel(struct sim *s, struct qp *qp, int kind);
 /* Change the pacing rate the way ns-3 HPCC's ChangeRate does: the next send
  * time is moved by the difference in the last packet's serialisation time. */
 void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate);
+/* A companion's rate for the flow (PB-FS): cc_change_rate, then the running
+ * CC's on_rate_override, so the CC holds the new rate as its own. */
+void cc_rate_override(struct sim *s, struct qp *qp, uint64_t new_rate);
 /* Stop the QP's transmissions until cc_resume (FLB's minimal rate control
  * pauses a flow on a CNM; a rate of 0 would divide by zero in the pacing).
  * Packets already sent are unaffected; cc_change_rate while paused only sets
