@@ -11,6 +11,8 @@
 #include "core/units.h"
 #include "net/cc.h"
 #include "topo/topo.h"
+#include "net/net.h"
+#include "simrun.h"
 
 #ifndef ROCESIM_SHARED_DIR
 #define ROCESIM_SHARED_DIR "../shared"
@@ -715,6 +717,101 @@ static void test_validate(void **state)
     validate_err("[traffic]\ncdf =\n", NULL, "t.ini:2: ", "traffic.cdf is empty");
 }
 
+/* ------------------------------------------------------ DCQCN profiles */
+
+/* [cc.dcqcn] profile = paper: the DCQCN paper's values (SIGCOMM'15: Kmin
+ * 5 KB, Kmax 200 KB at 40 Gbps, Pmax 1 %, g 1/256, 55 us timers, F = 5,
+ * R_AI 40 Mbps, CNP interval 50 us) for every key not set explicitly. */
+static void load_valid(struct config *c, const char *text, const char *set)
+{
+    struct err e = {{0}};
+    fresh(c);
+    assert_int_equal(config_load_ini(c, text, "t.ini", &e), 0);
+    if (set)
+        assert_int_equal(config_apply_set(c, set, &e), 0);
+    if (config_validate(c, &e) < 0) {
+        print_error("%s\n", e.msg);
+        fail();
+    }
+}
+
+static void test_dcqcn_profile(void **state)
+{
+    (void)state;
+    struct config c;
+    /* default: ns-3 HPCC's values, nothing applied */
+    load_valid(&c, "[transport]\ncc = dcqcn\n", NULL);
+    assert_int_equal(*(const int *)ccp(&c, "dcqcn", "profile", P_ENUM), 0);
+    assert_int_equal(c.sw.kmin, 400000);
+    assert_int_equal(c.sw.kmax, 1600000);
+    assert_true(c.sw.pmax == 0.2);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "rp_timer", P_TIME), 900 * T_US);
+    assert_null(config_origin(&c, "switch.kmin"));
+    done(&c);
+
+    /* paper: every value */
+    load_valid(&c, "[transport]\ncc = dcqcn\n[cc.dcqcn]\nprofile = paper\n", NULL);
+    assert_int_equal(c.sw.kmin, 12500);  /* 5 KB at 40 Gbps, written for 100 Gbps */
+    assert_int_equal(c.sw.kmax, 500000); /* 200 KB at 40 Gbps */
+    assert_true(c.sw.pmax == 0.01);
+    assert_true(*(const double *)ccp(&c, "dcqcn", "ewma_gain", P_DOUBLE) == 1.0 / 256);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "alpha_resume_interval", P_TIME), 55 * T_US);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "rp_timer", P_TIME), 55 * T_US);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "rate_decrease_interval", P_TIME), 50 * T_US);
+    assert_int_equal(*(const int64_t *)ccp(&c, "dcqcn", "fast_recovery_times", P_INT), 5);
+    assert_int_equal(*(const uint64_t *)ccp(&c, "dcqcn", "rate_ai", P_RATE), 40000000);
+    assert_true(*(const bool *)ccp(&c, "dcqcn", "clamp_target_rate", P_BOOL));
+    assert_int_equal(*(const uint64_t *)ccp(&c, "dcqcn", "rate_hai", P_RATE), 100000000); /* not in the paper: ns3's */
+    check_msg(config_origin(&c, "switch.kmax"), "t.ini:4 (cc.dcqcn.profile = paper)", NULL);
+    done(&c);
+
+    /* an explicit key wins, in the file or by --set, before or after the profile line */
+    load_valid(&c, "[switch]\nkmin = 10KB\n[transport]\ncc = dcqcn\n[cc.dcqcn]\nprofile = paper\nrp_timer = 300us\n",
+               "cc.dcqcn.rate_ai=5Mbps");
+    assert_int_equal(c.sw.kmin, 10000);
+    assert_int_equal(c.sw.kmax, 500000);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "rp_timer", P_TIME), 300 * T_US);
+    assert_int_equal(*(const uint64_t *)ccp(&c, "dcqcn", "rate_ai", P_RATE), 5000000);
+    assert_int_equal(*(const simtime_t *)ccp(&c, "dcqcn", "alpha_resume_interval", P_TIME), 55 * T_US);
+    done(&c);
+    load_valid(&c, "[transport]\ncc = dcqcn\n", "cc.dcqcn.profile=paper");
+    assert_int_equal(c.sw.kmin, 12500);
+    check_msg(config_origin(&c, "switch.kmin"), "--set cc.dcqcn.profile=paper (cc.dcqcn.profile = paper)", NULL);
+    done(&c);
+
+    /* DCQCN not running: its profile changes nothing (and its key warns as unused) */
+    struct cap k;
+    cap_begin(&k);
+    load_valid(&c, "[transport]\ncc = hpcc\n[cc.dcqcn]\nprofile = paper\n", NULL);
+    char *err = cap_end(&k);
+    assert_int_equal(c.sw.kmin, 400000);
+    assert_int_equal(count(err, "cc.dcqcn.profile is set, but transport.cc is hpcc"), 1);
+    free(err);
+    done(&c);
+
+    /* the built switches scale the thresholds with port rate as always: 5 KB / 200 KB at 40 Gbps, a quarter at 10 */
+    struct run r;
+    run_setup(&r, "[topology]\ntype = dumbbell\nhost_link = 10Gbps\nfabric_link = 40Gbps\n[cc.dcqcn]\nprofile = paper\n");
+    run_build(&r);
+    int seen40 = 0, seen10 = 0;
+    for (uint32_t i = 0; i < r.sc.sim.n_ports; i++) {
+        const struct port *pt = &r.sc.sim.ports[i];
+        if (pt->rate == 40000000000ULL && pt->kmin == 5000 && pt->kmax == 200000)
+            seen40++;
+        if (pt->rate == 10000000000ULL && pt->kmin == 1250 && pt->kmax == 50000)
+            seen10++;
+    }
+    assert_true(seen40 == 2 && seen10 >= 4);
+    run_free(&r);
+
+    /* a check on a key the profile set names the profile's line */
+    validate_err("[switch]\nkmin = 600KB\n[cc.dcqcn]\nprofile = paper\n", NULL, "t.ini:2: ",
+                 "switch.kmin (600KB) > switch.kmax (500KB)");
+    validate_err("[switch]\nkmax = 10KB\n", NULL, "t.ini:2: ", "switch.kmin (400KB) > switch.kmax (10KB)");
+    validate_err("[switch]\nkmax = 10KB\n", "cc.dcqcn.profile=paper",
+                 "--set cc.dcqcn.profile=paper (cc.dcqcn.profile = paper): ", "switch.kmin (12500B) > switch.kmax (10KB)");
+}
+
 /* ----------------------------------------------------------------- units */
 
 static void test_units(void **state)
@@ -789,7 +886,7 @@ int main(void)
         cmocka_unit_test(test_ini_valid),     cmocka_unit_test(test_ini_errors),    cmocka_unit_test(test_set),
         cmocka_unit_test(test_ns3_reference), cmocka_unit_test(test_ns3_defaults), cmocka_unit_test(test_ns3_ack_high_prio),
         cmocka_unit_test(test_ns3_warnings),
-        cmocka_unit_test(test_ns3_errors),    cmocka_unit_test(test_load_file),     cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_ns3_errors),    cmocka_unit_test(test_load_file),     cmocka_unit_test(test_validate),     cmocka_unit_test(test_dcqcn_profile),
         cmocka_unit_test(test_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

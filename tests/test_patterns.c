@@ -570,6 +570,81 @@ static void test_mixed_runs(void **st)
 
 /* ------------------------------------------------------------------ errors */
 
+/* --------------------------------------------------------------- load_of */
+
+/* traffic.load_of = core: the core capacity by hand for each generator, then
+ * `load` of it offered: the same flows as load x core / host of each host
+ * link, and over a long window the bytes the core's share asks for. */
+static void test_load_of_core(void **st)
+{
+    (void)st;
+    struct topo t;
+    /* leaf-spine 4 x 2 at 100G, 16 hosts a leaf: 8 uplinks = 800G under 6400G of hosts (8:1) */
+    make_topo(&t, "[topology]\nleaves = 4\nspines = 2\nhosts_per_leaf = 16\n");
+    assert_true(traffic_core_capacity(&t) == 8 * 100e9);
+    topo_free(&t);
+    /* PB-FS's clos: 5 pods x 4 edges x 4 aggs x 16 hosts at 25G, 16 cores at 100G: 1:1 at both tiers */
+    make_topo(&t, "[topology]\ntype = clos\npods = 5\nedges_per_pod = 4\naggs_per_pod = 4\nhosts_per_edge = 16\n"
+                  "cores = 16\nhost_link = 25Gbps\nfabric_link = 100Gbps\n");
+    assert_true(traffic_core_capacity(&t) == 80 * 100e9 && traffic_host_capacity(&t) == 320 * 25e9);
+    topo_free(&t);
+    /* half the cores: agg-core (5 x 4 x 2 x 100G = 4000G) is the smaller tier */
+    make_topo(&t, "[topology]\ntype = clos\npods = 5\nedges_per_pod = 4\naggs_per_pod = 4\nhosts_per_edge = 16\n"
+                  "cores = 8\nhost_link = 25Gbps\nfabric_link = 100Gbps\n");
+    assert_true(traffic_core_capacity(&t) == 40 * 100e9);
+    topo_free(&t);
+    make_topo(&t, "[topology]\ntype = fattree\nk = 4\n");
+    assert_true(traffic_core_capacity(&t) == traffic_host_capacity(&t));
+    topo_free(&t);
+    make_topo(&t, "[topology]\ntype = dumbbell\nfabric_link = 40Gbps\n"); /* one switch layer: the link between */
+    assert_true(traffic_core_capacity(&t) == 40e9);
+    topo_free(&t);
+
+    /* 0.5 of the 8:1 leaf-spine's core is 0.0625 of each host link: the same flows */
+    const char *ls = "[topology]\nleaves = 4\nspines = 2\nhosts_per_leaf = 16\n[traffic]\ncdf = web_search\n"
+                     "duration = 200ms\n";
+    struct run a, b;
+    char ini[512];
+    snprintf(ini, sizeof ini, "%s%s", ls, "load = 0.5\nload_of = core\n");
+    load(&a, ini, NULL);
+    snprintf(ini, sizeof ini, "%s%s", ls, "load = 0.0625\n");
+    load(&b, ini, NULL);
+    assert_true(a.sc.flows.n > 300 && a.sc.flows.n == b.sc.flows.n);
+    for (size_t i = 0; i < a.sc.flows.n; i++)
+        assert_true(same_flow(&a.sc.flows.v[i], &b.sc.flows.v[i]));
+    unload(&b);
+    /* the bytes offered: 0.5 x 800 Gbps over 200 ms = 10 GB, within the sampling noise of ~6000 web-search flows */
+    double bytes = 0;
+    for (size_t i = 0; i < a.sc.flows.n; i++)
+        bytes += (double)a.sc.flows.v[i].size;
+    print_message("load_of = core, 0.5 of 800G for 200 ms: %zu flows, %.3f GB (asked 10 GB)\n", a.sc.flows.n, bytes / 1e9);
+    assert_true(fabs(bytes / 1e10 - 1) < 0.1);
+    unload(&a);
+    /* 1:1: core is host */
+    snprintf(ini, sizeof ini, "[topology]\ntype = fattree\nk = 4\n[traffic]\nload = 0.3\nload_of = core\n");
+    load(&a, ini, NULL);
+    load(&b, "[topology]\ntype = fattree\nk = 4\n[traffic]\nload = 0.3\n", NULL);
+    assert_true(a.sc.flows.n == b.sc.flows.n);
+    for (size_t i = 0; i < a.sc.flows.n; i++)
+        assert_true(same_flow(&a.sc.flows.v[i], &b.sc.flows.v[i]));
+    unload(&a);
+    unload(&b);
+    /* a repeated incast's load too: 0.02 of the core is 0.0025 of the hosts' total */
+    load(&a, "[topology]\nleaves = 4\nspines = 2\nhosts_per_leaf = 16\n[traffic]\npattern = incast\nrepeat = poisson\n"
+             "load = 0.02\nload_of = core\nduration = 20ms\n", NULL);
+    load(&b, "[topology]\nleaves = 4\nspines = 2\nhosts_per_leaf = 16\n[traffic]\npattern = incast\nrepeat = poisson\n"
+             "load = 0.0025\nduration = 20ms\n", NULL);
+    assert_true(a.sc.flows.n > 0 && a.sc.flows.n == b.sc.flows.n);
+    for (size_t i = 0; i < a.sc.flows.n; i++)
+        assert_true(same_flow(&a.sc.flows.v[i], &b.sc.flows.v[i]));
+    unload(&a);
+    unload(&b);
+    /* more than the host links carry */
+    load_err("[topology]\ntype = dumbbell\nsenders = 1\nreceivers = 1\nhost_link = 10Gbps\nfabric_link = 100Gbps\n"
+             "[traffic]\nload = 0.5\nload_of = core\n", NULL, "t.ini:9: ",
+             "traffic.load_of = core: load 0.5 of the core (100 Gbps) is 2.5 of the host links (20 Gbps)");
+}
+
 static void test_errors(void **st)
 {
     (void)st;
@@ -679,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_named_flow_incomplete),
         cmocka_unit_test(test_mixed_sections),
         cmocka_unit_test(test_mixed_runs),
+        cmocka_unit_test(test_load_of_core),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_fuzz_sections),
     };

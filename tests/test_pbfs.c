@@ -333,7 +333,7 @@ static void test_algorithm1(void **state)
 
     /* switch 9: I_p 150 000, Q¹ 0, 2000 marked of 6000 recent: 6 · 2000/6000 = 2,
      * capped at 1 (I_nonPBT >= 0): I_PBT = 150 000, I = 125 000,
-     * c = 150 000 / 118 750 = 1.263; the minimum over switches keeps switch 7's rate */
+     * c = 150 000 / 118 750 = 1.263 < L[7] = 8.421: switch 7 (ID) keeps the rate */
     postcard(&f, 9, 150000, 0, 6000, 2000);
     assert_true(near(f.qp.rate, 11875000000ULL, 2));
 
@@ -346,6 +346,23 @@ static void test_algorithm1(void **state)
     /* switch 9 with c <= 1 (100 000 / 118 750): no update */
     postcard(&f, 9, 100000, 0, 6000, 1000);
     assert_true(near(f.qp.rate, 59375000000ULL, 2));
+
+    /* UpdateRate follows ID (switch 7), not the minimum over switches:
+     * switch 9 at c = 1.5 (I_p 178 125) is below L[7] = 1.684: no update */
+    postcard(&f, 9, 178125, 0, 6000, 1000);
+    assert_true(near(f.qp.rate, 59375000000ULL, 2));
+    /* ID's own c falls to 1.2 (I_p 142 500), below switch 9's 1.5: the rate
+     * follows ID to 100 G / 1.2 = 83.333 Gbps (the text's minimum: 66.667) */
+    postcard(&f, 7, 142500, 0, 6000, 1000);
+    assert_true(near(f.qp.rate, 83333333333ULL, 2));
+    /* switch 9 at c = 1.3 (I_p 154 375) > L[7] = 1.2: it becomes ID, 76.923 Gbps */
+    postcard(&f, 9, 154375, 0, 6000, 1000);
+    assert_true(near(f.qp.rate, 76923076923ULL, 2));
+    /* and ID's own smaller c (1.2, switch 9) is followed again, switch 7's equal 1.2 aside */
+    postcard(&f, 9, 142500, 0, 6000, 1000);
+    assert_true(near(f.qp.rate, 83333333333ULL, 2));
+    postcard(&f, 7, 150000, 0, 6000, 1000); /* c = 1.263 > L[9] = 1.2: switch 7 is ID again */
+    assert_true(near(f.qp.rate, 79166666666ULL, 2));
 
     /* an ACK after which the CC left the rate alone keeps the PBT interval */
     ack(&f);
@@ -377,6 +394,80 @@ static void test_algorithm1(void **state)
     postcard(&f, 7, 400000, 25000, 12000, 1000);
     assert_int_equal(f.qp.rate, 70000000000ULL);
     fix_free(&f);
+}
+
+/* ------------------------------------------ the CC adopts PB-FS's rate
+ * One 50 MB flow alone on a 100 Gbps dumbbell (so the network never marks
+ * or delays it). At 40 us, after the first RTT, a companion cuts its rate to
+ * 10 Gbps through cc_rate_override, as PB-FS does. The cut holds exactly
+ * until the CC's own next signal, and that signal's update starts from the
+ * cut: DCQCN's RP timer (fast recovery: RC = (cut + RT)/2, RT the rate
+ * before the cut), TIMELY's next per-RTT update (cut + its additive step),
+ * HPCC's next ACK (Rc / k + rate_ai with k about 1: near the cut). Before
+ * the CCs adopted the cut, TIMELY and HPCC went straight back to ~line rate. */
+struct cut_res {
+    simtime_t t_change; /* when the rate first moved off the cut */
+    uint64_t rate;      /* to what */
+};
+
+static void run_cut(const char *cc, const char *extra, struct cut_res *res)
+{
+    char ini[512];
+    snprintf(ini, sizeof ini, "[topology]\ntype = dumbbell\nsenders = 1\nreceivers = 1\n[transport]\ncc = %s\n"
+                              "[traffic]\npattern = none\n%s", cc, extra);
+    struct run r;
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 1, 50000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    const simtime_t t_cut = 40 * T_US, step = 20 * T_NS;
+    const uint64_t cut = 10000000000ULL;
+    s->p.stop = t_cut;
+    sim_run(s);
+    struct qp *qp = &s->flows[0];
+    assert_true(qp->rate > 9 * cut); /* alone: near line rate (HPCC: its 95 % target) */
+    cc_rate_override(s, qp, cut);
+    assert_int_equal(qp->rate, cut);
+    res->t_change = -1;
+    for (simtime_t t = t_cut + step; t < t_cut + 2 * T_MS && res->t_change < 0; t += step) {
+        s->p.stop = t;
+        sim_run(s);
+        assert_int_equal(qp->state, FLOW_ACTIVE);
+        if (qp->rate != cut) {
+            res->t_change = t;
+            res->rate = qp->rate;
+        }
+    }
+    assert_true(res->t_change > 0);
+    assert_int_equal(s->c.ecn_marks, 0);
+    print_message("%-6s cut to 10 Gbps at 40 us: held until %.2f us, then %.3f Gbps\n", cc,
+                  (double)res->t_change / T_US, (double)res->rate / 1e9);
+    run_free(&r);
+}
+
+static void test_cut_holds(void **state)
+{
+    (void)state;
+    struct cut_res r;
+    const uint64_t cut = 10000000000ULL, line = 100000000000ULL;
+    /* DCQCN: held for one RP timer (900 us), then halfway back to RT = line rate */
+    run_cut("dcqcn", "", &r);
+    assert_true(r.t_change >= 940 * T_US && r.t_change < 940 * T_US + 20 * T_NS);
+    assert_int_equal(r.rate, cut / 2 + line / 2);
+    /* the paper profile's 55 us timer */
+    run_cut("dcqcn", "[cc.dcqcn]\nprofile = paper\n", &r);
+    assert_true(r.t_change >= 95 * T_US && r.t_change < 95 * T_US + 20 * T_NS);
+    assert_int_equal(r.rate, cut / 2 + line / 2);
+    /* TIMELY: its next update (RTT below t_low: increase) adds rate_ai (50 Mbps)
+     * or, after hai_thresh increases in a row, rate_hai (100 Mbps) to the cut */
+    run_cut("timely", "", &r);
+    assert_true(r.t_change < 60 * T_US);
+    assert_true(r.rate == cut + 50000000ULL || r.rate == cut + 100000000ULL);
+    /* HPCC: the next ACK (fast react) computes from Rc = the cut: Rc / k + 50 Mbps
+     * with k = U / 0.95 and U about 1 (the last RTT ran at line rate) */
+    run_cut("hpcc", "", &r);
+    assert_true(r.t_change < 45 * T_US);
+    assert_true(r.rate > cut / 2 && r.rate < 2 * cut);
 }
 
 /* ------------------------------------------------------------ whole runs */
@@ -505,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_definition1_skipped_slots),
         cmocka_unit_test(test_marking),
         cmocka_unit_test(test_algorithm1),
+        cmocka_unit_test(test_cut_holds),
         cmocka_unit_test(test_incast),
         cmocka_unit_test(test_not_a_cc),
     };

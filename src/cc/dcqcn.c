@@ -18,6 +18,23 @@
  * alpha is brought up to date lazily from the clock's phase, and a decrease
  * check is scheduled only at the next tick after a CNP: the same arithmetic at
  * the same instants, without an event every microsecond per congested flow.
+ *
+ * Two parameter profiles (`profile`, applied to every key the scenario does
+ * not set itself, the switches' RED thresholds included):
+ *  - ns3 (default): the ns-3 HPCC simulator's shipped DCQCN values, the
+ *    defaults in the table below, with switch.kmin/kmax/pmax 400 KB/1600 KB
+ *    at 100 Gbps and 0.2 (HPCC's production values, not the DCQCN paper's).
+ *  - paper: the values the DCQCN paper recommends (SIGCOMM'15 §3 and §5:
+ *    Kmin 5 KB, Kmax 200 KB at 40 Gbps, Pmax 1 %, g = 1/256, the alpha timer
+ *    K and the rate-increase timer T 55 us, F = 5, R_AI = 40 Mbps, CNPs at
+ *    most every N = 50 us), which Proteus, PCN and FLB say they use. Mapping:
+ *    the thresholds are written for a 100 Gbps port (x 2.5) and scale with
+ *    port rate as always; this model marks ACKs rather than sending one CNP
+ *    per N, so N is the decrease check's period (at most one cut per 50 us);
+ *    the paper's RP sets RT = RC on every cut (its eq. 1), clamp_target_rate
+ *    on. Not in the paper, kept from ns3: rate_hai, min_rate,
+ *    rate_on_first_cnp; the paper's byte counter (B = 10 MB, a stage every
+ *    2 ms at 40 Gbps, beside the 55 us timer) is not modelled.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -25,6 +42,7 @@
 #include "net/cc.h"
 
 struct dcqcn_par {
+    int profile; /* index into dcqcn_profiles, applied by the scenario loader */
     simtime_t alpha_resume_interval;
     simtime_t rate_decrease_interval;
     simtime_t rp_timer;
@@ -51,6 +69,7 @@ enum { T_DECREASE, T_INCREASE };
 #define P(m) offsetof(struct dcqcn_par, m)
 /* Defaults: the DCQCN settings of the ns-3 HPCC simulator's shipped config. */
 static const struct param dcqcn_params[] = {
+    {"profile", P_ENUM, P(profile), "ns3", "value set for every key not set explicitly (here and switch.kmin/kmax/pmax): ns3 = the defaults below (ns-3 HPCC's config); paper = the DCQCN paper's (SIGCOMM'15), listed below the table", "ns3|paper", 0, 0},
     {"alpha_resume_interval", P_TIME, P(alpha_resume_interval), "1us", "alpha update period (ns-3 ALPHA_RESUME_INTERVAL)", NULL, 1, 1e15},
     {"rate_decrease_interval", P_TIME, P(rate_decrease_interval), "4us", "rate decrease check period (RATE_DECREASE_INTERVAL)", NULL, 1, 1e15},
     {"rp_timer", P_TIME, P(rp_timer), "900us", "rate increase period (RP_TIMER)", NULL, 1, 1e15},
@@ -157,10 +176,11 @@ static void dcqcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *p
     cc_timer_set(s, qp, T_INCREASE, now + p->rp_timer);
 }
 
-/* A rate below line rate with no increase clock running can only come from
- * outside DCQCN (PB-FS's first-RTT cut: its own decreases always arm the
- * clock). Start the normal recovery toward the target, or such a flow would
- * stay slow until its next CNP. */
+/* A rate below line rate with no increase clock running can only come from a
+ * companion that set qp->rate itself (slow start's ramp; PB-FS goes through
+ * on_rate_override, which arms the clock): DCQCN's own decreases always arm
+ * it. Start the normal recovery toward the target, or such a flow would stay
+ * slow until its next CNP. */
 static void dcqcn_on_ack(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *ack)
 {
     (void)st;
@@ -170,14 +190,47 @@ static void dcqcn_on_ack(struct sim *s, struct qp *qp, void *st, const void *par
         cc_timer_set(s, qp, T_INCREASE, cc_now(s) + p->rp_timer);
 }
 
+/* A companion's cut (PB-FS, from old_rate to qp->rate) is taken as one of
+ * DCQCN's own rate decreases: RT = the rate before it (under the same rule as
+ * a CNP's cut), RC = the cut, stage 0, and the increase clock restarts, so the
+ * rate holds until a CNP or the next RP timer, then recovers toward RT. Alpha
+ * and its clock are the network's business and stay as they are. */
+static void dcqcn_on_rate_override(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate)
+{
+    struct dcqcn *d = st;
+    const struct dcqcn_par *p = par;
+    if (p->clamp_target_rate || d->stage != 0 || !d->started)
+        d->target = old_rate;
+    d->stage = 0;
+    cc_timer_set(s, qp, T_INCREASE, cc_now(s) + p->rp_timer);
+}
+
+/* The DCQCN paper's recommended values (see the header comment). */
+static const char *const dcqcn_paper[] = {
+    "switch.kmin=12.5KB", /* Kmin 5 KB at 40 Gbps; switch.kmin is for a 100 Gbps port */
+    "switch.kmax=500KB",  /* Kmax 200 KB at 40 Gbps */
+    "switch.pmax=0.01",   /* Pmax 1 % */
+    "cc.dcqcn.ewma_gain=0.00390625",       /* g = 1/256 */
+    "cc.dcqcn.alpha_resume_interval=55us", /* alpha timer K */
+    "cc.dcqcn.rp_timer=55us",              /* rate-increase timer T */
+    "cc.dcqcn.rate_decrease_interval=50us", /* CNP interval N: at most one cut per N */
+    "cc.dcqcn.fast_recovery_times=5",      /* F */
+    "cc.dcqcn.rate_ai=40Mbps",             /* R_AI */
+    "cc.dcqcn.clamp_target_rate=on",       /* RT = RC on every cut (eq. 1) */
+    NULL};
+
+static const struct cc_profile dcqcn_profiles[] = {{"ns3", NULL}, {"paper", dcqcn_paper}, {NULL, NULL}};
+
 const struct cc_ops cc_dcqcn = {
     .name = "dcqcn",
     .help = "DCQCN (SIGCOMM'15), Mellanox variant as in the ns-3 HPCC simulator (CC_MODE 1)",
     .params = dcqcn_params,
     .params_size = sizeof(struct dcqcn_par),
     .state_size = sizeof(struct dcqcn),
+    .profiles = dcqcn_profiles,
     .init = dcqcn_init,
     .on_ack = dcqcn_on_ack,
+    .on_rate_override = dcqcn_on_rate_override,
     .on_cnp = dcqcn_on_cnp,
     .on_timer = dcqcn_on_timer,
 };

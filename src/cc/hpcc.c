@@ -205,6 +205,19 @@ static void hpcc_on_ack(struct sim *s, struct qp *qp, void *st, const void *par,
         update_rate(s, qp, h, p, ack, true);
 }
 
+/* A companion's cut (PB-FS) becomes Rc (and every hop's rate with
+ * multi_rate): HPCC's next update computes from it. */
+static void hpcc_on_rate_override(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate)
+{
+    (void)s;
+    (void)par;
+    (void)old_rate;
+    struct hpcc *h = st;
+    h->cur_rate = qp->rate;
+    for (int i = 0; i < INT_MAX_HOPS; i++)
+        h->hs[i].rc = qp->rate;
+}
+
 const struct cc_ops cc_hpcc = {
     .name = "hpcc",
     .help = "HPCC (SIGCOMM'19): INT-based rate control, as in the ns-3 HPCC simulator (CC_MODE 3)",
@@ -215,4 +228,5 @@ const struct cc_ops cc_hpcc = {
     .int_stamp = true,
     .init = hpcc_init,
     .on_ack = hpcc_on_ack,
+    .on_rate_override = hpcc_on_rate_override,
 };

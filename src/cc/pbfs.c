@@ -38,15 +38,18 @@
  *     I_nonPBT = I_p − I_PBT
  *     I = max(T·DC_RTT − Q¹ − I_nonPBT, I_min)       I_min = i_min_share × largest BDP
  *     c = I_PBT / (μ·I);  L[switch] = c
- *     if c > 1: rate = MaxRate / max over switches of L   (the latest c per switch)
- * The text (§III-D) asks for "the minimum of these rates" over every switch's
- * latest postcard; Algorithm 1's UpdateRate follows the switch that set the
- * rate even when its new c falls below another switch's. We take the text's
- * minimum; the two agree otherwise. The PBT interval ends (Algorithm 1,
- * HandleAck) at the first ACK after which the CC has changed the rate: the
- * rate differs from the one PB-FS last saw or set. DCQCN and TIMELY change it
- * from timers too, so a postcard that finds the rate changed by the CC also
- * ends the interval instead of overriding the CC.
+ *     if c > 1: UpdateRate(MaxRate / c)
+ * UpdateRate (Algorithm 1, lines 13-16): the rate is set, and the postcard's
+ * switch becomes ID, the switch that determined it, if there is no ID yet, or
+ * the postcard comes from ID itself (so ID's newer, smaller c raises the rate
+ * again), or c > L[ID]. (The text of §III-D speaks of "the minimum of these
+ * rates" over every switch's latest postcard; the two differ only when ID's
+ * new c falls below another switch's latest: Algorithm 1 then follows ID.)
+ * The PBT interval ends (Algorithm 1, HandleAck) at the first ACK after which
+ * the CC has changed the rate: the rate differs from the one PB-FS last saw
+ * or set. DCQCN and TIMELY change it from timers too, so a postcard that
+ * finds the rate changed by the CC also ends the interval instead of
+ * overriding the CC.
  *
  * Interpretations. DC_RTT (cc.pbfs.dc_rtt, 0 = auto) is the flow's base_rtt:
  * ns-3's maxRtt for every flow while transport.window_global = on (the
@@ -55,10 +58,12 @@
  * line rate). The postcards of §III-C carry the switch id in fb[0]; p->aux
  * holds a tag so PB-FS ignores feedback packets of the CC itself. A flow
  * remembers 8 switches (paths are shorter); a ninth replaces the one with the
- * smallest c. PB-FS sets qp->rate (cc_change_rate); a CC that keeps its own
- * committed rate (HPCC's Rc, TIMELY's) recomputes from that at its next
- * update, and ns-3's DCQCN only raises a rate after a CNP, so a flow PB-FS
- * slowed stays at that rate until the network marks it.
+ * smallest c, never ID's. PB-FS sets the rate with cc_rate_override, so the
+ * CC adopts it as its own current rate ("CurRate = NewRate"): HPCC's Rc and
+ * TIMELY's current rate become the cut, and their next update starts from it;
+ * DCQCN takes it as one of its own decreases (RC = the cut, RT = the rate
+ * before, the RP timer restarts), so the cut holds until a CNP or that timer
+ * (dcqcn.c). Schemes that keep no rate of their own (DCTCP, PCN) need nothing.
  *
  * Counters (summary.json, cc/pbfs.h): pbfs_postcards (postcards switches generated) and
  * pbfs_flows (flows that marked at least one packet); per flow, the state
@@ -97,6 +102,8 @@ struct pbfs {
     uint32_t marked;     /* packets marked */
     uint32_t postcards;  /* postcards switches generated for this flow */
     uint32_t nsw;
+    uint32_t rate_id;    /* ID of Algorithm 1: the switch that determined the rate (valid if has_id) */
+    bool has_id;
     bool marking;        /* eligible and no ACK or postcard yet */
     bool ignore;         /* the PBT interval is over */
     struct { uint32_t id; double c; } sw[PBFS_SWITCHES];
@@ -203,28 +210,33 @@ static void pbfs_on_feedback(struct sim *s, struct qp *qp, void *st, const void 
     double c = i_pbt / (p->mu * avail);
 
     uint32_t id = (uint32_t)pc->fb[FB_SWITCH], k;
+    double c_id = 0; /* L[ID] before this postcard */
+    for (uint32_t j = 0; j < b->nsw; j++)
+        if (b->has_id && b->sw[j].id == b->rate_id)
+            c_id = b->sw[j].c;
     for (k = 0; k < b->nsw && b->sw[k].id != id; k++)
         ;
     if (k == b->nsw) {
         if (b->nsw < PBFS_SWITCHES) {
             b->nsw++;
-        } else { /* full: forget the least constraining switch */
-            k = 0;
-            for (uint32_t j = 1; j < b->nsw; j++)
-                if (b->sw[j].c < b->sw[k].c)
+        } else { /* full: forget the least constraining switch other than ID */
+            k = b->has_id && b->sw[0].id == b->rate_id ? 1 : 0;
+            for (uint32_t j = k + 1; j < b->nsw; j++)
+                if (b->sw[j].c < b->sw[k].c && !(b->has_id && b->sw[j].id == b->rate_id))
                     k = j;
         }
         b->sw[k].id = id;
     }
-    b->sw[k].c = c;
+    b->sw[k].c = c; /* L[p.sID] = c */
     if (c <= 1)
         return;
-    double cmax = c;
-    for (uint32_t j = 0; j < b->nsw; j++)
-        if (b->sw[j].c > cmax)
-            cmax = b->sw[j].c;
-    double r = (double)qp->max_rate / cmax;
-    cc_change_rate(s, qp, r >= 1 ? (uint64_t)r : 1);
+    /* UpdateRate */
+    if (b->has_id && b->rate_id != id && !(c > c_id))
+        return;
+    b->rate_id = id;
+    b->has_id = true;
+    double r = (double)qp->max_rate / c;
+    cc_rate_override(s, qp, r >= 1 ? (uint64_t)r : 1);
     b->rate_seen = qp->rate;
 }
 

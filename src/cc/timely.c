@@ -108,6 +108,15 @@ static void timely_on_ack(struct sim *s, struct qp *qp, void *st, const void *pa
     }
 }
 
+/* A companion's cut (PB-FS) becomes the current rate the next update starts from. */
+static void timely_on_rate_override(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate)
+{
+    (void)s;
+    (void)par;
+    (void)old_rate;
+    ((struct timely *)st)->cur_rate = qp->rate;
+}
+
 const struct cc_ops cc_timely = {
     .name = "timely",
     .help = "TIMELY (SIGCOMM'15): RTT-gradient rate control, as in the ns-3 HPCC simulator (CC_MODE 7)",
@@ -117,4 +126,5 @@ const struct cc_ops cc_timely = {
     .int_bytes = 8, /* ns-3 IntHeader in TS mode: the send timestamp */
     .init = timely_init,
     .on_ack = timely_on_ack,
+    .on_rate_override = timely_on_rate_override,
 };

@@ -435,6 +435,14 @@ static int cmd_list(int argc, char **argv)
         printf("  %-10s %s\n", cc_registry[i]->name, cc_registry[i]->help);
         snprintf(sec, sizeof sec, "cc.%s", cc_registry[i]->name);
         param_print(stdout, cc_registry[i]->params, sec);
+        for (const struct cc_profile *pr = cc_registry[i]->profiles; pr && pr->name; pr++) {
+            printf("    %s.profile = %s sets:", sec, pr->name);
+            if (!pr->set)
+                printf(" nothing (the defaults above)");
+            for (const char *const *k = pr->set; k && *k; k++)
+                printf("%s %s", k == pr->set ? "" : ",", *k);
+            printf("\n");
+        }
     }
     printf("\nload balancing (lb.scheme; parameters in [lb.NAME])\n");
     for (int i = 0; lb_registry[i]; i++) {

@@ -451,7 +451,8 @@ static double goodput_gbps(const char *dir)
  *   summary KEY                 a number from summary.json (OBJECT.KEY: inside an object)
  *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
- *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
+ *   fct_pct P MAXSIZE [SOURCE]  P-th percentile FCT (us) of finished flows up to MAXSIZE (of
+ *                               fct.csv's source SOURCE only, e.g. traffic: the [traffic] generator)
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
  *   q_mean NODE:PORT FROM TO    mean egress queue (KB) of that port (queue.csv), FROM <= t < TO
@@ -512,20 +513,32 @@ static double metric(const char *dir, const char *spec)
         double a = json_num(dir, w[1]), b = json_num(dir, w[2]);
         return b > 0 ? a / b * (nw == 4 ? strtod(w[3], NULL) : 1.0) : NAN;
     }
-    if ((nw == 3 && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
+    if (((nw == 3 || nw == 4) && strcmp(w[0], "fct_pct") == 0) || (nw == 4 && strcmp(w[0], "sd_pct") == 0)) {
         struct report_run r;
         struct err e;
         uint64_t min = 0, max;
         bool sd = w[0][0] == 's';
-        bool inf = strcmp(w[nw - 1], "inf") == 0;
+        const char *src = !sd && nw == 4 ? w[3] : NULL; /* fct_pct's SOURCE */
+        int last = src ? nw - 2 : nw - 1;             /* MAXSIZE */
+        bool inf = strcmp(w[last], "inf") == 0;
         if (inf)
             max = UINT64_MAX;
-        if ((sd && parse_size(w[2], &min)) || (!inf && parse_size(w[nw - 1], &max)) || report_load(&r, dir, &e) < 0)
+        if ((sd && parse_size(w[2], &min)) || (!inf && parse_size(w[last], &max)) || report_load(&r, dir, &e) < 0)
             return NAN;
+        size_t want = 0; /* the source's index; 0 = any */
+        if (src) {
+            while (++want < r.n_sources && strcmp(r.sources[want], src) != 0)
+                ;
+            if (want >= r.n_sources) {
+                report_free(&r);
+                return NAN;
+            }
+        }
         double *v = xmalloc((r.n_flows + 1) * sizeof *v);
         size_t k = 0;
         for (size_t i = 0; i < r.n_flows; i++)
-            if (r.flows[i].done && r.flows[i].size <= max && (!sd || r.flows[i].size > min))
+            if (r.flows[i].done && r.flows[i].size <= max && (!sd || r.flows[i].size > min) &&
+                (!want || r.flows[i].source == want))
                 v[k++] = sd ? r.flows[i].slowdown : r.flows[i].fct_ns / 1e3;
         qsort(v, k, sizeof *v, cmp_dbl);
         double p = strtod(w[1], NULL), res = NAN;

@@ -17,6 +17,17 @@ struct sim;
 struct qp;
 struct pkt;
 
+/* A named set of values a scheme's `profile` key ([cc.NAME] profile = NAME,
+ * a P_ENUM whose choices are the profiles' names in this order) selects:
+ * "section.key=value" settings, the scheme's own keys as cc.NAME.key and any
+ * scenario key the scheme depends on (DCQCN: the switches' ECN thresholds).
+ * The scenario applies each one to a key the input did not set itself, so an
+ * explicit key always wins. The first profile is the defaults (set = NULL). */
+struct cc_profile {
+    const char *name;
+    const char *const *set; /* NULL-terminated */
+};
+
 struct cc_ops {
     const char *name;
     const char *help;            /* one line: paper / what it is */
@@ -42,6 +53,9 @@ struct cc_ops {
      * joins the neighbouring counters of one GROUP into an object
      * "GROUP": {"KEY": n, ...}. NULL: none. */
     const char *const *stat_names;
+    /* Named bundles of values for the `profile` key; NULL-terminated by name,
+     * NULL when the scheme has none. */
+    const struct cc_profile *profiles;
 
     void (*init)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Every ACK or NACK that reaches the sender, after the transport updated
@@ -63,6 +77,12 @@ struct cc_ops {
     simtime_t (*tx_hold)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Receiver: a data packet of the flow arrived (after the transport took it). */
     void (*on_rx_data)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
+    /* Sender: a companion set the flow's rate from outside the CC
+     * (cc_rate_override: PB-FS's cut, from `old_rate` to qp->rate). Adopt it as
+     * the CC's own current rate, so that the CC's next update starts from it
+     * (HPCC's Rc, TIMELY's current rate; DCQCN takes it as one of its own
+     * cuts). NULL: the CC keeps no rate besides qp->rate. */
+    void (*on_rate_override)(struct sim *s, struct qp *qp, void *st, const void *par, uint64_t old_rate);
     /* Sender: a PKT_FEEDBACK a switch sent with cc_switch_send (QCN, PB-FS). */
     void (*on_feedback)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* Switch side. Each egress port has port_state_size zeroed bytes for the
@@ -97,6 +117,9 @@ void cc_timer_cancel(struct sim *s, struct qp *qp, int kind);
 /* Change the pacing rate the way ns-3 HPCC's ChangeRate does: the next send
  * time is moved by the difference in the last packet's serialisation time. */
 void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate);
+/* A companion's rate for the flow (PB-FS): cc_change_rate, then the running
+ * CC's on_rate_override, so the CC holds the new rate as its own. */
+void cc_rate_override(struct sim *s, struct qp *qp, uint64_t new_rate);
 /* Stop the QP's transmissions until cc_resume (FLB's minimal rate control
  * pauses a flow on a CNM; a rate of 0 would divide by zero in the pacing).
  * Packets already sent are unaffected; cc_change_rate while paused only sets

@@ -41,6 +41,14 @@ void cc_change_rate(struct sim *s, struct qp *qp, uint64_t new_rate)
         nic_wake_at(s, nic, qp->next_avail);
 }
 
+void cc_rate_override(struct sim *s, struct qp *qp, uint64_t new_rate)
+{
+    uint64_t old = qp->rate;
+    cc_change_rate(s, qp, new_rate);
+    if (s->cc && s->cc->on_rate_override)
+        s->cc->on_rate_override(s, qp, sim_cc_state(s, qp->id), s->cc_par, old);
+}
+
 /* A paused QP is one whose next packet is due never: the NIC's pacing test
  * skips it without a new branch on the send path. */
 void cc_pause(struct sim *s, struct qp *qp)

@@ -30,6 +30,9 @@ enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCA
 enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
 #define REPEAT_CHOICES "off|poisson"
 enum cdf_sampling { CDF_LINEAR, CDF_STEP };
+/* traffic.load_of: what `load` is a share of */
+enum load_of { LOAD_OF_HOST, LOAD_OF_CORE };
+#define LOAD_OF_CHOICES "host|core"
 #define CDF_SAMPLING_CHOICES "linear|step"
 
 struct cfg_run {
@@ -101,6 +104,7 @@ struct cfg_traffic {
     char cdf[PARAM_STR_MAX];
     int cdf_sampling;
     double load;
+    int load_of;                 /* enum load_of: each host link (and the hosts' total), or the fabric's core */
     simtime_t start;
     simtime_t duration;
     char file[PARAM_STR_MAX];

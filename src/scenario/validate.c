@@ -111,8 +111,55 @@ static void warn_unused_scheme_keys(const struct config *c)
     }
 }
 
+/* Is the scheme of [cc.NAME] running: transport.cc, or a companion that is on. */
+static bool cc_in_use(const struct config *c, const char *name)
+{
+    return strcmp(name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(name, "pbfs") == 0) ||
+           (c->transport.hf2t && strcmp(name, "hf2t") == 0) || (c->transport.slowstart && strcmp(name, "slowstart") == 0);
+}
+
+/* [cc.NAME] profile = P for a scheme in use: each of P's settings for a key
+ * the input did not set (an explicit key wins). The key's origin becomes the
+ * profile's line, so a later check on it points there. */
+static int apply_profiles(struct config *c, struct err *e)
+{
+    for (int i = 0; cc_registry[i]; i++) {
+        const struct cc_ops *ops = cc_registry[i];
+        const struct param *p = ops->profiles ? param_find(ops->params, "profile") : NULL;
+        if (!p || !cc_in_use(c, ops->name))
+            continue;
+        int idx = *(const int *)((const char *)c->cc_params[i] + p->offset), n = 0;
+        while (ops->profiles[n].name && n < idx)
+            n++;
+        const struct cc_profile *pr = &ops->profiles[n];
+        char pkey[96], where[WHERE_MAX], sec[128], key[128];
+        snprintf(pkey, sizeof pkey, "cc.%s.profile", ops->name);
+        const char *w = config_origin(c, pkey);
+        snprintf(where, sizeof where, "%.400s (%.60s = %.40s)", w ? w : c->source, pkey, pr->name ? pr->name : "?");
+        for (const char *const *s = pr->name ? pr->set : NULL; s && *s; s++) {
+            const char *eq = strchr(*s, '='), *dot = NULL;
+            for (const char *q = *s; eq && q < eq; q++)
+                if (*q == '.')
+                    dot = q;
+            if (!eq || !dot || dot - *s >= (long)sizeof sec || eq - dot >= (long)sizeof key)
+                return errf(e, "internal: [cc.%s] profile %s: bad setting '%s'", ops->name, pr->name, *s);
+            snprintf(sec, sizeof sec, "%.*s", (int)(dot - *s), *s);
+            snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+            char full[260];
+            snprintf(full, sizeof full, "%s.%s", sec, key);
+            if (config_origin(c, full))
+                continue; /* set explicitly */
+            if (cfg_set_key(c, sec, key, eq + 1, where, true, e) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int config_validate(struct config *c, struct err *e)
 {
+    if (apply_profiles(c, e) < 0)
+        return -1;
     char names[256], a[32], b[32];
     const char *ns3 = c->ns3.active ? " (ns-3 TOPOLOGY_FILE)" : "";
     if (c->topology.type == TOPO_FILE) {

@@ -65,9 +65,15 @@ static const char *not_host(const struct topo *t, int64_t id, char *buf, size_t 
     return buf;
 }
 
+static bool uses_load(const struct cfg_traffic *g)
+{
+    return g->pattern == TRAFFIC_POISSON || (g->pattern == TRAFFIC_INCAST && g->repeat == REPEAT_POISSON);
+}
+
 static bool uses_topology(const struct cfg_traffic *g)
 {
-    return g->pattern == TRAFFIC_INCAST || g->pattern == TRAFFIC_PERMUTATION || g->pattern == TRAFFIC_BURST;
+    return g->pattern == TRAFFIC_INCAST || g->pattern == TRAFFIC_PERMUTATION || g->pattern == TRAFFIC_BURST ||
+           (g->load_of == LOAD_OF_CORE && uses_load(g));
 }
 
 bool workload_needs_topology(const struct config *c)
@@ -80,11 +86,31 @@ bool workload_needs_topology(const struct config *c)
     return false;
 }
 
+/* traffic.load_of = core: `load` of the fabric's core capacity, offered as
+ * load x core / host capacity of every host link (and of the hosts' total),
+ * which is what the generators take. 0 when the fabric has no core. */
+static double gen_load(const struct cfg_traffic *g, const struct topo *t)
+{
+    if (g->load_of != LOAD_OF_CORE)
+        return g->load;
+    double host = traffic_host_capacity(t), core = traffic_core_capacity(t);
+    return host > 0 && core > 0 ? g->load * core / host : 0;
+}
+
 static int check_gen(const struct config *c, const char *s, const struct cfg_traffic *g, const struct topo *t,
                      struct wl_key *k, struct err *e)
 {
     char buf[160];
     uint32_t nh = t ? t->n_hosts : 0;
+    if (t && g->load_of == LOAD_OF_CORE && uses_load(g)) {
+        double l = gen_load(g, t);
+        if (!(l > 0))
+            return fail(k, s, "load_of", NULL, e, "load_of = core: the topology has no switch-to-switch links (no core)");
+        if (l > 1)
+            return fail(k, s, "load_of", "load", e, "load_of = core: load %g of the core (%.4g Gbps) is %.4g of the "
+                        "host links (%.4g Gbps), more than they carry", g->load, traffic_core_capacity(t) / 1e9, l,
+                        traffic_host_capacity(t) / 1e9);
+    }
     if (g->intra_rack < 0 && g->intra_rack != -1)
         return fail(k, s, "intra_rack", NULL, e, "intra_rack: %g: use -1 (uniform over all other hosts) or a share "
                     "between 0 and 1", g->intra_rack);
@@ -249,10 +275,10 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
         if (traffic_incast_ratio_parse(g->incast_ratio, &lo, &hi, &why) < 0)
             rc = errf(&sub, "traffic.incast_ratio: '%.60s': %s", g->incast_ratio, why);
         else if (hi > 1) /* "1" keeps the sender-driven generator and its random draws */
-            rc = traffic_poisson_incast(out, t, &cdf, g->cdf_sampling, g->load, lo, hi, g->start, g->duration, pg, &r,
+            rc = traffic_poisson_incast(out, t, &cdf, g->cdf_sampling, gen_load(g, t), lo, hi, g->start, g->duration, pg, &r,
                                         &sub);
         else
-            rc = traffic_poisson_rack(out, t, &cdf, g->cdf_sampling, g->load, g->intra_rack, g->start, g->duration,
+            rc = traffic_poisson_rack(out, t, &cdf, g->cdf_sampling, gen_load(g, t), g->intra_rack, g->start, g->duration,
                                       pg, &r, &sub);
         cdf_free(&cdf);
         break;
@@ -264,7 +290,7 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
             .receiver = g->receiver,
             .start = g->start,
             .duration = g->duration,
-            .load = g->repeat == REPEAT_POISSON ? g->load : 0,
+            .load = g->repeat == REPEAT_POISSON ? gen_load(g, t) : 0,
             .pg = pg,
         };
         rc = traffic_incast(out, t, &o, &r, &sub);

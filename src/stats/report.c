@@ -166,6 +166,9 @@ int report_read_fct(struct report_run *r, const char *path, struct err *e)
     r->has_lb = true;
     for (int k = 0; k < 4; k++)
         r->has_lb &= (clb[k] = csv_col_opt(&c, lbn[k])) >= 0;
+    int csrc = csv_col_opt(&c, "source");
+    r->n_sources = 1; /* index 0: a row without a source (older runs, ns-3 files) */
+    r->sources[0][0] = 0;
     while ((rc = csv_next(&c, e)) > 0) {
         r->flows = grow(r->flows, &cap, r->n_flows, sizeof *r->flows);
         struct report_flow *f = &r->flows[r->n_flows];
@@ -178,6 +181,14 @@ int report_read_fct(struct report_run *r, const char *path, struct err *e)
             goto fail;
         }
         f->id = (uint32_t)id;
+        if (csrc >= 0 && c.fld[csrc][0]) {
+            size_t k = 1;
+            while (k < r->n_sources && strncmp(r->sources[k], c.fld[csrc], REPORT_SOURCE_LEN - 1) != 0)
+                k++;
+            if (k == r->n_sources && k < REPORT_SOURCES)
+                snprintf(r->sources[r->n_sources++], REPORT_SOURCE_LEN, "%s", c.fld[csrc]);
+            f->source = (uint16_t)(k < REPORT_SOURCES ? k : REPORT_SOURCES - 1);
+        }
         if (r->has_lb) {
             uint32_t *dst[4] = {&f->ooo, &f->ooo_max, &f->flowlets, &f->path_switches};
             for (int k = 0; k < 4; k++) {

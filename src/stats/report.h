@@ -15,7 +15,11 @@ struct report_flow {
     bool done;
     double fct_ns, slowdown; /* done only */
     uint32_t ooo, ooo_max, flowlets, path_switches; /* when fct.csv has them */
+    uint16_t source; /* index into report_run.sources (fct.csv's source column), 0 without one */
 };
+
+#define REPORT_SOURCES 64 /* distinct source names kept; further ones share the last */
+#define REPORT_SOURCE_LEN 48
 
 struct report_port {
     uint32_t node, port;
@@ -28,6 +32,8 @@ struct report_run {
     char dir[1024];
     struct report_flow *flows;
     size_t n_flows;
+    char sources[REPORT_SOURCES][REPORT_SOURCE_LEN]; /* "traffic", "traffic.NAME", "flow.NAME"; "" = none */
+    size_t n_sources;
     bool has_lb;                  /* fct.csv had the load-balancing columns */
     bool has_layers;              /* summary.json had pfc_pause_frames_by_layer */
     bool interrupted;             /* summary.json: a signal cut the run short */

@@ -63,6 +63,28 @@ double traffic_host_capacity(const struct topo *t)
     return sum;
 }
 
+double traffic_core_capacity(const struct topo *t)
+{
+    double tier[LAYER_CORE + 1] = {0}, flat = 0;
+    for (uint32_t l = 0; l < t->n_links; l++) {
+        const struct topo_link *k = &t->links[l];
+        if (k->a >= t->n_nodes || k->b >= t->n_nodes || !t->nodes[k->a].is_switch || !t->nodes[k->b].is_switch)
+            continue;
+        uint8_t la = t->nodes[k->a].layer, lb = t->nodes[k->b].layer;
+        flat += (double)k->rate;
+        if (la != lb && (la + 1 == lb || lb + 1 == la)) {
+            uint8_t lo = la < lb ? la : lb;
+            if (lo <= LAYER_CORE)
+                tier[lo] += (double)k->rate;
+        }
+    }
+    double best = 0;
+    for (int L = LAYER_EDGE; L < LAYER_CORE; L++)
+        if (tier[L] > 0 && (best == 0 || tier[L] < best))
+            best = tier[L];
+    return best > 0 ? best : flat;
+}
+
 /* ------------------------------------------------------------ host lists */
 
 static int cmp_u32(const void *a, const void *b)

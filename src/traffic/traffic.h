@@ -102,6 +102,12 @@ int traffic_incast_ratio_parse(const char *s, uint32_t *lo, uint32_t *hi, const 
 void traffic_racks(const struct topo *t, uint32_t *rack);
 /* Sum of the hosts' link rates (bps): the "total host capacity" loads refer to. */
 double traffic_host_capacity(const struct topo *t);
+/* The fabric's core capacity (bps), what traffic.load_of = core refers to:
+ * the smallest total rate of the links joining switch layer L to layer L+1,
+ * over the layers present (leaf-spine: the leaves' uplinks; three tiers: the
+ * smaller of edge-agg and agg-core); with one switch layer (dumbbell,
+ * parking lot) the total rate of the switch-to-switch links; 0 without any. */
+double traffic_core_capacity(const struct topo *t);
 
 /* Host id lists: "2-15", "2,3,4", "0-3, 8, 10-12". Ids are decimal, ranges
  * inclusive and ascending, no id twice, at most HOST_LIST_MAX ids. Returns 0
