@@ -219,6 +219,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     const struct lb_ops *lb = data ? s->lb : s->lb_ctl;
     const void *lpar = data ? s->lb_par : s->lb_ctl_par;
     if (p->type == PKT_CTRL && p->lb.to_node == node) {
+        p->in_port = in_pid; /* the scheme may look where it came in */
         if (s->lb->on_ctrl)
             s->lb->on_ctrl(s, lsw, s->lb_par, p);
         pkt_free(s, p);
