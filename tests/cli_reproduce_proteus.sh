@@ -98,7 +98,7 @@ for n in 2 10 12; do cp "$src/experiments/proteus-fig$n.exp" "$tmp/px/"; done
 sed -e 's/^variant = .*/variant = conga, proteus/' -e 's/^count = .*/count = 1/' -e 's/^size = 40MB/size = 1MB/' \
     -e 's/^size = 20MB/size = 2MB/' "$src/experiments/proteus-fig2-quick.ini" > "$tmp/px/proteus-fig2-quick.ini"
 cut_ls() {
-    sed -e 's/^variant = .*/variant = conga, proteus/' -e 's/^traffic.cdf = .*/traffic.cdf = web_search/' \
+    sed -e 's/^variant = .*/variant = conga, proteus/' -e 's/^variant_cdf = .*/variant_cdf = web_search/' \
         -e 's/^duration = .*/duration = 50us/' -e 's/^traffic.load = .*/traffic.load = 0.3, 0.6/' "$1"
 }
 cut_ls "$src/experiments/proteus-fig10-quick.ini" > "$tmp/px/proteus-fig10-quick.ini"
@@ -110,8 +110,8 @@ done
 check grep -q '^| Proteus | [0-9.]* | .* | +0.0 | f1 FCT -39 % vs CONGA' "$tmp/px/o2/table.md"
 check grep -q '^| 0.6 | Proteus | [0-9.]* | [0-9.]* | .* | +0.0 | +0.0 |  |$' "$tmp/px/o10/table.md"
 check grep -q '^| 0.3 | CONGA | [0-9.]* | .*| WSc: Proteus AFCT up to -35 %, p99 up to -46 % vs CONGA |$' "$tmp/px/o10/table.md"
-check grep -q '^| variant | HoL-blocked flows (%) web_search | reordered packets (%) web_search |' "$tmp/px/o12/table.md"
-check grep -q '^| Proteus | [0-9.]* | [0-9.]* | [0-9.]* | [0-9]* | no HoL-blocked flow' "$tmp/px/o12/table.md"
+check grep -q '^| variant | HoL-blocked (victim) flows (%) web_search | PFC-paused flows (%) web_search | reordered packets (%) web_search |' "$tmp/px/o12/table.md"
+check grep -q '^| Proteus | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9]* | no HoL-blocked flow' "$tmp/px/o12/table.md"
 
 # 4. proteus-fig4 --quick (3 CPU-seconds in a release build; under the
 # sanitizers, ten times that, so there parts 1-3 only).

@@ -19,6 +19,8 @@ bool flb_isolated(struct sim *s, uint32_t node, uint32_t port);
 uint32_t flb_n_isolated(struct sim *s, uint32_t node);
 uint32_t flb_n_table(struct sim *s, uint32_t node);
 uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
+uint32_t flb_cnm_in(struct sim *s, uint32_t flow);
+bool flb_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd);
 
 /* 2 leaves x 8 hosts (hosts 0-7 on leaf 0, 8-15 on leaf 1), 4 spines; host
  * links 40 Gbps, fabric 400 Gbps (so that only leaf-to-host ports can
@@ -179,6 +181,7 @@ static void test_isolation_paths(void **st)
     assert_int_equal(flb_n_isolated(s, leaf0), 3);
     for (int k = 0; k < 50; k++)
         for (uint32_t f = 0; f < 8; f++) {
+            s->now += 100 * T_NS; /* equal delays: any gap lets a move keep the order */
             uint32_t up = route_packet(s, leaf0, f);
             assert_true(flb_isolated(s, leaf0, up) == (f <= 4)); /* congested on, uncongested off */
         }
@@ -190,6 +193,7 @@ static void test_isolation_paths(void **st)
     assert_int_equal(flb_n_table(s, leaf0), 2);
     assert_int_equal(flb_n_isolated(s, leaf0), 1);
     assert_true(flb_isolated(s, leaf0, first_up)); /* the last isolated is released first */
+    s->now += 100 * T_NS;
     for (uint32_t f = 2; f < 8; f++) /* released flows left the isolated uplink */
         assert_false(flb_isolated(s, leaf0, route_packet(s, leaf0, f)));
     cnm(s, leaf0, 0, 2, 4, C);
@@ -197,6 +201,182 @@ static void test_isolation_paths(void **st)
     assert_int_equal(flb_n_table(s, leaf0), 0);
     assert_int_equal(flb_n_isolated(s, leaf0), 0);
     run_free(&r);
+}
+
+/* Isolation moves keep Algorithm 1's order (sec. 3.1-3.2): a flow moved onto
+ * or off an isolated path goes only where owd(p) - owd(p') < the gap since
+ * its previous packet, so the packet arrives after its predecessor. Paths 0
+ * and 1 of a 2-spine leaf-spine, hand-set delays. Flow g (uncongested) sits
+ * on path 1 when flow f, also on path 1, is reported congested: path 1 is
+ * isolated. Path 0 is 5 us faster, so g stays on path 1 while its packets
+ * come 100 ns apart and moves once a gap exceeds 5 us. Then flow h,
+ * congested, on path 0 (not isolated) where the isolated path 1 is 5 us
+ * slower: a slower path always keeps the order, so it moves at once. With
+ * iso_in_order = off, g moves off at once. */
+static void iso_order_case(bool in_order)
+{
+    struct run r;
+    char ini[512];
+    snprintf(ini, sizeof ini, "[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 4\n"
+             "link_delay = 1us\nhost_link = 40Gbps\nfabric_link = 40Gbps\n[transport]\ncc = none\n[lb]\n"
+             "scheme = flb\n[lb.flb]\niso_in_order = %s\n[traffic]\npattern = none\n", in_order ? "on" : "off");
+    run_setup(&r, ini);
+    for (uint32_t h = 0; h < 3; h++) /* flows 0 (g), 1 (f), 2 (h): host h -> 4 + h, never started */
+        run_add_flow(&r, h, 4 + h, 1000000, 1000 * T_MS);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = run_edge_switch(s, 0), se = (uint32_t)s->lbsw[leaf0].edge, de = 1 - se, up[2];
+    for (uint32_t i = 0; i < 2; i++)
+        lb_path_ports(s, se, de, lb_path_word(s, se, de, i), &up[i], 1);
+    const uint64_t C = 40000000000ULL;
+    s->now = 100 * T_US;
+    flb_path_set(s, leaf0, de, 0, 8 * T_US);
+    flb_path_set(s, leaf0, de, 1, 3 * T_US);
+    assert_int_equal(route_packet(s, leaf0, 0), up[1]); /* new flows: the faster path 1 */
+    assert_int_equal(route_packet(s, leaf0, 1), up[1]);
+    flb_path_set(s, leaf0, de, 0, 3 * T_US); /* path 1 slows: path 0 is now 5 us faster */
+    flb_path_set(s, leaf0, de, 1, 8 * T_US);
+    s->now += 100 * T_NS;
+    assert_int_equal(route_packet(s, leaf0, 0), up[1]); /* Algorithm 1 alone: 5 us > 100 ns, stays */
+    cnm(s, leaf0, 1, 1, 1, C);                         /* f congested: its path 1 isolated */
+    assert_true(flb_isolated(s, leaf0, up[1]));
+    assert_int_equal(flb_n_isolated(s, leaf0), 1);
+    s->now += 100 * T_NS;
+    uint32_t g = route_packet(s, leaf0, 0);
+    if (!in_order) {
+        assert_int_equal(g, up[0]); /* off at once: 5 us ahead of its predecessor */
+        run_free(&r);
+        return;
+    }
+    for (int k = 0; k < 20; k++) { /* every 100 ns: still on the isolated path */
+        assert_int_equal(g, up[1]);
+        s->now += 100 * T_NS;
+        g = route_packet(s, leaf0, 0);
+    }
+    s->now += 6 * T_US; /* a gap of 6 us > 5 us: the move keeps the order */
+    assert_int_equal(route_packet(s, leaf0, 0), up[0]);
+    assert_int_equal(route_packet(s, leaf0, 1), up[1]); /* f stays on its isolated path */
+    /* h: new on path 0 (the only one not isolated), then congested; the
+     * isolated path 1 is 5 us slower: it moves there at once */
+    assert_int_equal(route_packet(s, leaf0, 2), up[0]);
+    cnm(s, leaf0, 2, 1, 2, C);
+    s->now += 100 * T_NS;
+    assert_int_equal(route_packet(s, leaf0, 2), up[1]);
+    /* and the other way: path 1 now 5 us faster, h' (flow 0 reported
+     * congested) on path 0 must wait for a gap to move onto it */
+    flb_path_set(s, leaf0, de, 0, 8 * T_US);
+    flb_path_set(s, leaf0, de, 1, 3 * T_US);
+    cnm(s, leaf0, 0, 1, 3, C);
+    s->now += 100 * T_NS;
+    assert_int_equal(route_packet(s, leaf0, 0), up[0]);
+    s->now += 6 * T_US;
+    assert_int_equal(route_packet(s, leaf0, 0), up[1]);
+    run_free(&r);
+}
+
+static void test_isolation_keeps_order(void **st)
+{
+    (void)st;
+    iso_order_case(true);
+    iso_order_case(false);
+}
+
+/* The isolation unit is a path (sec. 3.2), not a whole uplink: a 2-pod Clos,
+ * one edge per pod, 2 aggregation switches per pod, 4 cores (2 per
+ * aggregation), so 4 paths between the edges, 2 per uplink. Flow f takes the
+ * fastest path (agg 0, core 0) and is reported congested: that path is
+ * isolated. Uncongested flow g then takes the next fastest, (agg 0, core 1),
+ * through the same uplink; with iso_unit = uplink the whole uplink to agg 0
+ * is isolated and g goes through agg 1. */
+static void unit_case(const char *unit, uint32_t *g_up, uint32_t *agg0_up)
+{
+    struct run r;
+    char ini[512];
+    snprintf(ini, sizeof ini, "[topology]\ntype = clos\npods = 2\nedges_per_pod = 1\naggs_per_pod = 2\n"
+             "hosts_per_edge = 2\ncores = 4\n[transport]\ncc = none\n[lb]\nscheme = flb\n[lb.flb]\niso_unit = %s\n"
+             "[traffic]\npattern = none\n", unit);
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 2, 1000000, 1000 * T_MS); /* f */
+    run_add_flow(&r, 1, 3, 1000000, 1000 * T_MS); /* g */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t e0 = run_edge_switch(s, 0), se = (uint32_t)s->lbsw[e0].edge, de = 1 - se;
+    assert_int_equal(lb_path_count(s, se, de), 4);
+    uint32_t ports[4][4], f_path = 4, g_path = 4;
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(lb_path_ports(s, se, de, lb_path_word(s, se, de, i), ports[i], 4), 4);
+    /* f's path: path 0; g's: the other one through path 0's uplink */
+    f_path = 0;
+    for (uint32_t i = 1; i < 4; i++)
+        if (ports[i][0] == ports[0][0])
+            g_path = i;
+    assert_true(g_path < 4);
+    s->now = 100 * T_US;
+    for (uint32_t i = 0; i < 4; i++)
+        flb_path_set(s, e0, de, i, i == f_path ? 10 * T_US : i == g_path ? 11 * T_US : 20 * T_US);
+    assert_int_equal(route_packet(s, e0, 0), ports[f_path][0]);
+    cnm(s, e0, 0, 1, 1, 100000000000ULL); /* f congested, n = 1 at 100 Gbps: one unit */
+    assert_int_equal(flb_n_isolated(s, e0), 1);
+    *g_up = route_packet(s, e0, 1);
+    *agg0_up = ports[f_path][0];
+    print_message("iso_unit %s: f on uplink %u, g on uplink %u\n", unit, *agg0_up, *g_up);
+    run_free(&r);
+}
+
+static void test_isolation_unit(void **st)
+{
+    (void)st;
+    uint32_t g, a0;
+    unit_case("path", &g, &a0);
+    assert_int_equal(g, a0); /* the other path of the same uplink stays usable */
+    unit_case("uplink", &g, &a0);
+    assert_int_not_equal(g, a0);
+}
+
+/* CNMs retrace the congested flow's path hop by hop (sec. 3.2), not a
+ * shortest path of their own: a 2-leaf, 4-spine leaf-spine at 400 Gbps with
+ * 40 Gbps hosts; flow A (host 0 -> 8, across) and flow B (host 9 -> 8, local)
+ * meet at leaf 1's port to host 8, which crosses K. A's CNM enters leaf 0 by
+ * the uplink A's packets left by. */
+static void test_cnm_route(void **st)
+{
+    (void)st;
+    struct run r;
+    char ini[1024];
+    int same = 0, runs = 0;
+    for (uint32_t seed = 1; seed <= 4; seed++) {
+        snprintf(ini, sizeof ini, "[run]\nseed = %u\n%s[transport]\ncc = none\n", seed, two_leaves);
+        run_setup(&r, ini);
+        run_add_flow(&r, 0, 8, 2000000, 0); /* A */
+        run_add_flow(&r, 9, 8, 2000000, 0); /* B */
+        run_build(&r);
+        struct sim *s = &r.sc.sim;
+        uint32_t leaf0 = run_edge_switch(s, 0);
+        s->p.stop = 100 * T_US;
+        sim_run(s);
+        uint32_t in = flb_cnm_in(s, 0), up = flb_flow_uplink(s, leaf0, 0);
+        print_message("seed %u: A's CNM came into leaf 0 by port %u, A's uplink %u\n", seed, in, up);
+        assert_int_not_equal(in, UINT32_MAX);
+        assert_int_equal(in, up);
+        s->p.stop = 0;
+        sim_run(s);
+        run_check_invariants(&r);
+        run_free(&r);
+        /* the same with cnm_route = shortest: ECMP's way back, for the record */
+        snprintf(ini, sizeof ini, "[run]\nseed = %u\n%s[transport]\ncc = none\n[lb.flb]\ncnm_route = shortest\n", seed,
+                 two_leaves);
+        run_setup(&r, ini);
+        run_add_flow(&r, 0, 8, 2000000, 0);
+        run_add_flow(&r, 9, 8, 2000000, 0);
+        run_build(&r);
+        s = &r.sc.sim;
+        s->p.stop = 100 * T_US;
+        sim_run(s);
+        same += flb_cnm_in(s, 0) == flb_flow_uplink(s, run_edge_switch(s, 0), 0);
+        runs++;
+        run_free(&r);
+    }
+    print_message("cnm_route = shortest: the CNM came back by A's own uplink in %d of %d runs\n", same, runs);
 }
 
 /* Algorithm 1 on a hand-set delay table is covered end to end below; here a
@@ -375,6 +555,9 @@ int main(void)
         cmocka_unit_test(test_k_by_hand),
         cmocka_unit_test(test_algorithm1),
         cmocka_unit_test(test_isolation_paths),
+        cmocka_unit_test(test_isolation_keeps_order),
+        cmocka_unit_test(test_isolation_unit),
+        cmocka_unit_test(test_cnm_route),
         cmocka_unit_test(test_cnm_and_release),
         cmocka_unit_test(test_flbrc_by_hand),
         cmocka_unit_test(test_flbrc_incast),

@@ -1,8 +1,12 @@
 /* Proteus (src/lb/proteus.c): Table II's classes and Algorithm 1's SelectPath
  * order with three alternatives in the header, order kept when Algorithm 1
- * moves flows, Algorithm 2's reroute at a paused switch at the instant the
- * tolerable delay is spent (and none when the pause is shorter), and the run
- * invariants (lossless: no drop) under every CC with a small incast. */
+ * moves flows, Algorithm 2 as the paper states it (wait while the tolerable
+ * delay exceeds the predicted queueing delay, else reroute and kick the port
+ * out) on hand-set delays, a kicked-out port reported to the source edge and
+ * released when its pause ends, the rent-or-buy reading (alg2 = wait: reroute
+ * at the instant the tolerable delay is spent, none when the pause is
+ * shorter), and the run invariants (lossless: no drop) under every CC with a
+ * small incast. */
 #include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
 void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
 void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
+bool proteus_path_active(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
 /* net/port.c: start a port whose pause the test lifted by hand */
 void port_kick(struct sim *s, uint32_t pid);
 
@@ -155,15 +160,15 @@ static void test_three_alternatives(void **st)
     run_free(&r);
 }
 
-/* Algorithm 2 at leaf 2: path 0 (tolerable delay 5 us to path 1) is paused
- * from the start. A 20-packet flow's packets wait on it; the first one's
+/* Algorithm 2 read as rent-or-buy (alg2 = wait, not the paper's text) at
+ * leaf 2: path 0 (tolerable delay 5 us to path 1) is paused from the start. A 20-packet flow's packets wait on it; the first one's
  * budget is spent exactly 5 us after it joined the queue, and at that instant
  * it (and, the port now kicked out, every packet behind it) leaves by path 1.
  * With a pause of 3 us nothing moves. */
 static void paused_case(simtime_t pause_for, uint64_t *reroutes_out)
 {
     struct run r;
-    two_leaves(&r, 2, "");
+    two_leaves(&r, 2, "[lb.proteus]\nalg2 = wait\n");
     run_add_flow(&r, 0, 1, 20000, 0);
     run_build(&r);
     struct sim *s = &r.sc.sim;
@@ -229,6 +234,119 @@ static void test_reroute_when_budget_spent(void **st)
     assert_true(rr >= 20); /* every packet of the flow */
     paused_case(3 * T_US, &rr);
     assert_int_equal(rr, 0);
+}
+
+/* Algorithm 2 as the paper states it (alg2 = predict, the default), at leaf
+ * 2 on hand-set delays: path 0 3 us, path 1 8 us, so t_td = 5 us; path 0's
+ * uplink is paused from the start. A packet joining it predicts its queueing
+ * delay as the bytes ahead of it at 100 Gbps (the least it can be): while
+ * t_td exceeds that, it waits; the first packet for which it does not is
+ * rerouted to path 1, the port is kicked out, and the flow's later packets
+ * take path 1 (here, at its own source edge, Algorithm 1 moves the flow). The
+ * ones that chose to wait stay. */
+static void test_alg2_predict(void **st)
+{
+    (void)st;
+    struct run r;
+    two_leaves(&r, 2, "[transport]\nreorder = buffer\n");
+    run_add_flow(&r, 0, 1, 100000, 0); /* 100 packets at line rate */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t de = (uint32_t)s->lbsw[3].edge, u0 = uplink(s, 0), u1 = uplink(s, 1);
+    int q = s->flows[0].pg;
+    proteus_path_set(s, 2, de, 0, 3 * T_US, 0.5);
+    proteus_path_set(s, 2, de, 1, 8 * T_US, 0.5);
+    s->ports[u0].paused_mask |= (uint8_t)(1u << q);
+    s->ports[u0].paused_since[q] = 0;
+    s->p.stop = 20 * T_US; /* every packet sent; feedback has not changed the delays before the decisions */
+    sim_run(s);
+    const struct pkt *head = s->ports[u0].q[q].head;
+    assert_non_null(head);
+    assert_int_equal(td_ns(head), 5000);
+    uint32_t size = head->size;
+    /* packet j finds j packets ahead: it waits iff 5 us > tx_time(j x size) */
+    uint32_t waits = 0;
+    while (5 * T_US > tx_time((uint64_t)waits * size, 100000000000ull))
+        waits++;
+    uint64_t moves, rr, stays;
+    proteus_counts(s, &moves, &rr, &stays);
+    print_message("Algorithm 2 (predict): %u packets wait on the paused path 0 (expected %u), %llu rerouted, "
+                  "path 1 sent %llu B\n", s->ports[u0].q[q].n, waits, (unsigned long long)rr,
+                  (unsigned long long)s->ports[u1].tx_bytes);
+    assert_true(waits > 1 && waits < 100);
+    assert_int_equal(s->ports[u0].q[q].n, waits);
+    assert_int_equal(rr, 1); /* the first that could not wait; the flow's next packets follow it at this edge */
+    assert_int_equal(s->ports[u1].tx_bytes, (uint64_t)(100 - waits) * size);
+    assert_int_equal(s->c.lb_stat[3], waits); /* wait_decisions */
+    /* the pause ends: the waiting packets go on path 0 */
+    s->ports[u0].paused_mask &= (uint8_t)~(1u << q);
+    port_kick(s, u0);
+    s->p.stop = 0;
+    sim_run(s);
+    run_check_invariants(&r);
+    assert_int_equal(s->ports[u0].tx_bytes, (uint64_t)waits * size);
+    run_free(&r);
+}
+
+/* A kicked-out port further along is reported to the source edge (path
+ * status lives at the edges, sec. IV-C) and released when its pause ends.
+ * k = 4 fat-tree, host 0 (edge 16, pod 0) to host 4 (pod 1): 4 paths, two
+ * through each aggregation switch of pod 0. Hand-set delays at edge 16:
+ * path A 3 us, the other path B through A's aggregation switch 4 us (t_td =
+ * 1 us), the two others 10 us. A's aggregation port toward its core is paused
+ * from the start; packets wait there until their predicted delay reaches
+ * 1 us, then go on by B, the port is kicked out and edge 16 is told: A is
+ * inactive there, the paths through the other core or aggregation are not.
+ * Once the pause ends A is active again. */
+static void test_kick_reported(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = fattree\nk = 4\n[transport]\ncc = none\n[lb]\nscheme = proteus\n"
+                  "[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 4, 100000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t src = s->ports[s->ports[s->nodes[0].port0].peer].node, se = (uint32_t)s->lbsw[src].edge;
+    uint32_t dsw = s->ports[s->ports[s->nodes[4].port0].peer].node, de = (uint32_t)s->lbsw[dsw].edge;
+    assert_int_equal(lb_path_count(s, se, de), 4);
+    uint32_t pa[4][4], A = 0, B = 4;
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(lb_path_ports(s, se, de, lb_path_word(s, se, de, i), pa[i], 4), 4);
+    for (uint32_t i = 1; i < 4; i++)
+        if (pa[i][0] == pa[A][0])
+            B = i;
+    assert_true(B < 4);
+    for (uint32_t i = 0; i < 4; i++)
+        proteus_path_set(s, src, de, i, i == A ? 3 * T_US : i == B ? 4 * T_US : 10 * T_US, 0.5);
+    int q = s->flows[0].pg;
+    uint32_t agg_up = pa[A][1]; /* A's aggregation switch, its port toward A's core */
+    s->ports[agg_up].paused_mask |= (uint8_t)(1u << q);
+    s->ports[agg_up].paused_since[q] = 0;
+    s->p.stop = 9 * T_US;
+    sim_run(s);
+    uint64_t moves, rr, stays;
+    proteus_counts(s, &moves, &rr, &stays);
+    print_message("kick report: %llu rerouted at the aggregation switch, %u wait there, %llu reports; A active %d, B %d\n",
+                  (unsigned long long)rr, s->ports[agg_up].q[q].n, (unsigned long long)s->c.lb_stat[4],
+                  proteus_path_active(s, src, de, A), proteus_path_active(s, src, de, B));
+    assert_true(rr > 0);
+    assert_true(s->ports[agg_up].q[q].n > 0);
+    assert_int_equal(s->c.lb_stat[4], 1); /* one report: one kick, one source edge */
+    assert_false(proteus_path_active(s, src, de, A));
+    for (uint32_t i = 0; i < 4; i++)
+        if (i != A)
+            assert_true(proteus_path_active(s, src, de, i));
+    /* the pause ends at 9 us: a poll within 1 us, the report's way back */
+    s->ports[agg_up].paused_mask &= (uint8_t)~(1u << q);
+    port_kick(s, agg_up);
+    s->p.stop = 14 * T_US;
+    sim_run(s);
+    assert_true(proteus_path_active(s, src, de, A));
+    s->p.stop = 0;
+    sim_run(s);
+    run_check_invariants(&r);
+    run_free(&r);
 }
 
 /* Algorithm 1 moves flows between paths as measured delays change, and the
@@ -340,6 +458,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_ii_and_select),
         cmocka_unit_test(test_three_alternatives),
+        cmocka_unit_test(test_alg2_predict),
+        cmocka_unit_test(test_kick_reported),
         cmocka_unit_test(test_reroute_when_budget_spent),
         cmocka_unit_test(test_rtt_moves_keep_order),
         cmocka_unit_test(test_every_cc_incast),

@@ -20,7 +20,7 @@ for s in $schemes; do
         --set output.util_ports=26:* --set output.util_interval=100us --out "$d" --quiet
     fin=$(awk -F, 'NR == 2 { print $6 }' "$d/fct.csv")
     awk -F, -v s="$s" -v fin="$fin" '
-        FILENAME ~ /fct.csv$/ && FNR == 2 { fct = $7 / 1e6; ooo = $11; pz = $10 }
+        FILENAME ~ /fct.csv$/ && FNR == 2 { fct = $7 / 1e6; ooo = $12; pz = $10 }
         FILENAME ~ /util.csv$/ && FNR > 1 && $1 <= fin + 100000 && $2 == 26 && $3 == 2 { b1 += $4 * 40e9 * 100e-6 / 8 }
         FILENAME ~ /util.csv$/ && FNR > 1 && $1 <= fin + 100000 && $2 == 26 && $3 == 3 { b2 += $4 * 40e9 * 100e-6 / 8 }
         FILENAME ~ /pfc.csv$/ && FNR > 1 && $6 == "pause" {

@@ -37,32 +37,48 @@
  *    forgets them.
  *  - A flow is congested at one port at a time (the first that reported it);
  *    the paper keeps the previous hop per flow, the flow id is its idealised
- *    flow table.
- *  - Delivery: the paper sends the CNM hop by hop back along the recorded
- *    previous hops to the source edge. Here it is a PKT_CTRL addressed to the
- *    flow's source edge switch (lb_ctrl_packet), routed on shortest paths in
- *    the strict-priority queue 0. In the leaf-spine and Clos topologies the
- *    shortest way back has as many hops as the flow's way in, queue 0 is
- *    never paused and never waits for more than the one packet being sent,
- *    so it arrives when the hop-by-hop CNM would; only the switches it
- *    crosses may differ, and no switch on the way acts on a CNM.
+ *    flow table. The congestion point keeps, per congested flow, the path
+ *    word and hop of its latest packet there (its flow-table entry).
+ *  - Delivery (`cnm_route = hop`): the paper sends the CNM hop by hop back
+ *    along the recorded previous hops to the source edge. Here it is a
+ *    PKT_CTRL addressed to the flow's source edge switch (lb_ctrl_packet) in
+ *    the strict-priority queue 0, source-routed (lb_ctrl_route) over the
+ *    reverse of the recorded path: from the congestion point, the far end of
+ *    each link the flow's packet came over. No switch on the way acts on it.
+ *    `cnm_route = shortest` (the earlier reading) routes it on shortest paths
+ *    by ECMP: as many hops, other switches.
  *  - The source edge keeps the congested flows (its isolation table) with
- *    their converged rate C/n, and isolates ceil(Σ C/n / uplink rate) of its
- *    uplinks (at least one, at most all but one, so uncongested traffic keeps
- *    a way out). An uplink is the unit of isolation because a PFC PAUSE that
- *    reaches the source edge stops the whole link: in a leaf-spine an uplink
- *    is exactly one path; in a Clos it is the paths through one aggregation
- *    switch. The first isolated uplink is the one the reporting flow's last
- *    packet took ("where the last packet in f2 is pending"); further ones are
- *    the non-isolated uplinks with the most bytes queued.
- *  - A congested flow keeps its path while its uplink is isolated, else it is
- *    given a path through a random isolated uplink ("randomly assigns the
- *    congested flows to one of these paths"). Uncongested flows never use an
- *    isolated uplink: one standing on one moves at once (isolation outranks
- *    reordering here, as in Fig. 6(b)).
+ *    their converged rate C/n, and isolates ceil(Σ C/n / uplink rate) units
+ *    (at least one, at most all but one, so uncongested traffic keeps a way
+ *    out). §3.2 isolates "paths" (Fig. 6 shows one; Algorithm 1 line 4 "the
+ *    isolated paths occupied by the congested flows"). A unit
+ *    (`iso_unit = path`) is an upward path: the links from the source edge
+ *    up to the top of the path, named by its last upward egress — in a
+ *    leaf-spine the uplink, in a 3-tier Clos the (aggregation switch, core)
+ *    pair for paths between pods and the uplink within a pod — so that an
+ *    isolated unit covers every path to any destination that climbs through
+ *    those links (the PAUSEs a congestion sends back climb them too), and the
+ *    other cores of the same aggregation switch stay usable. `iso_unit =
+ *    uplink` (the earlier reading) isolates whole uplinks. The first unit
+ *    isolated is the one the reporting flow's last packet took ("where the
+ *    last packet in f2 is pending"); further ones are those of the reporting
+ *    flow's paths (its destination's) whose first hop holds the most bytes.
+ *    In the path reading the number of units counts those seen so far.
+ *  - A congested flow keeps its path while it is isolated, else it is given
+ *    a random isolated path ("randomly assigns the congested flows to one of
+ *    these paths"). Uncongested flows never take an isolated path: one
+ *    standing on one moves to the fastest other path. Both moves keep the
+ *    order as Algorithm 1's do (`iso_in_order`, on): only to a path p' with
+ *    owd(p) − owd(p') < the gap since the flow's previous packet (a slower
+ *    path always qualifies), else the flow stays where it is until a packet
+ *    comes late enough. The paper states the order test for Algorithm 1 and
+ *    says nothing of exempting isolation; `iso_in_order = off` (the earlier
+ *    reading: isolation outranks order) moves at once, and was the main
+ *    source of FLB's reordering (with DCQCN, 33 % of packets vs 5.4 % with
+ *    isolation disabled: the issue 23 audit).
  *  - A non-congestion CNM removes the flow from the table, and entries not
  *    refreshed (by a packet or a CNM) within `iso_timeout` are removed by a
- *    periodic check; the number of isolated uplinks follows the table (the
+ *    periodic check; the number of isolated units follows the table (the
  *    last isolated is released first).
  *  - With the minimal rate control (transport.cc = flbrc, which declares
  *    FLB its pair: lb_cc_paired(); `notify = auto`)
@@ -81,9 +97,9 @@
  *
  * Choices where the paper is silent: the 32-bit feedback word (path index,
  * delay in 8 ns units, saturating at 8.4 ms), `aging` 1 ms (the paper's flow
- * entry ageing), the uplink reading of "path" for isolation in a Clos, and
- * per-packet random isolated paths replaced by a per-flow draw (no
- * reordering among isolation paths). No wire bytes are counted for FLB's
+ * entry ageing), the upward-path reading of "path" for isolation in a Clos,
+ * which further units to isolate, and per-packet random isolated paths
+ * replaced by a per-flow draw (no reordering among isolation paths). No wire bytes are counted for FLB's
  * fields (the paper's prototype keeps them in existing headers). */
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,13 +111,16 @@
 extern const struct lb_ops lb_ecmp;
 
 enum { NOTIFY_AUTO, NOTIFY_ON, NOTIFY_OFF };
+enum { UNIT_PATH, UNIT_UPLINK };
+enum { CNM_HOP, CNM_SHORTEST };
 enum { CNM_CONGESTED = 1, CNM_RELEASE = 2 }; /* p->lb.proto of FLB's PKT_CTRL */
 
 struct flb_par {
     simtime_t aging, flow_timeout, iso_timeout;
     uint64_t k;
     double k_share, sample_rtts;
-    int notify;
+    int notify, iso_unit, cnm_route;
+    bool iso_in_order;
 };
 
 #define P(m) offsetof(struct flb_par, m)
@@ -113,6 +132,9 @@ static const struct param flb_params[] = {
     {"k", P_SIZE, P(k), "0", "isolation threshold K on egress queues; 0 = Appendix A's lower bound 2dC per port", NULL, 0, 1e12},
     {"k_share", P_DOUBLE, P(k_share), "0", "> 0: K = this share of the switch buffer (sec. 4.2's fixed 0.2 / 0.3 thresholds)", NULL, 0, 1},
     {"notify", P_ENUM, P(notify), "auto", "source edge forwards CNMs to senders: auto = with transport.cc = flbrc", "auto|on|off", 0, 0},
+    {"iso_in_order", P_BOOL, P(iso_in_order), "on", "isolation moves (congested flows onto isolated paths, uncongested off them) only where Algorithm 1's in-order test allows (off: at once)", NULL, 0, 0},
+    {"iso_unit", P_ENUM, P(iso_unit), "path", "what is isolated: path = an upward path (uplink, and in a 3-tier Clos its aggregation switch's uplink: the core), as sec. 3.2 says; uplink = a whole source-edge uplink", "path|uplink", 0, 0},
+    {"cnm_route", P_ENUM, P(cnm_route), "hop", "CNMs travel back hop by hop along the congested flow's recorded path (sec. 3.2), or on shortest paths", "hop|shortest", 0, 0},
     PARAM_END};
 
 /* ---------------------------------------------------------------- state */
@@ -124,6 +146,7 @@ struct fpath {
     simtime_t base;       /* unloaded delay: least measured, or the links' before that */
     simtime_t stamped;    /* last time a packet on it was stamped */
     uint32_t word, port;  /* path word, first hop (local uplink) */
+    uint32_t key;         /* its isolation unit (index into flb_sw.kport) */
 };
 
 /* A destination edge's latest measurement of one path from a source edge. */
@@ -154,10 +177,13 @@ struct flb_sw {
     struct frow **to, **from; /* edges only, by remote edge, made on first use */
     struct cpoint *cp;        /* by port - port0 */
     bool k_ready;
-    /* source edge: isolation */
-    bool *iso;                /* by port - port0: an isolated uplink */
-    uint32_t *iso_stack;      /* isolated uplinks, in the order they were isolated */
-    uint32_t n_iso, n_up;
+    /* source edge: isolation. A unit (key) is an upward path, named by its
+     * last upward egress port (iso_unit = path), or an uplink (uplink). */
+    uint32_t *kport, *kfirst; /* by key: that port, and the path's first hop (a local uplink) */
+    bool *kiso;               /* by key: isolated */
+    uint32_t nkeys, capkeys;
+    uint32_t *iso_stack;      /* isolated keys, in the order they were isolated */
+    uint32_t n_iso, capiso, n_up;
     uint64_t up_rate;
     uint32_t *cflows;         /* the isolation table */
     uint32_t ncf, capcf;
@@ -177,6 +203,9 @@ struct flb_flow {
     /* at the congestion point */
     uint32_t cport;       /* congested at global port cport - 1; 0 = nowhere */
     uint32_t n_sent;      /* n its last CNM carried */
+    uint32_t cpath;       /* the path word its latest packet there carried (PATH_NONE: none) */
+    uint8_t chop;         /* ...and the congestion point's place on it (0 = the source edge) */
+    uint32_t cnm_in;      /* at its source edge: 1 + the port its latest CNM came in by (0 = none; for tests) */
 };
 
 #define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 20 | delay / 8 ns */
@@ -203,6 +232,28 @@ static simtime_t mtu_time(const struct sim *s, uint32_t port)
     return (simtime_t)(bits * 1000000000000ULL / lb_port_rate(s, port));
 }
 
+/* The key of isolation unit `port` (first hop `first`), made on first sight. */
+static uint32_t key_of(struct sim *s, struct flb_sw *fs, uint32_t port, uint32_t first)
+{
+    for (uint32_t k = 0; k < fs->nkeys; k++)
+        if (fs->kport[k] == port)
+            return k;
+    if (fs->nkeys == fs->capkeys) {
+        uint32_t cap = fs->capkeys;
+        fs->kport = grow(s, fs->kport, &cap, sizeof *fs->kport);
+        cap = fs->capkeys;
+        fs->kfirst = grow(s, fs->kfirst, &cap, sizeof *fs->kfirst);
+        cap = fs->capkeys;
+        fs->kiso = grow(s, fs->kiso, &cap, sizeof *fs->kiso);
+        cap = fs->capkeys;
+        fs->iso_stack = grow(s, fs->iso_stack, &cap, sizeof *fs->iso_stack);
+        fs->capkeys = cap;
+    }
+    fs->kport[fs->nkeys] = port;
+    fs->kfirst[fs->nkeys] = first;
+    return fs->nkeys++;
+}
+
 static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_sw *fs, uint32_t here, uint32_t de)
 {
     if (fs->to[de])
@@ -222,6 +273,9 @@ static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_
         for (int j = 0; j < k; j++)
             e->base += lb_port_delay(s, ports[j]) + mtu_time(s, ports[j]);
         e->stamped = -1;
+        /* the isolation unit: the path's last upward hop (up and down are
+         * equally long in a leaf-spine or Clos), or its uplink */
+        e->key = k ? key_of(s, fs, par->iso_unit == UNIT_PATH ? ports[(k - 1) / 2] : ports[0], ports[0]) : UINT32_MAX;
     }
     /* the pair's base RTT: both ways along path 0 and both host links */
     simtime_t host = 0;
@@ -253,7 +307,8 @@ static simtime_t path_owd(const struct flb_par *par, const struct fpath *e, simt
 
 static bool path_isolated(const struct lb_switch *sw, const struct flb_sw *fs, const struct fpath *e)
 {
-    return fs->n_iso && e->port != UINT32_MAX && fs->iso[e->port - sw->port0];
+    (void)sw;
+    return fs->n_iso && e->key != UINT32_MAX && fs->kiso[e->key];
 }
 
 /* Appendix A's K per egress port: 2dC (see the header), or the overrides. */
@@ -292,21 +347,35 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
 
 /* ---------------------------------------------------------------- CNMs */
 
-static void cnm_send(struct sim *s, struct lb_switch *sw, uint32_t flow, int proto, uint32_t n, uint64_t rate)
+/* A CNM about `flow` to its source edge. With cnm_route = hop it retraces,
+ * hop by hop, the path the flow's latest packet took to this switch (sec.
+ * 3.2: each switch keeps the flow's previous hop and forwards the CNM to it):
+ * from here, the far end of each link of that path, backwards. */
+static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t flow, int proto, uint32_t n,
+                     uint64_t rate)
 {
-    struct qp *f = cc_flow(s, flow);
-    uint32_t se = lb_host_edge(s, f->src);
+    struct qp *q = cc_flow(s, flow);
+    uint32_t se = lb_host_edge(s, q->src);
     if (se == UINT32_MAX)
         return;
     struct pkt *c = lb_ctrl_packet(s, sw->node, lb_edge_node(s, se), (uint8_t)proto, FLBRC_MSG_BYTES);
     c->lb.fb = flow;
     c->aux = rate;
     memcpy(c->lb.b, &n, sizeof n);
+    const struct flb_flow *f = lb_flow_state(s, flow);
+    uint32_t de = lb_host_edge(s, q->dst), fwd[4], back[4];
+    if (par->cnm_route == CNM_HOP && f->cpath != PATH_NONE && f->chop > 0 && de != UINT32_MAX &&
+        lb_path_ports(s, se, de, f->cpath, fwd, 4) >= f->chop) {
+        for (int j = 0; j < f->chop; j++)
+            back[j] = lb_port_peer(s, fwd[f->chop - 1 - j]);
+        lb_ctrl_route(s, c, back, f->chop);
+    }
     lb_ctrl_send(s, c);
 }
 
 /* A data packet of `flow` is about to join egress `port` queue q. */
-static void congestion_check(struct sim *s, struct lb_switch *sw, struct pkt *p, uint32_t port, int q)
+static void congestion_check(struct sim *s, struct lb_switch *sw, const struct flb_par *par, struct pkt *p, uint32_t port,
+                             int q)
 {
     struct flb_sw *fs = sw->st;
     struct cpoint *c = &fs->cp[port - sw->port0];
@@ -322,15 +391,20 @@ static void congestion_check(struct sim *s, struct lb_switch *sw, struct pkt *p,
             c->flows = grow(s, c->flows, &c->cap, sizeof *c->flows);
         c->flows[c->n++] = p->flow;
         f->cport = port + 1;
-    } else if (f->cport != port + 1 || f->n_sent >= c->n) {
-        return; /* congested elsewhere, or already told this n */
+    } else if (f->cport != port + 1) {
+        return; /* congested elsewhere */
     }
+    /* its flow-table entry here: the way it came (for the CNMs' way back) */
+    f->cpath = p->lb.path;
+    f->chop = p->lb.path == PATH_NONE ? 0 : (uint8_t)(p->lb.path_hop - 1);
+    if (f->n_sent >= c->n)
+        return; /* already told this n */
     f->n_sent = c->n;
-    cnm_send(s, sw, p->flow, CNM_CONGESTED, c->n, lb_port_rate(s, port));
+    cnm_send(s, sw, par, p->flow, CNM_CONGESTED, c->n, lb_port_rate(s, port));
 }
 
 /* After a dequeue at a congested port: below K again releases its flows. */
-static void release_check(struct sim *s, struct lb_switch *sw, uint32_t port)
+static void release_check(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t port)
 {
     struct flb_sw *fs = sw->st;
     struct cpoint *c = &fs->cp[port - sw->port0];
@@ -341,7 +415,7 @@ static void release_check(struct sim *s, struct lb_switch *sw, uint32_t port)
         if (f->cport == port + 1) {
             f->cport = 0;
             f->n_sent = 0;
-            cnm_send(s, sw, c->flows[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
+            cnm_send(s, sw, par, c->flows[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
         }
     }
     c->n = 0;
@@ -350,44 +424,50 @@ static void release_check(struct sim *s, struct lb_switch *sw, uint32_t port)
 
 /* ---------------------------------------------------------------- isolation (source edge) */
 
-static uint32_t iso_need(const struct flb_sw *fs)
+/* Isolation units needed: ceil(Σ C/n / link rate), at least 1, at most all
+ * but one of the units (uplinks; upward paths seen so far), so uncongested
+ * traffic keeps a way out. */
+static uint32_t iso_need(const struct flb_par *par, const struct flb_sw *fs)
 {
-    if (!fs->ncf || fs->n_up < 2)
+    uint32_t units = par->iso_unit == UNIT_PATH ? fs->nkeys : fs->n_up;
+    if (!fs->ncf || units < 2 || !fs->up_rate)
         return 0;
     uint64_t need = (fs->cong_rate + fs->up_rate - 1) / fs->up_rate;
     if (need < 1)
         need = 1;
-    return need > fs->n_up - 1 ? fs->n_up - 1 : (uint32_t)need;
+    return need > units - 1 ? units - 1 : (uint32_t)need;
 }
 
-/* Make the isolated uplinks match the table; `hint` is an uplink to isolate
- * first (the reporting flow's), UINT32_MAX for none. */
-static void iso_update(struct sim *s, struct lb_switch *sw, uint32_t hint)
+/* Make the isolated units match the table; `hint` is a unit to isolate first
+ * (where the reporting flow's last packet went), UINT32_MAX for none; further
+ * ones are the units of row r's paths (the reporting flow's destination; any
+ * unit without one) whose first hop holds the most bytes. */
+static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t hint, const struct frow *r)
 {
     struct flb_sw *fs = sw->st;
-    uint32_t need = iso_need(fs);
+    uint32_t need = iso_need(par, fs);
     while (fs->n_iso > need)
-        fs->iso[fs->iso_stack[--fs->n_iso] - sw->port0] = false;
+        fs->kiso[fs->iso_stack[--fs->n_iso]] = false;
     while (fs->n_iso < need) {
         uint32_t pick = UINT32_MAX;
-        if (hint != UINT32_MAX && !fs->iso[hint - sw->port0]) {
+        if (hint != UINT32_MAX && !fs->kiso[hint]) {
             pick = hint;
         } else {
             uint64_t most = 0;
-            for (uint32_t i = 0; i < sw->nports; i++) {
-                uint32_t pt = sw->port0 + i;
-                if (lb_port_to_host(s, pt) || fs->iso[i])
+            for (uint32_t i = 0; i < (r ? r->n : fs->nkeys); i++) {
+                uint32_t k = r ? r->to[i].key : i;
+                if (k == UINT32_MAX || fs->kiso[k])
                     continue;
-                uint64_t b = lb_port_bytes(s, pt);
+                uint64_t b = lb_port_bytes(s, fs->kfirst[k]);
                 if (pick == UINT32_MAX || b > most) {
-                    pick = pt;
+                    pick = k;
                     most = b;
                 }
             }
         }
         if (pick == UINT32_MAX)
             break;
-        fs->iso[pick - sw->port0] = true;
+        fs->kiso[pick] = true;
         fs->iso_stack[fs->n_iso++] = pick;
     }
 }
@@ -424,13 +504,10 @@ static void iso_add(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     f->crate = rate;
     f->ct = now;
     uint32_t hint = UINT32_MAX;
-    if (f->live) {
-        struct qp *q = cc_flow(s, flow);
-        struct frow *r = to_row(s, par, fs, (uint32_t)sw->edge, lb_host_edge(s, q->dst));
-        if (f->path < r->n)
-            hint = r->to[f->path].port;
-    }
-    iso_update(s, sw, hint);
+    struct frow *r = to_row(s, par, fs, (uint32_t)sw->edge, lb_host_edge(s, cc_flow(s, flow)->dst));
+    if (f->live && f->path < r->n)
+        hint = r->to[f->path].key;
+    iso_update(s, sw, par, hint, r);
     if (sw->timer_at[TIMER_ISO] < 0 || sw->timer_at[TIMER_ISO] <= now)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout);
 }
@@ -471,11 +548,14 @@ static uint32_t fastest(struct lb_switch *sw, const struct flb_sw *fs, const str
     return best;
 }
 
-static uint32_t random_isolated(struct lb_switch *sw, const struct flb_sw *fs, const struct frow *r)
+/* A random isolated path whose delay is above `lo` (-1: any). */
+static uint32_t random_isolated(struct lb_switch *sw, const struct flb_sw *fs, const struct flb_par *par,
+                                const struct frow *r, simtime_t now, simtime_t lo)
 {
     uint32_t pick = UINT32_MAX, seen = 0;
     for (uint32_t i = 0; i < r->n; i++)
-        if (path_isolated(sw, fs, &r->to[i]) && rng_below(&sw->rng, ++seen) == 0)
+        if (path_isolated(sw, fs, &r->to[i]) && (lo < 0 || path_owd(par, &r->to[i], now) > lo) &&
+            rng_below(&sw->rng, ++seen) == 0)
             pick = i;
     return pick;
 }
@@ -490,19 +570,32 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
     simtime_t now = lb_now(s);
     bool known = f->live && now - f->prev < par->flow_timeout && f->path < r->n;
     uint32_t next = UINT32_MAX;
+    /* An isolation move keeps the order as Algorithm 1's does (iso_in_order):
+     * to a path p' with owd(p) - owd(p') < dt only, so the packet arrives
+     * after its predecessor; a slower path always qualifies. Until one does,
+     * the flow stays where it is. */
+    simtime_t lo = -1;
+    if (known && par->iso_in_order)
+        lo = path_owd(par, &r->to[f->path], now) - (now - f->prev);
     if (f->congested) {
         f->ct = now;
         if (known && path_isolated(sw, fs, &r->to[f->path]))
             next = f->path;
-        else
-            next = random_isolated(sw, fs, r);
+        else if ((next = random_isolated(sw, fs, par, r, now, lo)) == UINT32_MAX && known && fs->n_iso)
+            next = f->path; /* no isolated path keeps it in order yet */
     }
     if (next == UINT32_MAX) {
-        if (!known || path_isolated(sw, fs, &r->to[f->path])) {
-            /* Algorithm 1 lines 3-5 (and a flow pushed off an isolated uplink) */
+        if (!known) {
+            /* Algorithm 1 lines 3-5 */
             next = fastest(sw, fs, par, r, now, false, -1, T_NEVER);
-            if (next == UINT32_MAX) /* every uplink isolated (a single-uplink edge) */
+            if (next == UINT32_MAX) /* every path isolated (a single-uplink edge) */
                 next = fastest(sw, fs, par, r, now, true, -1, T_NEVER);
+        } else if (path_isolated(sw, fs, &r->to[f->path])) {
+            /* an uncongested flow pushed off an isolated path: the fastest
+             * other path that keeps the order, else it stays for now */
+            next = fastest(sw, fs, par, r, now, false, lo, T_NEVER);
+            if (next == UINT32_MAX)
+                next = par->iso_in_order ? f->path : fastest(sw, fs, par, r, now, true, -1, T_NEVER);
         } else {
             /* lines 8-14: the fastest p' with 0 < owd(p) - owd(p') < dt, else stay */
             simtime_t cur = path_owd(par, &r->to[f->path], now), dt = now - f->prev;
@@ -558,8 +651,6 @@ static void flb_init(struct sim *s, struct lb_switch *sw, const void *par_)
     if (sw->edge >= 0) {
         fs->to = lb_alloc(s, lb_edge_count(s) * sizeof *fs->to);
         fs->from = lb_alloc(s, lb_edge_count(s) * sizeof *fs->from);
-        fs->iso = lb_alloc(s, sw->nports * sizeof *fs->iso);
-        fs->iso_stack = lb_alloc(s, sw->nports * sizeof *fs->iso_stack);
         for (uint32_t i = 0; i < sw->nports; i++)
             if (!lb_port_to_host(s, sw->port0 + i)) {
                 fs->n_up++;
@@ -626,16 +717,15 @@ static void flb_enqueue(struct sim *s, struct lb_switch *sw, const void *par, st
         return;
     if (!fs->k_ready)
         k_setup(s, sw, par);
-    congestion_check(s, sw, p, *out, q);
+    congestion_check(s, sw, par, p, *out, q);
 }
 
 static void flb_dequeue(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t port, int q)
 {
-    (void)par;
     (void)p;
     struct flb_sw *fs = sw->st;
     if (q != 0 && fs->cp[port - sw->port0].congested)
-        release_check(s, sw, port);
+        release_check(s, sw, par, port);
 }
 
 static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, struct pkt *p)
@@ -644,9 +734,10 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     struct flb_sw *fs = sw->st;
     uint32_t flow = p->lb.fb, n;
     memcpy(&n, p->lb.b, sizeof n);
-    if (flow >= lb_flow_count(s) || !fs->iso)
+    if (flow >= lb_flow_count(s) || !fs->to)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
+    ((struct flb_flow *)lb_flow_state(s, flow))->cnm_in = p->in_port + 1;
     /* a flow to a host of this same switch takes no uplink: nothing to isolate */
     bool local = lb_host_edge(s, cc_flow(s, flow)->dst) == (uint32_t)sw->edge;
     if (p->lb.proto == CNM_CONGESTED) {
@@ -657,7 +748,7 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     } else if (p->lb.proto == CNM_RELEASE) {
         if (!local) {
             iso_drop(s, fs, flow);
-            iso_update(s, sw, UINT32_MAX);
+            iso_update(s, sw, par, UINT32_MAX, NULL);
         }
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_RELEASE, n, p->aux);
@@ -680,7 +771,7 @@ static void flb_timer(struct sim *s, struct lb_switch *sw, const void *par_, int
         else
             i++;
     }
-    iso_update(s, sw, UINT32_MAX);
+    iso_update(s, sw, par, UINT32_MAX, NULL);
     if (fs->ncf)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout / 4);
 }
@@ -722,7 +813,10 @@ bool flb_isolated(struct sim *s, uint32_t node, uint32_t port)
 {
     struct lb_switch *sw = lb_switch_of(s, node);
     const struct flb_sw *fs = sw->st;
-    return fs->iso && fs->iso[port - sw->port0];
+    for (uint32_t i = 0; i < fs->n_iso; i++)
+        if (fs->kport[fs->iso_stack[i]] == port || fs->kfirst[fs->iso_stack[i]] == port)
+            return true;
+    return false;
 }
 uint32_t flb_n_isolated(struct sim *s, uint32_t node) { return ((struct flb_sw *)lb_switch_of(s, node)->st)->n_iso; }
 uint32_t flb_n_table(struct sim *s, uint32_t node) { return ((struct flb_sw *)lb_switch_of(s, node)->st)->ncf; }
@@ -735,4 +829,18 @@ uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow)
     if (!f->live || !fs->to || !fs->to[de] || f->path >= fs->to[de]->n)
         return UINT32_MAX;
     return fs->to[de]->to[f->path].port;
+}
+uint32_t flb_cnm_in(struct sim *s, uint32_t flow)
+{
+    return ((const struct flb_flow *)lb_flow_state(s, flow))->cnm_in - 1;
+}
+bool flb_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd)
+{
+    struct lb_switch *sw = lb_switch_of(s, node);
+    struct frow *r = to_row(s, lb_running_params(s, &lb_flb), sw->st, (uint32_t)sw->edge, dst_edge);
+    if (i >= r->n)
+        return false;
+    r->to[i].owd = owd;
+    r->to[i].t = lb_now(s) > 0 ? lb_now(s) : 1;
+    return true;
 }

@@ -6,6 +6,7 @@
 #define ROCESIM_LB_FLB_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "core/simtime.h"
 
 struct sim;
 
@@ -26,5 +27,10 @@ bool flb_isolated(struct sim *s, uint32_t node, uint32_t port);
 uint32_t flb_n_isolated(struct sim *s, uint32_t node);
 uint32_t flb_n_table(struct sim *s, uint32_t node);
 uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
+/* The port the latest CNM about `flow` came into its source edge by
+ * (UINT32_MAX: none yet, or sent by that edge itself). */
+uint32_t flb_cnm_in(struct sim *s, uint32_t flow);
+/* Set the one-way delay edge `node` knows for path i toward dst_edge, as feedback would. */
+bool flb_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd);
 
 #endif

@@ -34,53 +34,64 @@
  *    scheme sees every packet), changed entries first, else round robin.
  *    Entries not refreshed for `aging` read as unmeasured: base delay, zero
  *    utilisation (non-congested), so an unused path is tried again.
- *  - The delay Algorithm 1 compares: the fed-back one-way delay is up to a
- *    period plus a feedback trip old, and the source edge's own uplink queue
- *    can grow by microseconds meanwhile; a flow then moved "by less than the
- *    gap" overtakes its predecessor (tests/test_proteus.c's Algorithm 1 case:
- *    140 packets out of order with `local_queue = off`, none with on). The
- *    edge switch knows that queue exactly, so a path's delay is taken as at
- *    least its base plus the queue at its local uplink now (`local_queue`,
- *    on by default; the paper does not say). Queues further along the path
- *    are known only through the stale feedback, so Algorithm 1 can still
- *    reorder where they change faster than a period (Web Search at 30 %
- *    load, 1 ms: about 1 % of packets, with either setting), which the
- *    paper's "no reordering" (§V-C.1) does not show.
+ *  - The delay Algorithm 1 compares is the fed-back one-way delay, as the
+ *    paper has it. It is up to a period plus a feedback trip old, and the
+ *    source edge's own uplink queue can grow by microseconds meanwhile; a
+ *    flow then moved "by less than the gap" overtakes its predecessor
+ *    (tests/test_proteus.c's Algorithm 1 case: 140 packets out of order),
+ *    which the paper's "no reordering" (§V-C.1) does not show. Not in the
+ *    paper, off by default: `local_queue = on` takes a path's delay as at
+ *    least its base plus the queue at the source edge's own uplink now (the
+ *    same case: none out of order; queues further along are still known only
+ *    through the stale feedback).
  *  - Algorithm 1, at the source edge, per data packet: a new flow takes
  *    SelectPath over the active paths (non-congested: min delay; else
  *    undetermined: max utilisation; else congested: min delay; ties broken
  *    by the switch's random stream). A later packet of the flow moves only
  *    to a path p' with 0 < d(p) - d(p') < gap since the flow's previous packet
  *    (lines 6-7, which is what keeps it in order: it arrives after its
- *    predecessor), choosing among those by SelectPath; else it stays.
+ *    predecessor), choosing among those by SelectPath; else it stays. "Active"
+ *    paths exclude kicked-out ones (below); a flow whose path was kicked out
+ *    moves to any active path with d(p) - d(p') < gap (slower ones too: they
+ *    keep the order), else stays on it (Algorithm 2 reroutes it further on).
  *  - Header (9 B, hdr_bytes): the chosen path, the next 3 active paths in
  *    SelectPath's order, and the tolerable delay t_td = d(first alternative)
  *    - d(chosen), floored at 0 (§III-B.2: "the delay difference between the
  *    optimal and suboptimal paths"); without an alternative it is unlimited.
  *  - Algorithm 2, at every switch, on a data packet joining a PFC-paused
- *    egress (predicted queueing delay infinite: lb_port_predicted_delay =
- *    T_NEVER): the remaining budget is t_td - CST. Read as the rent-or-buy
- *    rule of §III-C ("wait for D_ps - D_po at most, then switch"): the packet
- *    waits while the budget lasts; at the instant it is spent with the queue
- *    still paused (a switch timer), or at once if it is already spent, the
- *    packet is rerouted to the first carried alternative that branches off at
- *    this switch (alternatives that diverge earlier cannot be reached from
- *    here and are skipped; if none is left, it stays: "the packet will not
- *    switch path"). The egress port is then kicked out (p_active = 0) until
- *    its PFC pause ends: every packet still waiting on it here and every new
- *    one follows its alternative at once, and at the source edge SelectPath
- *    skips paths through it. A queue that is not paused needs no decision
- *    (line 4): the CST simply grows.
+ *    egress (line 4; a queue that is not paused needs no decision, the CST
+ *    simply grows): the tolerable delay left is t_td - CST (lines 6-7 take
+ *    each switch's sojourn off it). As the text says (`alg2 = predict`, the
+ *    default), the packet predicts the minimum queueing delay t_qd — the
+ *    bytes ahead of it in that queue at the port's rate, what it would wait
+ *    if the pause ended now — and waits if t_td > t_qd (lines 5-7); else it
+ *    is rerouted to the first carried alternative that branches off at this
+ *    switch (alternatives that diverge earlier cannot be reached from here
+ *    and are skipped; if none is left, it stays: "the packet will not switch
+ *    path") and the egress port is kicked out (p_active = 0, lines 9-10)
+ *    until its PFC pause ends: every new packet for it here follows its
+ *    alternative at once. Packets that chose to wait stay where they are
+ *    (the decision is taken on arrival). Not in the paper: `alg2 = wait`
+ *    reads the rule as §III-C's rent-or-buy argument ("wait for D_ps - D_po
+ *    at most, then switch"): the packet waits while t_td - CST lasts, and at
+ *    the instant it is spent with the queue still paused (a switch timer)
+ *    it, and once the port is kicked out every packet still waiting on it,
+ *    is re-steered to its alternative.
+ *  - Kicked-out ports reach the source edges, where path status lives
+ *    (§IV-C, Algorithm 1's "Active Paths"): a switch that kicks out a port
+ *    while rerouting a packet that entered the fabric at another edge sends
+ *    that source edge a 64-byte control message (once per kick and edge;
+ *    routed in queue 0), which marks every path toward the packet's
+ *    destination edge through that port inactive. The switch checks every
+ *    1 us whether the pause has ended and then tells each edge it told,
+ *    which makes the paths active again. The paper gives no mechanism or
+ *    message; `report_kicks = off` leaves the edges to learn it from delay
+ *    and utilisation only (the earlier reading).
  *  - After a reroute the packet's remaining alternatives shift up and its
  *    budget is zero (the header has one tolerable delay, the first
  *    alternative's): a further paused hop sends it on at once. A reroute at
  *    the flow's source edge also moves the flow (its next packets follow, in
  *    order behind the rerouted ones).
- *  - Path status is not sent back from a downstream switch that kicks a port
- *    out: the source edge learns of it through the measured delay and
- *    utilisation (§IV-C keeps status at edges; the paper does not say how a
- *    core switch's kick reaches them). In a two-tier leaf-spine the only
- *    switch with a choice is the source edge, where the status is local.
  * Traffic between hosts of one edge switch bypasses it; non-data packets and
  * pairs with more than 255 paths (the index travels in a byte here; 12 bits
  * on the wire) use ECMP's hash. */
@@ -93,16 +104,23 @@
 
 extern const struct lb_ops lb_proteus;
 
+enum { ALG2_PREDICT, ALG2_WAIT };
+
 struct proteus_par {
     simtime_t period, aging, rtt_low;
     double rtt_low_factor, util_full;
     int64_t alternatives;
-    bool local_queue;
+    bool local_queue, report_kicks;
+    int alg2;
 };
 
 #define NALT 3          /* alternatives a header holds (§IV-A) */
 #define PMAX 255u       /* paths per pair addressed by a byte; 0xff = none */
 #define TD_NONE UINT32_MAX
+#define KICK_POLL T_US  /* a switch that reported a kick checks this often whether its pause has ended */
+enum { CTRL_KICK = 1, CTRL_UNKICK = 2 }; /* p->lb.proto of Proteus's PKT_CTRL: lb.b[0..3] port, [4..7] dst edge */
+#define CTRL_BYTES 64
+enum { TIMER_WATCH = 0, TIMER_KICKS = 1 };
 #define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 16 | utilisation per mille; delay in b[12..15] */
 
 /* lb.b[] layout of a data packet routed by Proteus. */
@@ -116,6 +134,7 @@ struct pent {
     simtime_t low;       /* RTT_low of this path (constant: from base and the parameters) */
     uint32_t ps_per_byte; /* the uplink's serialisation per byte when exact (8e12 % rate == 0), else 0 */
     uint16_t util;       /* fed-back utilisation, per mille */
+    uint16_t down;       /* kicked-out ports further along it, as reported (inactive while > 0) */
 };
 struct prow {
     uint32_t n;
@@ -152,6 +171,14 @@ struct proteus_sw {
     bool *watched;
     uint32_t util_full; /* util_full per mille, as Table II compares it */
     uint32_t nkicked;   /* ports with kicked[] set (0: routing skips the test) */
+    /* a switch that kicked a port out: the source edges it told, per port
+     * (a bit set over edges, made at the port's first report), and the
+     * ports with reports outstanding */
+    uint64_t **told;
+    uint32_t *reported, nreported;
+    /* a source edge: the kicks reported to it, (port, destination edge) */
+    struct rkick { uint32_t port, de; } *rk;
+    uint32_t nrk, caprk;
 };
 
 struct proteus_flow {
@@ -161,11 +188,13 @@ struct proteus_flow {
 };
 
 /* summary.json lb_stats.scheme */
-enum { ST_MOVES, ST_REROUTES, ST_STAYS };
+enum { ST_MOVES, ST_REROUTES, ST_STAYS, ST_WAITS, ST_KICK_REPORTS };
 static const char *const proteus_stat_names[] = {
     "rtt_level_moves",  /* Algorithm 1: a flow moved to a faster path */
     "sub_rtt_reroutes", /* Algorithm 2: a paused packet took an alternative */
-    "stay_decisions",   /* Algorithm 2: budget spent, no alternative branches off at that switch (per decision) */
+    "stay_decisions",   /* Algorithm 2: reroute due, but no alternative branches off at that switch (per decision) */
+    "wait_decisions",   /* Algorithm 2 (predict): a packet met a paused egress and waited (t_td > t_qd) */
+    "kick_reports",     /* kicked-out ports reported to a source edge */
     NULL};
 
 #define P(m) offsetof(struct proteus_par, m)
@@ -176,7 +205,9 @@ static const struct param proteus_params[] = {
     {"rtt_low_factor", P_DOUBLE, P(rtt_low_factor), "1.3", "RTT_low as a multiple of the base one-way delay (paper: 20-40 % above it)", NULL, 1, 100},
     {"util_full", P_DOUBLE, P(util_full), "0.9", "utilisation at or above this counts as full (Table II's = 1)", NULL, 0.01, 1},
     {"alternatives", P_INT, P(alternatives), "3", "alternative paths carried in the header (paper: 3)", NULL, 0, NALT},
-    {"local_queue", P_BOOL, P(local_queue), "on", "a path's delay is at least its base plus the source edge's own queue toward it now (off: the fed-back value only)", NULL, 0, 0},
+    {"local_queue", P_BOOL, P(local_queue), "off", "not in the paper: a path's delay is at least its base plus the source edge's own queue toward it now (off: the fed-back value only)", NULL, 0, 0},
+    {"alg2", P_ENUM, P(alg2), "predict", "Algorithm 2 at a paused egress: predict = reroute unless the tolerable delay exceeds the predicted queueing delay (the paper's text); wait = rent-or-buy, wait until the tolerable delay is spent, re-steering waiting packets (not in the paper)", "predict|wait", 0, 0},
+    {"report_kicks", P_BOOL, P(report_kicks), "on", "a switch that kicks out a port tells the source edges of the packets it reroutes, and again when the pause ends (off: they learn it from delay and utilisation only)", NULL, 0, 0},
     PARAM_END};
 
 /* ---------------------------------------------------------------- helpers */
@@ -323,9 +354,9 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
         all[WORD(NW, i)] |= BIT(i);
     }
     memcpy(active, all, sizeof active);
-    if (ps->nkicked) { /* some port of this switch was kicked out once: is it still? */
+    if (ps->nkicked || ps->nrk) { /* some port here kicked out once, or one further on reported: still? */
         for (uint32_t i = 0; i < r->n; i++)
-            if (kicked(s, sw, r->e[i].port, p->prio))
+            if (r->e[i].down || kicked(s, sw, r->e[i].port, p->prio))
                 active[WORD(NW, i)] &= ~BIT(i);
         if (!any_bit(active, NW)) /* all kicked out: any will do */
             memcpy(active, all, sizeof active);
@@ -336,10 +367,13 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
         f->valid = true;
     } else { /* lines 6-11: only to a path that cannot deliver it before its predecessor */
         simtime_t gap = now - f->last, df = d[f->path];
+        /* its path kicked out (not active): any active path that keeps the
+         * order, slower ones included; else only faster ones */
+        bool off = !(active[WORD(NW, f->path)] & BIT(f->path));
         uint64_t faster[4] = {0};
         for (uint32_t i = 0; i < r->n; i++) {
             simtime_t diff = df - d[i];
-            faster[WORD(NW, i)] |= (uint64_t)(diff > 0 && diff < gap) << (i & 63);
+            faster[WORD(NW, i)] |= (uint64_t)((off ? i != f->path : diff > 0) && diff < gap) << (i & 63);
         }
         for (uint32_t w = 0; w < NW; w++)
             faster[w] &= active[w];
@@ -450,11 +484,121 @@ static void feedback(struct sim *s, struct proteus_sw *ps, const struct pkt *p, 
     }
 }
 
+/* ---------------------------------------------------------------- kicked-out ports, reported */
+
+static void kick_msg(struct sim *s, const struct lb_switch *sw, uint32_t edge, int proto, uint32_t port, uint32_t de)
+{
+    struct pkt *c = lb_ctrl_packet(s, sw->node, lb_edge_node(s, edge), (uint8_t)proto, CTRL_BYTES);
+    put32(&c->lb.b[0], port);
+    put32(&c->lb.b[4], de);
+    lb_ctrl_send(s, c);
+    lb_stat_add(s, ST_KICK_REPORTS, proto == CTRL_KICK);
+}
+
+/* Switch sw kicked out its port `out` for a packet from source edge se to
+ * de: tell se (once per kick), and watch for the pause's end. */
+static void kick_report(struct sim *s, struct lb_switch *sw, uint32_t out, uint32_t se, uint32_t de)
+{
+    struct proteus_sw *ps = sw->st;
+    uint32_t k = out - sw->port0, words = (lb_edge_count(s) + 63) / 64;
+    if (!ps->told[k])
+        ps->told[k] = lb_alloc(s, words * sizeof(uint64_t));
+    uint64_t *t = ps->told[k];
+    if (t[se / 64] >> (se % 64) & 1)
+        return;
+    bool first = true;
+    for (uint32_t w = 0; w < words; w++)
+        first &= t[w] == 0;
+    t[se / 64] |= 1ull << (se % 64);
+    if (first) {
+        ps->reported[ps->nreported++] = out;
+        if (sw->timer_at[TIMER_KICKS] < 0)
+            lb_timer_set(s, sw, TIMER_KICKS, lb_now(s) + KICK_POLL);
+    }
+    kick_msg(s, sw, se, CTRL_KICK, out, de);
+}
+
+/* Every KICK_POLL while reports are outstanding: a reported port whose pause
+ * has ended (kicked() no longer holds) is active again; tell its edges. */
+static void kick_poll(struct sim *s, struct lb_switch *sw)
+{
+    struct proteus_sw *ps = sw->st;
+    uint32_t words = (lb_edge_count(s) + 63) / 64;
+    for (uint32_t i = 0; i < ps->nreported;) {
+        uint32_t port = ps->reported[i], k = port - sw->port0;
+        bool still = false;
+        for (int q = 1; q < NQ && !still; q++)
+            still = kicked(s, sw, port, q);
+        if (still) {
+            i++;
+            continue;
+        }
+        uint64_t *t = ps->told[k];
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t m = t[w]; m; m &= m - 1)
+                kick_msg(s, sw, w * 64 + (uint32_t)__builtin_ctzll(m), CTRL_UNKICK, port, 0);
+        memset(t, 0, words * sizeof *t);
+        ps->reported[i] = ps->reported[--ps->nreported];
+    }
+    if (ps->nreported)
+        lb_timer_set(s, sw, TIMER_KICKS, lb_now(s) + KICK_POLL);
+}
+
+/* At a source edge: paths toward de through `port` (ports further along) are
+ * (in)active, by `by` = +1 or -1. */
+static void mark_down(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de, uint32_t port, int by)
+{
+    struct prow *r = to_row(s, ps, here, de);
+    for (uint32_t i = 0; i < r->n; i++) {
+        uint32_t ports[4];
+        int n = lb_path_ports(s, here, de, r->e[i].word, ports, 4);
+        for (int j = 1; j < n; j++)
+            if (ports[j] == port) {
+                r->e[i].down = (uint16_t)(r->e[i].down + by);
+                break;
+            }
+    }
+}
+
+static void proteus_on_ctrl(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p)
+{
+    (void)par;
+    struct proteus_sw *ps = sw->st;
+    if (sw->edge < 0)
+        return;
+    uint32_t port = get32(&p->lb.b[0]), de = get32(&p->lb.b[4]), here = (uint32_t)sw->edge;
+    if (p->lb.proto == CTRL_KICK) {
+        if (de >= lb_edge_count(s) || de == here)
+            return;
+        for (uint32_t i = 0; i < ps->nrk; i++)
+            if (ps->rk[i].port == port && ps->rk[i].de == de)
+                return; /* known */
+        if (ps->nrk == ps->caprk) {
+            uint32_t cap = ps->caprk ? 2 * ps->caprk : 16;
+            struct rkick *m = lb_alloc(s, cap * sizeof *m); /* the old block stays with the simulation: rare */
+            if (ps->nrk)
+                memcpy(m, ps->rk, ps->nrk * sizeof *m);
+            ps->rk = m;
+            ps->caprk = cap;
+        }
+        ps->rk[ps->nrk++] = (struct rkick){port, de};
+        mark_down(s, ps, here, de, port, +1);
+    } else if (p->lb.proto == CTRL_UNKICK) {
+        for (uint32_t i = 0; i < ps->nrk;)
+            if (ps->rk[i].port == port) {
+                mark_down(s, ps, here, ps->rk[i].de, port, -1);
+                ps->rk[i] = ps->rk[--ps->nrk];
+            } else {
+                i++;
+            }
+    }
+}
+
 /* ---------------------------------------------------------------- Algorithm 2 */
 
 /* Reroute p waiting at switch sw for egress `out`: the first carried
  * alternative that branches off here. Returns the new egress or UINT32_MAX. */
-static uint32_t reroute(struct sim *s, struct lb_switch *sw, struct pkt *p, uint32_t out)
+static uint32_t reroute(struct sim *s, struct lb_switch *sw, const struct proteus_par *par, struct pkt *p, uint32_t out)
 {
     struct proteus_sw *ps = sw->st;
     uint32_t se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
@@ -485,6 +629,8 @@ static uint32_t reroute(struct sim *s, struct lb_switch *sw, struct pkt *p, uint
         if (sw->edge >= 0 && (uint32_t)sw->edge == se) { /* the flow's own edge: its next packets follow */
             struct proteus_flow *f = lb_flow_state(s, p->flow);
             f->path = (uint8_t)a;
+        } else if (par->report_kicks) { /* path status lives at the source edges (sec. IV-C) */
+            kick_report(s, sw, out, se, de);
         }
         lb_stat_add(s, ST_REROUTES, 1);
         return alt[hop];
@@ -513,20 +659,42 @@ static void watch(struct sim *s, struct lb_switch *sw, uint32_t port, simtime_t 
         ps->watched[port - sw->port0] = true;
         ps->watch[ps->nwatch++] = port;
     }
-    if (sw->timer_at[0] < 0 || at < sw->timer_at[0])
-        lb_timer_set(s, sw, 0, at);
+    if (sw->timer_at[TIMER_WATCH] < 0 || at < sw->timer_at[TIMER_WATCH])
+        lb_timer_set(s, sw, TIMER_WATCH, at);
 }
 
-static void proteus_on_enqueue(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q)
+/* The minimum queueing delay a packet joining queue q of a paused port can
+ * expect (Algorithm 2 line 3): the bytes ahead of it at the port's rate, as
+ * if the pause ended now; a failed link (blocked, not paused) never sends. */
+static simtime_t min_queue_delay(const struct sim *s, uint32_t port, int q)
 {
-    (void)par;
+    if (!lb_port_paused(s, port, q))
+        return T_NEVER;
+    return tx_time(lb_port_queue_bytes(s, port, q), lb_port_rate(s, port));
+}
+
+static void proteus_on_enqueue(struct sim *s, struct lb_switch *sw, const void *par_, struct pkt *p, uint32_t *out, int q)
+{
+    const struct proteus_par *par = par_;
     if (!ours(p) || !lb_port_blocked(s, *out, q))
         return; /* line 4: only a paused egress calls for a decision */
     simtime_t left = budget(s, p, false);
     if (left == T_NEVER)
         return; /* no alternative to go to */
+    if (par->alg2 == ALG2_PREDICT) {
+        /* lines 3-10: wait if the tolerable delay left exceeds the predicted
+         * queueing delay (and the port is still active), else reroute */
+        if (left > min_queue_delay(s, *out, q) && !kicked(s, sw, *out, q)) {
+            lb_stat_add(s, ST_WAITS, 1);
+            return;
+        }
+        uint32_t alt = reroute(s, sw, par, p, *out);
+        if (alt != UINT32_MAX)
+            *out = alt;
+        return;
+    }
     if (left <= 0 || kicked(s, sw, *out, q)) {
-        uint32_t alt = reroute(s, sw, p, *out);
+        uint32_t alt = reroute(s, sw, par, p, *out);
         if (alt != UINT32_MAX)
             *out = alt;
         return;
@@ -536,6 +704,7 @@ static void proteus_on_enqueue(struct sim *s, struct lb_switch *sw, const void *
 
 struct scan {
     struct lb_switch *sw;
+    const struct proteus_par *par;
     uint32_t port;
     simtime_t next;
 };
@@ -549,7 +718,7 @@ static uint32_t scan_one(struct sim *s, void *ctx, struct pkt *p)
     if (left == T_NEVER)
         return UINT32_MAX;
     if (left <= 0 || kicked(s, c->sw, c->port, p->prio))
-        return reroute(s, c->sw, p, c->port);
+        return reroute(s, c->sw, c->par, p, c->port);
     if (lb_now(s) + left < c->next)
         c->next = lb_now(s) + left;
     return UINT32_MAX;
@@ -557,13 +726,15 @@ static uint32_t scan_one(struct sim *s, void *ctx, struct pkt *p)
 
 static void proteus_on_timer(struct sim *s, struct lb_switch *sw, const void *par, int kind)
 {
-    (void)par;
-    (void)kind;
+    if (kind == TIMER_KICKS) {
+        kick_poll(s, sw);
+        return;
+    }
     struct proteus_sw *ps = sw->st;
     simtime_t next = T_NEVER;
     for (uint32_t k = 0; k < ps->nwatch;) {
         uint32_t port = ps->watch[k];
-        struct scan c = {sw, port, T_NEVER};
+        struct scan c = {sw, par, port, T_NEVER};
         bool waiting = false;
         for (int q = 1; q < NQ; q++)
             if (lb_port_queue_packets(s, port, q) && lb_port_paused(s, port, q)) {
@@ -580,7 +751,7 @@ static void proteus_on_timer(struct sim *s, struct lb_switch *sw, const void *pa
         k++;
     }
     if (next != T_NEVER)
-        lb_timer_set(s, sw, 0, next);
+        lb_timer_set(s, sw, TIMER_WATCH, next);
 }
 
 /* ---------------------------------------------------------------- hooks */
@@ -592,6 +763,8 @@ static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
     ps->kicked = lb_alloc(s, sw->nports * sizeof *ps->kicked);
     ps->watch = lb_alloc(s, sw->nports * sizeof *ps->watch);
     ps->watched = lb_alloc(s, sw->nports * sizeof *ps->watched);
+    ps->told = lb_alloc(s, sw->nports * sizeof *ps->told);
+    ps->reported = lb_alloc(s, sw->nports * sizeof *ps->reported);
     for (uint32_t k = 0; k < sw->nports; k++)
         ps->kicked[k] = -1;
     ps->util_full = (uint32_t)(((const struct proteus_par *)par)->util_full * 1000 + 0.5);
@@ -669,6 +842,7 @@ const struct lb_ops lb_proteus = {
     .on_enqueue = proteus_on_enqueue,
     .on_dequeue = proteus_on_dequeue,
     .on_timer = proteus_on_timer,
+    .on_ctrl = proteus_on_ctrl,
     .stat_names = proteus_stat_names,
 };
 
@@ -700,4 +874,10 @@ void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes
     *rtt_moves = lb_stat(s, ST_MOVES);
     *reroutes = lb_stat(s, ST_REROUTES);
     *stays = lb_stat(s, ST_STAYS);
+}
+bool proteus_path_active(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i)
+{
+    const struct lb_switch *sw = lb_switch_of(s, node);
+    struct prow *r = to_row(s, state(s, node), (uint32_t)sw->edge, dst_edge);
+    return i < r->n && !r->e[i].down && !kicked(s, sw, r->e[i].port, 3);
 }

@@ -96,7 +96,8 @@ struct lb_ops {
     void (*on_enqueue)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q);
     void (*on_dequeue)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t port, int q);
     void (*on_timer)(struct sim *s, struct lb_switch *sw, const void *par, int kind);
-    /* A PKT_CTRL addressed to this switch (p->lb.to_node); freed after the call. */
+    /* A PKT_CTRL addressed to this switch (p->lb.to_node), p->in_port the port it came in by
+     * (UINT32_MAX if sent by this switch itself); freed after the call. */
     void (*on_ctrl)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p);
 
     /* ---- the host side (sender NIC); `h` is the sending host's record */
@@ -149,6 +150,12 @@ void lb_timer_set(struct sim *s, struct lb_switch *sw, int kind, simtime_t at);
  * the current hook returns (never re-entrantly). */
 struct pkt *lb_ctrl_packet(struct sim *s, uint32_t from, uint32_t to, uint8_t proto, uint32_t size);
 void lb_ctrl_send(struct sim *s, struct pkt *p);
+/* Route control packet p hop by hop over `ports` (the egress port at each
+ * switch it crosses, at most 4, from the sender on; p's last hop must end at
+ * its destination edge switch), as a source route: each must be one of that
+ * switch's shortest next hops toward p's destination. Returns false (and
+ * leaves p to ECMP) if one is not. */
+bool lb_ctrl_route(struct sim *s, struct pkt *p, const uint32_t *ports, int n);
 /* Hold queues. In on_enqueue (the packet is admitted: its bytes count in its
  * ingress port's buffer and PFC accounting) a scheme may park it:
  * lb_hold(s, sw, k, p, *out, deadline) and then *out = LB_HELD. It stays
@@ -227,6 +234,7 @@ simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
 /* lb_port_predicted_delay(s, port, q) == T_NEVER (paused, or its link down), without computing the delay. */
 bool lb_port_blocked(const struct sim *s, uint32_t port, int q);
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
+uint32_t lb_port_peer(const struct sim *s, uint32_t port); /* the port at the link's far end */
 simtime_t lb_port_delay(const struct sim *s, uint32_t port);   /* its link's propagation delay */
 bool lb_port_to_host(const struct sim *s, uint32_t port);      /* its peer is a host */
 uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q); /* packets in queue q */

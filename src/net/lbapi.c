@@ -310,3 +310,25 @@ void lb_hold_fire(struct sim *s, uint32_t id)
     if (s->lb->on_release)
         s->lb->on_release(s, sw, s->lb_par, k);
 }
+
+uint32_t lb_port_peer(const struct sim *s, uint32_t port) { return s->ports[port].peer; }
+
+bool lb_ctrl_route(struct sim *s, struct pkt *p, const uint32_t *ports, int n)
+{
+    uint32_t word = 0;
+    if (n > 4 || p->dst == UINT32_MAX)
+        return false;
+    for (int j = 0; j < n; j++) {
+        int nc;
+        const uint32_t *cand = sim_route(s, s->ports[ports[j]].node, (uint32_t)s->host_index[p->dst], &nc);
+        int k = 0;
+        while (k < nc && cand[k] != ports[j])
+            k++;
+        if (k == nc || k > 0xff)
+            return false; /* not a shortest way toward it: leave the packet to ECMP */
+        word |= (uint32_t)k << (8 * j);
+    }
+    p->lb.path = word;
+    p->lb.path_hop = 0;
+    return true;
+}

@@ -150,6 +150,9 @@ struct qp {
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
     bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
+    bool sw_paused;   /* a packet of it waited through a PAUSE in a switch egress queue (not at its NIC) */
+    bool culprit;     /* a packet of it joined a congestion port: an unpaused switch egress queue holding
+                       * no packet that waited through a PAUSE and at least the PFC threshold (victim = sw_paused && !culprit) */
     uint32_t tx_path;  /* sender: the path word its last packet carried, when the sender sets it (lb host_send) */
     bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
     uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */

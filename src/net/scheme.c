@@ -45,8 +45,9 @@ void cc_rate_override(struct sim *s, struct qp *qp, uint64_t new_rate)
 {
     uint64_t old = qp->rate;
     cc_change_rate(s, qp, new_rate);
-    if (s->cc && s->cc->on_rate_override)
-        s->cc->on_rate_override(s, qp, sim_cc_state(s, qp->id), s->cc_par, old);
+    const struct cc_slot *cc = &s->slot[0];
+    if (s->n_slot && cc->ops->on_rate_override)
+        cc->ops->on_rate_override(s, qp, sim_cc_state(s, qp->id), cc->par, old);
 }
 
 /* A paused QP is one whose next packet is due never: the NIC's pacing test

@@ -232,7 +232,7 @@ static void mark_paused_waiting(struct sim *s)
             uint32_t n = s->ports[i].q[q].paused_left;
             for (const struct pkt *x = s->ports[i].q[q].head; n && x; x = x->next, n--)
                 if (x->flow != UINT32_MAX)
-                    s->flows[x->flow].ever_paused = true;
+                    s->flows[x->flow].ever_paused = s->flows[x->flow].sw_paused = true;
         }
 }
 

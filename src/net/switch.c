@@ -147,7 +147,7 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
     if (pt->q[q].paused_left) { /* it waited through a PAUSE (pfc_receive) */
         pt->q[q].paused_left--;
         if (p->flow != UINT32_MAX)
-            s->flows[p->flow].ever_paused = true;
+            s->flows[p->flow].ever_paused = s->flows[p->flow].sw_paused = true;
     }
     if (q != 0) {
         pt->rr_last = (uint8_t)q;
@@ -219,6 +219,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     const struct lb_ops *lb = data ? s->lb : s->lb_ctl;
     const void *lpar = data ? s->lb_par : s->lb_ctl_par;
     if (p->type == PKT_CTRL && p->lb.to_node == node) {
+        p->in_port = in_pid; /* the scheme may look where it came in */
         if (s->lb->on_ctrl)
             s->lb->on_ctrl(s, lsw, s->lb_par, p);
         pkt_free(s, p);
@@ -287,7 +288,17 @@ void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p)
         first_hop_stats(s, p, out);
     if (s->p.sojourn)
         p->lb.t_enq = s->now;
-    port_q_push(&s->ports[out], q, p);
+    struct port *pt = &s->ports[out];
+    /* Victim statistics (fct.csv): a flow joining a congestion port is one of
+     * the congestion's own flows. A congestion port (TCD's, SIGCOMM'21) queues
+     * because its link is busy, not because PFC stopped it: not paused, no
+     * packet in it that waited through a PAUSE, and at least as many bytes as
+     * one ingress may hold before PAUSE. The queue's bytes are tested first,
+     * so the flow's record is touched only at such a port. */
+    if (p->type == PKT_DATA && q != 0 && s->p.pfc && !pt->q[q].paused_left && !(pt->paused_mask & (1u << q)) &&
+        pt->q[q].bytes && pt->q[q].bytes >= mmu_pfc_threshold(s, &s->nodes[pt->node], pt) && p->flow < s->n_flows)
+        s->flows[p->flow].culprit = true;
+    port_q_push(pt, q, p);
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->sw_enqueue)
             s->slot[k].ops->sw_enqueue(s, out, slot_pstate(&s->slot[k], out), s->slot[k].par, p, q);

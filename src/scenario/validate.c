@@ -114,8 +114,8 @@ static void warn_unused_scheme_keys(const struct config *c)
 /* Is the scheme of [cc.NAME] running: transport.cc, or a companion that is on. */
 static bool cc_in_use(const struct config *c, const char *name)
 {
-    return strcmp(name, c->transport.cc) == 0 || (c->transport.pbfs && strcmp(name, "pbfs") == 0) ||
-           (c->transport.hf2t && strcmp(name, "hf2t") == 0) || (c->transport.slowstart && strcmp(name, "slowstart") == 0);
+    const struct cc_ops *ops = cc_find(name);
+    return strcmp(name, c->transport.cc) == 0 || (ops && config_cc_selected(c, ops));
 }
 
 /* [cc.NAME] profile = P for a scheme in use: each of P's settings for a key

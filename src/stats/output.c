@@ -251,20 +251,22 @@ static int write_fct(struct output *o, struct err *e)
         return -1;
     const struct sim *s = &o->sc->sim;
     char src[64];
-    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,ooo,ooo_max,flowlets,"
+    fputs("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,ever_paused,victim,ooo,ooo_max,flowlets,"
           "path_switches,lost_packets,timeouts,source\n", f);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct qp *q = &s->flows[i];
         flow_source(o->sc, i, src, sizeof src);
         if (q->state == FLOW_DONE) {
             simtime_t fct = q->finish - q->start;
-            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst,
+            fprintf(f, "%u,%u,%u,%llu,%lld,%lld,%lld,%lld,%.6f,%d,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst,
                     (unsigned long long)q->size, (long long)(q->start / T_NS), (long long)(q->finish / T_NS),
                     (long long)(fct / T_NS), (long long)(q->ideal_fct / T_NS), (double)fct / (double)q->ideal_fct,
-                    q->ever_paused, q->ooo, q->ooo_max, q->flowlets, q->path_switches, q->lost, q->timeouts, src);
+                    q->ever_paused, q->sw_paused && !q->culprit, q->ooo, q->ooo_max, q->flowlets, q->path_switches, q->lost,
+                    q->timeouts, src);
         } else { /* unfinished: listed, with the finish columns empty */
-            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst, (unsigned long long)q->size,
-                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused, q->ooo, q->ooo_max,
+            fprintf(f, "%u,%u,%u,%llu,%lld,,,%lld,,%d,%d,%u,%u,%u,%u,%u,%u,%s\n", i, q->src, q->dst, (unsigned long long)q->size,
+                    (long long)(q->start / T_NS), (long long)(q->ideal_fct / T_NS), q->ever_paused,
+                    q->sw_paused && !q->culprit, q->ooo, q->ooo_max,
                     q->flowlets, q->path_switches, q->lost, q->timeouts, src);
         }
     }
