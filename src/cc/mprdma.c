@@ -10,7 +10,8 @@
  * (usenix.org/conference/nsdi18/presentation/lu), the ToN abstract, two
  * stored copies of the PDFs (vdocuments.us, dokumen.tips) and Microsoft's
  * patent on the same design (US 11,308,024, "Multi-path RDMA transmission")
- * are stored only as their first page. What those give, and how this file
+ * can be read here only as excerpts of their opening (abstract and
+ * introduction). What those give, and how this file
  * compares:
  *  - the three techniques: multi-path ACK clocking "to distribute traffic in
  *    a congestion-aware manner without incurring per-path states" (here: one
