@@ -4,7 +4,7 @@
 # with two tiny experiments (a lone 1 MB flow on a dumbbell, two cc schemes,
 # two seeds): the quick form run, the full form not run. The page names the
 # verdicts, the why, the form and run counts, the seeds, and embeds the table
-# made from the runs (the 1 MB each run delivers); an
+# made from the runs (the 1 MB each run delivers, and the runs above a threshold); an
 # experiment with no runs is marked missing; a sweep file changed after its
 # runs marks them stale; the full form, once run, is preferred; the same files
 # and runs give the same bytes; a bad verdict or a verdict without its why
@@ -43,6 +43,8 @@ rows = transport.cc
 figures = none
 [metrics]
 mb = summary bytes_delivered 1e-6 | MB delivered
+big = sum above bytes_delivered 999999 | runs over 999999 B
+small = sum above bytes_delivered 1000000 | runs over 1 MB
 [paper]
 dcqcn = 1 MB
 [verdict]
@@ -72,9 +74,9 @@ check grep -q '^- \*\*Why:\*\* DCQCN never marks a lone flow: 0 CNPs$' "$p"
 check grep -q '^- \*\*Verdict: same direction, smaller\*\* (judged on: quick form)$' "$p"
 check grep -q '^- \*\*Commands:\*\* `rocesim reproduce one`, `rocesim reproduce one --quick`$' "$p"
 check grep -q 'full form: \*\*not run\*\*.*; quick form: 4 of 4 runs, 2 seeds per point, rocesim ' "$p"
-check grep -q '^| transport.cc | MB delivered | paper |$' "$p"   # the table, from the runs
-check grep -q '^| dcqcn | 1 | 1 MB |$' "$p"
-check grep -q '^| none | 1 |  |$' "$p"
+check grep -q '^| transport.cc | MB delivered | runs over 999999 B | runs over 1 MB | paper |$' "$p"   # the table, from the runs
+check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$p"   # both seeds' runs above 999999 B, none above 1 MB
+check grep -q '^| none | 1 | 2 | 0 |  |$' "$p"
 check grep -q '^No numbers: no runs of either form' "$p"
 # the same again: the same bytes
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/page2.md" 2>"$tmp/err"
@@ -97,14 +99,14 @@ sed -i 's/^verdict = same direction, smaller$/verdict = sort of/' "$tmp/exp/one.
 rm -f "$tmp/page6.md"
 "$bin" reproduce --page --results "$tmp/res" --out "$tmp/page6.md" 2>"$tmp/err"
 check test $? -eq 2
-check grep -q "one.exp:15: verdict 'sort of' is not one of" "$tmp/err"
+check grep -q "one.exp:17: verdict 'sort of' is not one of" "$tmp/err"
 check test ! -e "$tmp/page6.md"
 sed -i -e 's/^verdict = sort of$/verdict = does not/' -e '/^why = /d' "$tmp/exp/one.exp"
 "$bin" reproduce --page --results "$tmp/res" > /dev/null 2>"$tmp/err"
 check test $? -eq 2
-check grep -q "one.exp:15: verdict 'does not' needs why" "$tmp/err"
+check grep -q "one.exp:17: verdict 'does not' needs why" "$tmp/err"
 printf 'colour = red\n' >> "$tmp/exp/one.exp"
 "$bin" reproduce --page --results "$tmp/res" > /dev/null 2>"$tmp/err"
 check test $? -eq 2
-check grep -q "one.exp:17: unknown \[verdict\] key 'colour'" "$tmp/err"
+check grep -q "one.exp:19: unknown \[verdict\] key 'colour'" "$tmp/err"
 echo "cli_reproduce_page: $pass passed, $fail failed"

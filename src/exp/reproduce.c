@@ -489,6 +489,8 @@ static double goodput_gbps(const char *dir)
  *   summary KEY                 a number from summary.json (OBJECT.KEY: inside an object)
  *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
+ *   above KEY X                 1 if summary.json's KEY is above X, else 0 (with sum: the
+ *                               runs above X, e.g. seeds that fell into a PFC storm)
  *   fct_pct P MAXSIZE           P-th percentile FCT (us) of finished flows up to MAXSIZE
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
  *                               (sizes as 100KB; "inf" is no upper bound)
@@ -530,6 +532,10 @@ static double metric(const char *dir, const char *spec)
         w[nw++] = p;
     if ((nw == 2 || nw == 3) && strcmp(w[0], "summary") == 0)
         return json_num(dir, w[1]) * (nw == 3 ? strtod(w[2], NULL) : 1.0);
+    if (nw == 3 && strcmp(w[0], "above") == 0) {
+        double v = json_num(dir, w[1]);
+        return isnan(v) ? NAN : v > strtod(w[2], NULL);
+    }
     if (nw == 1 && (strcmp(w[0], "runs") == 0 || strcmp(w[0], "deadlocked") == 0 || strcmp(w[0], "deadlock_ms") == 0)) {
         char p[2048];
         snprintf(p, sizeof p, "%s/summary.json", dir);
