@@ -532,7 +532,7 @@ static const struct command commands[] = {
      cmd_exp},
     {"plot", "plot DIR...|sweep.csv [--out DIR]", "Draws figures of run folders or a sweep.csv with gnuplot (SVG and PNG).\n",
      cmd_exp},
-    {"reproduce", "reproduce NAME [--quick] [--out DIR] | --list",
+    {"reproduce", "reproduce NAME [--quick] [--out DIR] [--no-run] | --list | --page [--out FILE]",
      "Runs a shipped paper experiment (experiments/) and writes its table and figures beside the paper's numbers.\n",
      cmd_exp},
     {"version", "version | --version", "Prints the version: git describe of the source the binary was built from.\n",

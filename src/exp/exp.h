@@ -55,6 +55,18 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
 int exp_report_html(int argc, char **argv);
 /* reproduce.c */
 int exp_reproduce(int argc, char **argv);
+/* The folder of the shipped experiments ($ROCESIM_EXPERIMENTS, ./experiments, or the source's). */
+const char *exp_experiments_dir(void);
+/* An experiment file (NAME.exp): sections of key = value lines. open: NULL
+ * (message printed) if unreadable or malformed; item: entry i's line number
+ * and its section, key and value, -1 past the end. */
+struct exp_def;
+struct exp_def *exp_def_open(const char *path);
+void exp_def_close(struct exp_def *d);
+const char *exp_def_get(const struct exp_def *d, const char *sec, const char *key);
+int exp_def_item(const struct exp_def *d, int i, const char **sec, const char **key, const char **val);
+/* page.c: `rocesim reproduce --page`, the verdict page of every experiment. */
+int exp_page(int argc, char **argv);
 
 /* A whole file as a NUL-terminated string (its length in *len if len), or
  * NULL if it cannot be opened. */

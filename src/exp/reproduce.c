@@ -20,7 +20,7 @@
 #define MAXM 24
 #define MAXROWS 64
 
-static const char *experiments_dir(void)
+const char *exp_experiments_dir(void)
 {
     const char *env = getenv("ROCESIM_EXPERIMENTS");
     if (env && *env)
@@ -111,6 +111,44 @@ static const char *get(const struct expdef *x, const char *sec, const char *key)
         if (strcmp(x->kv[i].sec, sec) == 0 && strcmp(x->kv[i].key, key) == 0)
             return x->kv[i].val;
     return NULL;
+}
+
+/* For page.c (exp.h): an experiment file as an opaque handle. */
+struct exp_def {
+    struct expdef x;
+};
+
+struct exp_def *exp_def_open(const char *path)
+{
+    struct exp_def *d = xcalloc(1, sizeof *d);
+    if (exp_load(&d->x, path) < 0) {
+        exp_free(&d->x);
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void exp_def_close(struct exp_def *d)
+{
+    if (d)
+        exp_free(&d->x);
+    free(d);
+}
+
+const char *exp_def_get(const struct exp_def *d, const char *sec, const char *key)
+{
+    return get(&d->x, sec, key);
+}
+
+int exp_def_item(const struct exp_def *d, int i, const char **sec, const char **key, const char **val)
+{
+    if (i < 0 || i >= d->x.n)
+        return -1;
+    *sec = d->x.kv[i].sec;
+    *key = d->x.kv[i].key;
+    *val = d->x.kv[i].val;
+    return d->x.kv[i].line;
 }
 
 /* ------------------------------------------------------------ metrics */
@@ -451,6 +489,8 @@ static double goodput_gbps(const char *dir)
  *   summary KEY                 a number from summary.json (OBJECT.KEY: inside an object)
  *   per KEY1 KEY2 [SCALE]       KEY1 / KEY2 from summary.json (times SCALE)
  *   summary KEY SCALE           the same times SCALE (e.g. 100 for a share in %)
+ *   above KEY X                 1 if summary.json's KEY is above X, else 0 (with sum: the
+ *                               runs above X, e.g. seeds that fell into a PFC storm)
  *   fct_pct P MAXSIZE [SOURCE]  P-th percentile FCT (us) of finished flows up to MAXSIZE (of
  *                               fct.csv's source SOURCE only, e.g. traffic: the [traffic] generator)
  *   sd_pct P MIN MAX            P-th percentile slowdown of finished flows with MIN < size <= MAX
@@ -493,6 +533,10 @@ static double metric(const char *dir, const char *spec)
         w[nw++] = p;
     if ((nw == 2 || nw == 3) && strcmp(w[0], "summary") == 0)
         return json_num(dir, w[1]) * (nw == 3 ? strtod(w[2], NULL) : 1.0);
+    if (nw == 3 && strcmp(w[0], "above") == 0) {
+        double v = json_num(dir, w[1]);
+        return isnan(v) ? NAN : v > strtod(w[2], NULL);
+    }
     if (nw == 1 && (strcmp(w[0], "runs") == 0 || strcmp(w[0], "deadlocked") == 0 || strcmp(w[0], "deadlock_ms") == 0)) {
         char p[2048];
         snprintf(p, sizeof p, "%s/summary.json", dir);
@@ -727,7 +771,7 @@ static double metric(const char *dir, const char *spec)
 
 static int list_experiments(void)
 {
-    const char *dir = experiments_dir();
+    const char *dir = exp_experiments_dir();
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "%s: cannot open the experiments folder: %s\n", dir, strerror(errno));
@@ -764,22 +808,30 @@ static int list_experiments(void)
 }
 
 static const char repro_usage[] =
-    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N]\n"
+    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run]\n"
     "       rocesim reproduce --list\n"
+    "       rocesim reproduce --page [--out FILE] [--results DIR]\n"
     "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
     "the paper's numbers), draws its figures (gnuplot) and prints its table with\n"
     "the paper's numbers beside ours; writes DIR/table.md, DIR/figures/ and the\n"
-    "runs in DIR/runs/ (default results/reproduce/NAME[-quick]). Reruns resume.\n";
+    "runs in DIR/runs/ (default results/reproduce/NAME[-quick]). Reruns resume.\n"
+    "--no-run: no sweep and no figures, only the table of the runs already in DIR.\n"
+    "--page: the verdict page (docs/reproductions.md) of every experiment, from\n"
+    "its [verdict] section and its runs under DIR (default results/reproduce).\n";
 
 int exp_reproduce(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *jobs = NULL;
-    bool quick = false;
+    bool quick = false, no_run = false;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0)
             return list_experiments();
+        if (strcmp(argv[i], "--page") == 0)
+            return exp_page(argc, argv);
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
+        else if (strcmp(argv[i], "--no-run") == 0)
+            no_run = true;
         else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
             out = argv[++i];
         else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "-j") == 0) && i + 1 < argc)
@@ -794,7 +846,7 @@ int exp_reproduce(int argc, char **argv)
     if (!name)
         return fputs(repro_usage, stderr), EXIT_BADINPUT;
     char path[1200];
-    const char *edir = experiments_dir();
+    const char *edir = exp_experiments_dir();
     snprintf(path, sizeof path, "%s/%s.exp", edir, name);
     struct expdef x;
     if (access(path, R_OK) != 0) {
@@ -836,7 +888,7 @@ int exp_reproduce(int argc, char **argv)
         sargv[sa++] = (char *)jobs;
     }
     sargv[sa] = NULL;
-    int rc = exp_sweep(sa, sargv, NULL);
+    int rc = no_run ? 0 : exp_sweep(sa, sargv, NULL);
     if (rc == EXIT_BADINPUT || rc == 130) {
         exp_free(&x);
         return rc;
@@ -1014,7 +1066,9 @@ int exp_reproduce(int argc, char **argv)
     /* Figures: of every run (each a line), and of the sweep table. */
     int made = 0;
     const char *figs_of = get(&x, "experiment", "figures");
-    if (!exp_have_gnuplot()) {
+    if (no_run) {
+        ;
+    } else if (!exp_have_gnuplot()) {
         fprintf(stderr, "rocesim reproduce: gnuplot not found: no figures (Debian gnuplot-nox)\n");
     } else {
         if (!figs_of || strstr(figs_of, "runs")) {
@@ -1029,7 +1083,7 @@ int exp_reproduce(int argc, char **argv)
     }
     /* The experiment's own figure: bars of one metric, a group per row, a bar per column. */
     const char *bm = get(&x, "experiment", "figure");
-    for (int m = 0; bm && m < nm && exp_have_gnuplot(); m++) {
+    for (int m = 0; bm && !no_run && m < nm && exp_have_gnuplot(); m++) {
         if (strcmp(mkey[m], bm) != 0)
             continue;
         const char *rl[MAXROWS], *cl[4];
@@ -1064,7 +1118,7 @@ int exp_reproduce(int argc, char **argv)
     /* [figures] NAME = M1, M2, ... | y label: per column value, a group per
      * metric (e.g. size buckets) and a bar per row (the schemes), as papers
      * draw slowdown by flow size. */
-    for (int i = 0; i < x.n && exp_have_gnuplot(); i++) {
+    for (int i = 0; i < x.n && !no_run && exp_have_gnuplot(); i++) {
         if (strcmp(x.kv[i].sec, "figures") != 0)
             continue;
         char spec[512], *bar;

@@ -32,7 +32,15 @@
  *  - A phase-1 packet that arrives before the TAIL of its epoch is out of
  *    order: it is parked in one of the switch's `reorder_queues` hold queues
  *    (net/lb.h: lb_hold; held packets stay counted in the buffer and PFC
- *    accounting). The TAIL releases the queue right after itself. Otherwise
+ *    accounting, as in the paper's Tofino2 prototype, whose held queues are
+ *    switch buffer; `held_in_buffer = off` holds them beside the buffer and
+ *    admits them at their release, as the artifact's VOQs do: its
+ *    SwitchNode hands a packet to ConWeave before the MMU's admission, and
+ *    a VOQ's flush goes through admission as a new arrival). With them
+ *    counted, a destination ToR holding a few hundred packets that came in
+ *    from one spine reaches that port's PFC threshold and PAUSEs the spine
+ *    (issue 23: the first PAUSEs of the PFC storm at conweave-fig12's 80 %
+ *    load, seed 3, are of this kind). The TAIL releases the queue right after itself. Otherwise
  *    the queue is flushed at the TAIL's predicted arrival: the arrival of the
  *    last old-path (phase-0) packet plus the send-time gap between it and the
  *    TAIL, plus `voq_flush_extra`; without any old-path packet of the epoch
@@ -75,7 +83,7 @@
 struct cw_par {
     simtime_t reply_extra, path_pause, tx_expiry, voq_flush_extra, voq_default_wait;
     int64_t reorder_queues;
-    bool path_aware, reorder;
+    bool path_aware, reorder, held_in_buffer;
 };
 
 #define P(m) offsetof(struct cw_par, m)
@@ -88,6 +96,7 @@ static const struct param cw_params[] = {
     {"reorder_queues", P_INT, P(reorder_queues), "256", "reorder (hold) queues per destination ToR; with none free a packet goes on out of order", NULL, 1, 4096},
     {"path_aware", P_BOOL, P(path_aware), "on", "reroute to a path not paused by NOTIFY (two random draws; artifact: on); off = a random path", NULL, 0, 0},
     {"reorder", P_BOOL, P(reorder), "on", "hold out-of-order packets at the destination ToR (off: rerouting alone, the ablation)", NULL, 0, 0},
+    {"held_in_buffer", P_BOOL, P(held_in_buffer), "on", "held packets count in the switch buffer and PFC accounting (on: as queued bytes, the paper's Tofino2 queues); off: beside it until released, then admitted (the artifact's VOQs)", NULL, 0, 0},
     PARAM_END};
 
 /* Data-packet flags in the ConWeave header (Table 2). */
@@ -433,7 +442,10 @@ static void dest_tor(struct sim *s, struct lb_switch *sw, const struct cw_par *p
     else if (h.flag == CW_TAIL)
         reply(s, sw, p, CW_CLEAR, h.epoch);
     if (hold) {
-        lb_hold(s, sw, f->hold, p, *out, flush);
+        if (par->held_in_buffer)
+            lb_hold(s, sw, f->hold, p, *out, flush);
+        else
+            lb_hold_outside(s, sw, f->hold, p, *out, flush);
         *out = LB_HELD;
         cs->held++;
     }

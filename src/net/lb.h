@@ -171,6 +171,11 @@ bool lb_ctrl_route(struct sim *s, struct pkt *p, const uint32_t *ports, int n);
  * held is lost there (counted as packets_lost_link). */
 #define LB_HELD UINT32_MAX
 void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uint32_t out, simtime_t deadline);
+/* The same, but the packet leaves the buffer and PFC accounting while held
+ * (which may RESUME its ingress port) and is admitted again at its release,
+ * as if it arrived then by the same ingress port (dropped if there is no
+ * room): the ConWeave artifact's VOQs, which sit beside its switch MMU. */
+void lb_hold_outside(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uint32_t out, simtime_t deadline);
 void lb_hold_deadline(struct sim *s, struct lb_switch *sw, uint32_t k, simtime_t at);
 void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k);
 uint32_t lb_hold_count(const struct lb_switch *sw, uint32_t k); /* packets in hold queue k */

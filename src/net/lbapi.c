@@ -261,6 +261,15 @@ void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uin
         lb_hold_deadline(s, sw, k, deadline == T_NEVER ? s->now : deadline);
 }
 
+#define HELD_OUTSIDE 0x80000000u /* in lb.held_out: held outside the buffer accounting */
+
+void lb_hold_outside(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uint32_t out, simtime_t deadline)
+{
+    switch_unadmit(s, p);
+    lb_hold(s, sw, k, p, out, deadline);
+    p->lb.held_out |= HELD_OUTSIDE;
+}
+
 void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
 {
     struct lb_holdq *h = holdq(s, sw, k);
@@ -271,13 +280,16 @@ void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
     h->at = -1; /* a pending heap entry finds no deadline and does nothing */
     while (p) {
         struct pkt *next = p->next;
-        uint32_t out = p->lb.held_out;
+        uint32_t out = p->lb.held_out & ~HELD_OUTSIDE;
+        bool outside = p->lb.held_out & HELD_OUTSIDE;
         int q = switch_queue(s, p);
-        if (s->ports[out].down) { /* its link failed while it was held: lost as on the link */
+        if (outside && !s->ports[out].down && !switch_readmit(s, p)) {
+            pkt_free(s, p); /* no room at its release: dropped (counted there) */
+        } else if (s->ports[out].down) { /* its link failed while it was held: lost as on the link */
             s->c.packets_lost_link++;
             if (p->flow < s->n_flows)
                 s->flows[p->flow].lost++;
-            if (q != 0)
+            if (q != 0 && !outside)
                 switch_discard(s, out, q, p);
             pkt_free(s, p);
         } else {

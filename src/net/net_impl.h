@@ -93,6 +93,12 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
 void switch_discard(struct sim *s, uint32_t pid, int q, struct pkt *p);
 int switch_queue(const struct sim *s, const struct pkt *p);
 void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p);
+/* An admitted packet leaves its ingress accounting without leaving the switch
+ * (lb_hold_outside: held beside the buffer), which may RESUME its ingress
+ * port; switch_readmit admits it again at its release, as a packet arriving
+ * then (false: no room, dropped and counted). */
+void switch_unadmit(struct sim *s, struct pkt *p);
+bool switch_readmit(struct sim *s, struct pkt *p);
 /* nic.c */
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
 bool nic_may_send(struct sim *s, uint32_t node);

@@ -189,6 +189,38 @@ void switch_discard(struct sim *s, uint32_t pid, int q, struct pkt *p)
         check_resume(s, sw, p->in_port, q);
 }
 
+void switch_unadmit(struct sim *s, struct pkt *p)
+{
+    int q = switch_queue(s, p);
+    if (q == 0)
+        return;
+    struct node *sw = &s->nodes[s->ports[p->in_port].node];
+    mmu_remove(s, sw, &s->ports[p->in_port], q, p->size);
+    if (s->p.pfc)
+        check_resume(s, sw, p->in_port, q);
+}
+
+bool switch_readmit(struct sim *s, struct pkt *p)
+{
+    int q = switch_queue(s, p);
+    if (q == 0)
+        return true;
+    struct node *sw = &s->nodes[s->ports[p->in_port].node];
+    struct port *in = &s->ports[p->in_port];
+    if (!mmu_admit(s, sw, in, q, p->size)) {
+        s->c.packets_dropped++;
+        if (p->flow < s->n_flows)
+            s->flows[p->flow].lost++;
+        if (s->p.pfc)
+            s->c.drops_lossless++;
+        return false;
+    }
+    mmu_add(s, sw, in, q, p->size);
+    if (s->p.pfc)
+        check_pause(s, sw, p->in_port, q);
+    return true;
+}
+
 /* ---------------------------------------------------------------- switch */
 
 /* At the first switch (the packet came from a host): the flow's flowlets

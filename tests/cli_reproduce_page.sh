@@ -1,0 +1,112 @@
+#!/bin/bash
+# rocesim reproduce --page: the verdict page is made from the experiment files'
+# [verdict] sections and the runs under --results. On a fake experiments folder
+# with two tiny experiments (a lone 1 MB flow on a dumbbell, two cc schemes,
+# two seeds): the quick form run, the full form not run. The page names the
+# verdicts, the why, the form and run counts, the seeds, and embeds the table
+# made from the runs (the 1 MB each run delivers, and the runs above a threshold); an
+# experiment with no runs is marked missing; a sweep file changed after its
+# runs marks them stale; the full form, once run, is preferred; the same files
+# and runs give the same bytes; a bad verdict or a verdict without its why
+# is an input error (FILE:LINE, exit 2), and nothing is written.
+# usage: cli_reproduce_page.sh ROCESIM_BIN SOURCE_DIR
+set -u
+bin=$1
+. "$(dirname "$0")/cli_lib.sh"
+mkdir -p "$tmp/exp"
+export ROCESIM_EXPERIMENTS=$tmp/exp
+cat > "$tmp/exp/one.ini" <<'INI'
+[topology]
+type = dumbbell
+senders = 1
+receivers = 1
+host_link = 100Gbps
+fabric_link = 100Gbps
+[traffic]
+pattern = none
+[flow.a]
+src = 0
+dst = 1
+size = 1MB
+[sweep]
+transport.cc = none, dcqcn
+run.seed = 1..2
+INI
+cp "$tmp/exp/one.ini" "$tmp/exp/one-quick.ini"
+cat > "$tmp/exp/one.exp" <<'EXP'
+[experiment]
+title = One flow: FCT slowdown
+paper = A Paper (2099), Fig. 1
+sweep = one.ini
+quick = one-quick.ini
+rows = transport.cc
+figures = none
+[metrics]
+mb = summary bytes_delivered 1e-6 | MB delivered
+big = sum above bytes_delivered 999999 | runs over 999999 B
+small = sum above bytes_delivered 1000000 | runs over 1 MB
+[paper]
+dcqcn = 1 MB
+[verdict]
+setup = one 1 MB flow on a dumbbell
+claim = a lone flow | is never slowed
+verdict = same direction, smaller
+why = DCQCN never marks a lone flow: 0 CNPs
+judged = quick form
+EXP
+cat > "$tmp/exp/two.exp" <<'EXP'
+[experiment]
+title = Two: never run
+sweep = one.ini
+quick = one-quick.ini
+rows = transport.cc
+[metrics]
+sd = sd_pct 50 0 inf | p50 slowdown
+EXP
+"$bin" reproduce one --quick --out "$tmp/res/one-quick" --jobs 1 > /dev/null 2>"$tmp/err"
+check test $? -eq 0
+"$bin" reproduce --page --results "$tmp/res" --out "$tmp/page.md" 2>"$tmp/err"
+check test $? -eq 0
+p=$tmp/page.md
+check grep -q '^| \[one\](#one) | a lone flow \\| is never slowed | \*\*same direction, smaller\*\* | quick, 4/4 runs | 2 |$' "$p"
+check grep -q '^| \[two\](#two) | (no \[verdict\] section yet) | - | \*\*missing\*\* | 0 |$' "$p"
+check grep -q '^- \*\*Why:\*\* DCQCN never marks a lone flow: 0 CNPs$' "$p"
+check grep -q '^- \*\*Verdict: same direction, smaller\*\* (judged on: quick form)$' "$p"
+check grep -q '^- \*\*Commands:\*\* `rocesim reproduce one`, `rocesim reproduce one --quick`$' "$p"
+check grep -q 'full form: \*\*not run\*\*.*; quick form: 4 of 4 runs, 2 seeds per point, rocesim ' "$p"
+check grep -q '^| transport.cc | MB delivered | runs over 999999 B | runs over 1 MB | paper |$' "$p"   # the table, from the runs
+check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$p"   # both seeds' runs above 999999 B, none above 1 MB
+check grep -q '^| none | 1 | 2 | 0 |  |$' "$p"
+check grep -q '^No numbers: no runs of either form' "$p"
+# the same again: the same bytes
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/page2.md" 2>"$tmp/err"
+check cmp "$p" "$tmp/page2.md"
+# a missing run, then a changed sweep file: missing and stale runs are marked
+rm -r "$tmp/res/one-quick/runs/cc=none_seed=2"
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/page3.md" 2>"$tmp/err"
+check grep -q '^| \[one\](#one) | .* | quick, 3/4 runs | 2 |$' "$tmp/page3.md"
+check grep -q 'quick form: 3 of 4 runs (\*\*1 missing\*\*)' "$tmp/page3.md"
+sed -i 's/size = 1MB/size = 2MB/' "$tmp/exp/one-quick.ini"
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/page4.md" 2>"$tmp/err"
+check grep -q '^| \[one\](#one) | .* | quick, 3/4 runs, \*\*3 stale\*\* | 2 |$' "$tmp/page4.md"
+# the full form, once complete and current, is the one shown
+"$bin" reproduce one --out "$tmp/res/one" --jobs 1 > /dev/null 2>"$tmp/err"
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/page5.md" 2>"$tmp/err"
+check grep -q '^| \[one\](#one) | .* | full, 4/4 runs | 2 |$' "$tmp/page5.md"
+check grep -q '^Our numbers (full form) beside the paper' "$tmp/page5.md"
+# bad input: an unknown verdict, a verdict without why, an unknown key
+sed -i 's/^verdict = same direction, smaller$/verdict = sort of/' "$tmp/exp/one.exp"
+rm -f "$tmp/page6.md"
+"$bin" reproduce --page --results "$tmp/res" --out "$tmp/page6.md" 2>"$tmp/err"
+check test $? -eq 2
+check grep -q "one.exp:17: verdict 'sort of' is not one of" "$tmp/err"
+check test ! -e "$tmp/page6.md"
+sed -i -e 's/^verdict = sort of$/verdict = does not/' -e '/^why = /d' "$tmp/exp/one.exp"
+"$bin" reproduce --page --results "$tmp/res" > /dev/null 2>"$tmp/err"
+check test $? -eq 2
+check grep -q "one.exp:17: verdict 'does not' needs why" "$tmp/err"
+printf 'colour = red\n' >> "$tmp/exp/one.exp"
+"$bin" reproduce --page --results "$tmp/res" > /dev/null 2>"$tmp/err"
+check test $? -eq 2
+check grep -q "one.exp:19: unknown \[verdict\] key 'colour'" "$tmp/err"
+echo "cli_reproduce_page: $pass passed, $fail failed"
