@@ -2,8 +2,12 @@
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
 #include "stats/monitor.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -33,10 +37,29 @@ static int mkdir_p(const char *path, struct err *e)
     return 0;
 }
 
+/* Closes f, naming the file and the system's reason if any write to it
+ * failed (a full disk shows here: stdio keeps the unwritten bytes and the
+ * flush fails again with ENOSPC). */
+int output_fclose(FILE *f, const char *path, struct err *e)
+{
+    int why = 0;
+    if (fflush(f) != 0)
+        why = errno;
+    else if (ferror(f))
+        why = EIO;
+    if (fclose(f) != 0 && !why)
+        why = errno;
+    if (why)
+        return errf(e, "%s: cannot write: %s", path, strerror(why));
+    return 0;
+}
+
+/* Files of this run go into o->tmp (a folder inside o->dir), moved into
+ * o->dir only once every one is written whole (commit, below). */
 static FILE *open_in(struct output *o, const char *name, struct err *e)
 {
     char path[PATH_BUF + 64];
-    if (snprintf(path, sizeof path, "%s/%s", o->dir, name) >= (int)sizeof path) {
+    if (snprintf(path, sizeof path, "%s/%s", o->tmp, name) >= (int)sizeof path) {
         errf(e, "%s: path too long", o->dir);
         return NULL;
     }
@@ -46,11 +69,26 @@ static FILE *open_in(struct output *o, const char *name, struct err *e)
     return f;
 }
 
-static FILE *open_path(const char *path, struct err *e)
+/* An ns-3 output named by the config: in the run's temporary folder when it
+ * goes into o->dir, else beside its final path as FINAL.rocesim-tmp-PID;
+ * either way renamed into place at the end. */
+static FILE *open_path(struct output *o, const char *path, bool in_dir, struct err *e)
 {
-    FILE *f = fopen(path, "w");
+    if (o->n_ext == OUTPUT_MAX_EXT) {
+        errf(e, "internal: too many output files");
+        return NULL;
+    }
+    char *tmp = o->ext_tmp[o->n_ext], *fin = o->ext_final[o->n_ext];
+    snprintf(fin, 2 * PATH_BUF, "%.1000s", path);
+    if (in_dir)
+        snprintf(tmp, 2 * PATH_BUF, "%s/%.200s", o->tmp, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    else
+        snprintf(tmp, 2 * PATH_BUF, "%.1000s.rocesim-tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
     if (!f)
         errf(e, "%s: cannot write: %s", path, strerror(errno));
+    else
+        o->n_ext++;
     return f;
 }
 
@@ -132,15 +170,115 @@ static bool on_progress(void *ctx, const struct sim *s)
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
 
-static int clear_owned(const char *dir, struct err *e)
+#define TMP_PREFIX ".rocesim-run-"
+
+/* Removes a run's temporary folder (flat: files only). */
+static void rm_tmp(const char *dir)
 {
-    char path[PATH_BUF + 32];
-    for (int i = 0; output_owned_files[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, output_owned_files[i]);
-        if (unlink(path) < 0 && errno != ENOENT)
-            return errf(e, "%s: cannot remove the earlier run's file: %s", path, strerror(errno));
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char p[PATH_BUF + 300];
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* One run at a time per folder: an exclusive flock on the folder itself
+ * (released by the kernel however the run ends, SIGKILL included). The
+ * holder's pid is in its temporary folder's name, .rocesim-run-PID. On a
+ * file system without locks the run goes on unlocked. With the lock held,
+ * temporary folders left by killed runs are removed. */
+static int lock_dir(struct output *o, struct err *e)
+{
+    int fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errf(e, "%s: cannot open: %s", o->dir, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+        char who[64] = "";
+        DIR *d = opendir(o->dir);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+                snprintf(who, sizeof who, " (pid %.20s)", de->d_name + strlen(TMP_PREFIX));
+        if (d)
+            closedir(d);
+        close(fd);
+        return errf(e, "%s: another rocesim run%s is writing into this folder; wait for it to end or choose another "
+                       "--out (its results would mix with this run's)", o->dir, who);
     }
+    o->lock_fd = fd + 1;
+    DIR *d = opendir(o->dir);
+    struct dirent *de;
+    char p[PATH_BUF + 300];
+    while (d && (de = readdir(d)))
+        if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0) {
+            snprintf(p, sizeof p, "%s/%s", o->dir, de->d_name);
+            rm_tmp(p);
+        }
+    if (d)
+        closedir(d);
     return 0;
+}
+
+/* The run's files replace the earlier run's: summary.json (what marks a
+ * folder complete) goes first, then every file this run did not write
+ * under a name the runs own, then the new files move in, summary.json last.
+ * Each step is a rename within one file system; a run killed here leaves
+ * a folder without summary.json, which sweeps and report treat as
+ * incomplete. */
+static int commit(struct output *o, struct err *e)
+{
+    char from[PATH_BUF + 300], to[PATH_BUF + 300];
+    snprintf(to, sizeof to, "%s/summary.json", o->dir);
+    if (unlink(to) < 0 && errno != ENOENT)
+        return errf(e, "%s: cannot replace: %s", to, strerror(errno));
+    for (int i = 0; output_owned_files[i]; i++) {
+        snprintf(from, sizeof from, "%s/%s", o->tmp, output_owned_files[i]);
+        snprintf(to, sizeof to, "%s/%s", o->dir, output_owned_files[i]);
+        if (access(from, F_OK) != 0 && unlink(to) < 0 && errno != ENOENT)
+            return errf(e, "%s: cannot remove the earlier run's file: %s", to, strerror(errno));
+    }
+    for (int i = 0; i < o->n_ext; i++)
+        if (rename(o->ext_tmp[i], o->ext_final[i]) < 0)
+            return errf(e, "%s: cannot move into place: %s", o->ext_final[i], strerror(errno));
+    DIR *d = opendir(o->tmp);
+    if (!d)
+        return errf(e, "%s: cannot read: %s", o->tmp, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, "summary.json"))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", o->tmp, de->d_name);
+        snprintf(to, sizeof to, "%s/%s", o->dir, de->d_name);
+        if (rename(from, to) < 0)
+            rc = errf(e, "%s: cannot move into place: %s", to, strerror(errno));
+    }
+    closedir(d);
+    snprintf(from, sizeof from, "%s/summary.json", o->tmp);
+    snprintf(to, sizeof to, "%s/summary.json", o->dir);
+    if (rc == 0 && rename(from, to) < 0)
+        rc = errf(e, "%s: cannot move into place: %s", to, strerror(errno));
+    if (rc == 0)
+        rmdir(o->tmp);
+    return rc;
+}
+
+/* A write error names the file by its final path, not the temporary one. */
+static void name_final(const struct output *o, struct err *e)
+{
+    size_t n = strlen(o->tmp);
+    if (strncmp(e->msg, o->tmp, n) != 0)
+        return;
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%.300s%.300s (the run's files were not written; %.300s/ keeps the earlier results)", o->dir,
+             e->msg + n, o->dir);
+    memcpy(e->msg, msg, sizeof msg);
 }
 
 int output_open(struct output *o, struct scenario *sc, const struct output_opts *opt, struct err *e)
@@ -165,10 +303,17 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     } else
         snprintf(o->dir, sizeof o->dir, "results/%s%s", cfg->run.name[0] ? cfg->run.name : "default",
                  opt->dir_suffix ? opt->dir_suffix : "");
-    if (mkdir_p(o->dir, e) < 0 || clear_owned(o->dir, e) < 0) {
+    if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_PREFIX "%ld", o->dir, (long)getpid()) >= (int)sizeof o->tmp)
+        return errf(e, "%s: path too long", o->dir);
+    int lk = mkdir_p(o->dir, e);
+    if (lk == 0 && (lk = lock_dir(o, e)) == 0 && mkdir(o->tmp, 0777) < 0)
+        lk = errf(e, "%s: cannot create: %s", o->tmp, strerror(errno));
+    if (lk < 0) {
         if (out_dir && *out_dir) { /* name the option, like every input error */
             char msg[sizeof e->msg];
-            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, e->msg);
+            size_t n = strlen(o->dir);
+            bool same = strncmp(e->msg, o->dir, n) == 0 && strncmp(e->msg + n, ": ", 2) == 0;
+            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, same ? e->msg + n + 2 : e->msg);
             memcpy(e->msg, msg, sizeof msg);
         }
         return -1;
@@ -182,10 +327,10 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
         const char *fct = cfg->ns3.fct_file[0] ? cfg->ns3.fct_file : "fct.txt";
         const char *pfc = cfg->ns3.pfc_file[0] ? cfg->ns3.pfc_file : "pfc.txt";
         snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(fct) : fct);
-        if (!(o->ns3_fct = open_path(path, e)))
+        if (!(o->ns3_fct = open_path(o, path, in_dir, e)))
             return -1;
         snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(pfc) : pfc);
-        if (!(o->ns3_pfc = open_path(path, e)))
+        if (!(o->ns3_pfc = open_path(o, path, in_dir, e)))
             return -1;
     }
     struct sim_hooks *h = &sc->sim.hooks;
@@ -193,14 +338,19 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     h->pfc = on_pfc;
     h->flow_done = on_flow_done;
     h->progress = on_progress; /* also when quiet: it checks for a signal */
-    char qlen[PATH_BUF + PARAM_STR_MAX] = "";
+    char qlen[2 * PATH_BUF] = "";
     if (cfg->ns3.active && cfg->ns3.qlen_mon_file[0]) { /* QLEN_MON_FILE: placed like FCT_OUTPUT_FILE */
         bool in_dir = (out_dir && *out_dir) || cfg->output.dir[0];
-        snprintf(qlen, sizeof qlen, in_dir ? "%s/%s" : "%.0s%s", o->dir,
-                 in_dir ? base_name(cfg->ns3.qlen_mon_file) : cfg->ns3.qlen_mon_file);
+        if (in_dir)
+            snprintf(qlen, sizeof qlen, "%s/%s", o->tmp, base_name(cfg->ns3.qlen_mon_file));
+        else if (o->n_ext < OUTPUT_MAX_EXT) { /* renamed into place at the end, like fct.txt */
+            snprintf(o->ext_final[o->n_ext], 2 * PATH_BUF, "%s", cfg->ns3.qlen_mon_file);
+            snprintf(qlen, sizeof qlen, "%.600s.rocesim-tmp-%ld", cfg->ns3.qlen_mon_file, (long)getpid());
+            snprintf(o->ext_tmp[o->n_ext++], 2 * PATH_BUF, "%s", qlen);
+        }
     }
     simtime_t first;
-    if (monitors_open(&o->mon, sc, o->dir, qlen, &first, e) < 0)
+    if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0)
         return -1;
     h->sample = o->mon ? on_sample : NULL;
     if (o->mon)
@@ -270,9 +420,9 @@ static int write_fct(struct output *o, struct err *e)
                     q->flowlets, q->path_switches, q->lost, q->timeouts, src);
         }
     }
-    if (fclose(f) != 0)
-        return errf(e, "%s/fct.csv: write failed", o->dir);
-    return 0;
+    char path[PATH_BUF + 64];
+    snprintf(path, sizeof path, "%s/fct.csv", o->tmp);
+    return output_fclose(f, path, e);
 }
 
 void output_deadlock_text(FILE *f, const struct sim *s)
@@ -350,15 +500,19 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->dir, e) < 0)
-        return -1;
-    fclose(o->pfc_csv);
+    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0)
+        return name_final(o, e), -1;
+    char path[PATH_BUF + 64];
+    snprintf(path, sizeof path, "%s/pfc.csv", o->tmp);
+    int bad = output_fclose(o->pfc_csv, path, e);
     o->pfc_csv = NULL;
     if (o->ns3_fct) {
-        fclose(o->ns3_fct);
-        fclose(o->ns3_pfc);
+        bad |= output_fclose(o->ns3_fct, o->ext_final[0], bad ? &(struct err){{0}} : e);
+        bad |= output_fclose(o->ns3_pfc, o->ext_final[1], bad ? &(struct err){{0}} : e);
         o->ns3_fct = o->ns3_pfc = NULL;
     }
+    if (bad)
+        return name_final(o, e), -1;
 
     double *sd = malloc((s->n_flows ? s->n_flows : 1) * sizeof *sd);
     if (!sd)
@@ -500,8 +654,12 @@ int output_finish(struct output *o, struct err *e)
     config_write_json(f, cfg, 2);
     fprintf(f, "\n}\n");
     free(sd);
-    if (fclose(f) != 0)
-        return errf(e, "%s/summary.json: write failed", o->dir);
+    snprintf(path, sizeof path, "%s/summary.json", o->tmp);
+    if (output_fclose(f, path, e) < 0)
+        return name_final(o, e), -1;
+    if (commit(o, e) < 0)
+        return -1;
+    o->committed = true;
     o->wall = wall;
     return 0;
 }
@@ -517,4 +675,13 @@ void output_close(struct output *o)
     o->pfc_csv = o->ns3_fct = o->ns3_pfc = NULL;
     monitors_free(o->mon);
     o->mon = NULL;
+    if (!o->committed && o->tmp[0]) { /* an error: the earlier run's files stay, this run's go */
+        rm_tmp(o->tmp);
+        for (int i = 0; i < o->n_ext; i++)
+            unlink(o->ext_tmp[i]);
+    }
+    o->tmp[0] = 0;
+    if (o->lock_fd)
+        close(o->lock_fd - 1);
+    o->lock_fd = 0;
 }
