@@ -361,6 +361,9 @@ static int cmd_run(int argc, char **argv)
     if (sc.sim.dl.n) { /* stopped on a PFC deadlock: say where, exit 3 */
         output_deadlock_text(stderr, &sc.sim);
         rc = EXIT_DEADLOCK;
+    } else if (o.wd_fired) { /* no progress for run.watchdog: which flows, and why, exit 4 */
+        output_watchdog_text(stderr, &o);
+        rc = EXIT_STALLED;
     }
     release(&c, &sc, &o);
     /* 128 + signal, as a shell reports a process the signal killed */

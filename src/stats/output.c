@@ -2,6 +2,7 @@
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
 #include "stats/monitor.h"
+#include "core/units.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -122,9 +123,93 @@ static void on_flow_done(void *ctx, const struct sim *s, const struct qp *f)
                 (long long)((f->finish - f->start) / T_NS), (long long)(f->ideal_fct / T_NS));
 }
 
+/* run.watchdog: flows are active (started, not finished) but no byte has
+ * been delivered for wd_timeout: the run can make no progress (a link that
+ * loses everything, a cut-off host, a port paused for good). It stops the
+ * run there, as run.stop would, and output_watchdog_text says which flows. */
+static simtime_t watchdog(struct output *o, const struct sim *s)
+{
+    bool active = s->c.flows_completed < s->next_start;
+    if (!active || s->c.bytes_delivered != o->wd_bytes) {
+        o->wd_bytes = s->c.bytes_delivered;
+        o->wd_since = s->now;
+    } else if (s->now - o->wd_since >= o->wd_timeout) {
+        o->wd_fired = s->now;
+        o->sc->sim.p.stop = s->now; /* sim_run ends before the next later event */
+        return T_NEVER;
+    }
+    return s->now + o->wd_iv;
+}
+
 static simtime_t on_sample(void *ctx, const struct sim *s)
 {
-    return monitors_sample(((struct output *)ctx)->mon, s);
+    struct output *o = ctx;
+    simtime_t next = o->mon ? monitors_sample(o->mon, s) : T_NEVER;
+    if (o->wd_timeout && !o->wd_fired) {
+        simtime_t w = watchdog(o, s);
+        if (w < next)
+            next = w;
+    }
+    return next;
+}
+
+/* Why an active flow makes no progress, as far as the state shows. */
+static void stuck_reason(const struct sim *s, const struct qp *q, char *buf, size_t n)
+{
+    const struct nic *nic = &s->nics[s->host_index[q->src]];
+    const struct port *np = &s->ports[nic->port];
+    int nr;
+    size_t used = 0;
+    buf[0] = 0;
+#define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    if (np->down)
+        ADD("the link of its source host %u is down; ", q->src);
+    else if (s->ports[np->peer].node < s->n_nodes && s->nodes[s->ports[np->peer].node].is_switch &&
+             (sim_route(s, s->ports[np->peer].node, (uint32_t)s->host_index[q->dst], &nr), nr == 0))
+        ADD("no route from its source's switch to host %u (failed links cut it off); ", q->dst);
+    if (port_paused(np, q->pg))
+        ADD("its source NIC has been paused by PFC (priority %u) since %.3f us; ", q->pg,
+            (double)np->paused_since[q->pg] / T_US);
+    bool lossy = false;
+    for (uint32_t i = 0; i < s->n_ports && !lossy; i++)
+        lossy = s->ports[i].loss > 0;
+    if (q->lost && lossy)
+        ADD("%u of its packets were lost on lossy links (topology.loss or the file's error rate); ", q->lost);
+    else if (q->lost)
+        ADD("%u of its packets were lost; ", q->lost);
+    if (q->timeouts)
+        ADD("%u retransmission timeouts fired", q->timeouts);
+    else if (!used)
+        ADD("waiting, no loss or timeout seen (a PAUSE upstream, or a timer that never fires)");
+#undef ADD
+    size_t l = strlen(buf);
+    if (l >= 2 && buf[l - 2] == ';')
+        buf[l - 2] = 0;
+}
+
+void output_watchdog_text(FILE *f, const struct output *o)
+{
+    const struct sim *s = &o->sc->sim;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        n += s->flows[i].state == FLOW_ACTIVE;
+    fprintf(f, "rocesim: watchdog: no byte delivered from %.3f ms to %.3f ms (run.watchdog = %.3f ms) while %u flow%s "
+               "active; the run cannot make progress and stopped there (outputs written; unfinished flows listed in "
+               "fct.csv). Stuck flows:\n",
+            (double)o->wd_since / T_MS, (double)o->wd_fired / T_MS, (double)o->wd_timeout / T_MS, n, n == 1 ? " was" : "s were");
+    char why[400];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->n_flows && k < 10; i++) {
+        const struct qp *q = &s->flows[i];
+        if (q->state != FLOW_ACTIVE)
+            continue;
+        stuck_reason(s, q, why, sizeof why);
+        fprintf(f, "  flow %u: host %u -> %u, %llu of %llu bytes acknowledged: %s\n", i, q->src, q->dst,
+                (unsigned long long)q->snd_una, (unsigned long long)q->size, why);
+        k++;
+    }
+    if (n > k)
+        fprintf(f, "  ... and %u more\n", n - k);
 }
 
 /* Every 65536 events. Stops the run on a signal; otherwise a progress line:
@@ -145,22 +230,36 @@ static bool on_progress(void *ctx, const struct sim *s)
     o->last_print = now;
     double el = now - o->t0, evs = el > 0 ? (double)s->c.events / el : 0;
     /* ETA from the simulated-time rate so far, towards run.stop, or without
-     * one towards the last flow's start (a lower bound: then the rest drains). */
-    char eta[32] = "?";
+     * one towards the last flow's start (a lower bound: then the rest
+     * drains). Once every flow has started (the drain), from the bytes
+     * still to deliver at the delivery rate (per wall second) since then. */
+    char eta[48] = "?";
     simtime_t target = s->p.stop;
     const char *bound = "";
     if (!target && s->n_flows > 0) {
         target = s->flows[s->start_order[s->n_flows - 1]].start;
         bound = ">";
     }
-    if (s->now > 0 && target > s->now)
+    if (s->now > 0 && target > s->now) {
         snprintf(eta, sizeof eta, "%s%.0fs", bound, el * (double)(target - s->now) / (double)s->now);
+    } else if (!s->p.stop && s->next_start == s->n_flows) {
+        if (o->drain_t0 == 0) { /* the drain starts: measure from here */
+            o->drain_t0 = now;
+            o->drain_bytes0 = s->c.bytes_delivered;
+        }
+        double dt = now - o->drain_t0, got = (double)(s->c.bytes_delivered - o->drain_bytes0);
+        double left = o->total_bytes > s->c.bytes_delivered ? (double)(o->total_bytes - s->c.bytes_delivered) : 0;
+        if (dt > 0 && got > 0)
+            snprintf(eta, sizeof eta, "%.0fs (%.1f MB left)", dt * left / got, left / 1e6);
+    }
     char stop[32] = "end";
     if (s->p.stop)
         snprintf(stop, sizeof stop, "%.3f ms", (double)s->p.stop / T_MS);
-    fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
-            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, eta,
-            o->opt.tty ? "   " : "\n");
+    struct rusage ru;
+    long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0; /* KB on Linux */
+    fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  RSS %.0f MB  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
+            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, (double)rss / 1024,
+            eta, o->opt.tty ? "   " : "\n");
     o->printed = o->opt.tty;
     return false;
 }
@@ -349,12 +448,29 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
             snprintf(o->ext_tmp[o->n_ext++], 2 * PATH_BUF, "%s", qlen);
         }
     }
-    simtime_t first;
+    simtime_t first = T_NEVER;
     if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0)
         return -1;
-    h->sample = o->mon ? on_sample : NULL;
-    if (o->mon)
+    /* run.watchdog: auto = 100 x the largest RTO, at least twice the longest backed-off one */
+    if (strcmp(cfg->run.watchdog, "off") != 0) {
+        const struct sim_params *sp = &sc->sim.p;
+        simtime_t rto = sp->rto;
+        if (sp->irn && sp->rto_high > rto)
+            rto = sp->rto_high;
+        simtime_t backed = sp->rto << (sp->rto_backoff < 20 ? sp->rto_backoff : 20);
+        o->wd_timeout = 100 * rto > 2 * backed ? 100 * rto : 2 * backed;
+        if (strcmp(cfg->run.watchdog, "auto") != 0 && parse_time(cfg->run.watchdog, &o->wd_timeout))
+            o->wd_timeout = 0; /* validated already */
+        o->wd_iv = o->wd_timeout / 8 > 0 ? o->wd_timeout / 8 : 1;
+        simtime_t start = sc->sim.n_flows ? sc->sim.flows[sc->sim.start_order[0]].start : 0;
+        if (o->wd_timeout && start + o->wd_iv < first)
+            first = start + o->wd_iv;
+    }
+    h->sample = o->mon || o->wd_timeout ? on_sample : NULL;
+    if (h->sample)
         sim_monitor_start(&sc->sim, first);
+    for (uint32_t i = 0; i < sc->sim.n_flows; i++)
+        o->total_bytes += sc->sim.flows[i].size;
     o->t0 = o->last_print = wall_now();
     return 0;
 }
@@ -633,6 +749,23 @@ int output_finish(struct output *o, struct err *e)
                 (unsigned long long)pruned, (unsigned long long)pruning, (unsigned long long)c->ooo_window_drops);
     }
     write_deadlock_json(f, s);
+    if (o->wd_fired) {
+        fprintf(f, "  \"watchdog\": {\"stopped_ns\": %lld, \"no_delivery_since_ns\": %lld, \"timeout_ns\": %lld, \"stuck\": [",
+                (long long)(o->wd_fired / T_NS), (long long)(o->wd_since / T_NS), (long long)(o->wd_timeout / T_NS));
+        char why[400];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < s->n_flows; i++)
+            if (s->flows[i].state == FLOW_ACTIVE) {
+                stuck_reason(s, &s->flows[i], why, sizeof why);
+                fprintf(f, "%s\n    {\"flow\": %u, \"src\": %u, \"dst\": %u, \"acked_bytes\": %llu, \"reason\": ", k++ ? "," : "",
+                        i, s->flows[i].src, s->flows[i].dst, (unsigned long long)s->flows[i].snd_una);
+                json_string(f, why);
+                fputc('}', f);
+            }
+        fprintf(f, "\n  ]},\n");
+    } else {
+        fprintf(f, "  \"watchdog\": null,\n");
+    }
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);
@@ -641,6 +774,10 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"packets_left_in_network\": %llu,\n  \"peak_packets_in_flight\": %llu,\n",
             (unsigned long long)sim_packets_in_network(s), (unsigned long long)s->pool.peak);
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
+    {
+        struct rusage ru; /* peak resident memory of the whole run (ru_maxrss: KB on Linux) */
+        fprintf(f, "  \"peak_rss_bytes\": %lld,\n", getrusage(RUSAGE_SELF, &ru) == 0 ? (long long)ru.ru_maxrss * 1024 : 0LL);
+    }
     fprintf(f, "  \"events_per_second\": %.0f,\n  \"packet_hops_per_second\": %.0f,\n",
             wall > 0 ? (double)c->events / wall : 0, wall > 0 ? (double)c->packet_hops / wall : 0);
     fprintf(f, "  \"fct_slowdown\": {");

@@ -33,6 +33,13 @@ struct output {
     int n_ext;
     int lock_fd;    /* the folder's flock, + 1; 0 = none */
     bool committed; /* the files are in dir */
+    /* run.watchdog: checked every wd_iv of simulated time while flows are
+     * active; wd_since = when bytes_delivered last moved (at a check) */
+    simtime_t wd_timeout, wd_iv, wd_since, wd_fired; /* wd_fired: when it stopped the run, else 0 */
+    uint64_t wd_bytes;
+    uint64_t total_bytes;  /* of every flow: the drain's ETA counts what is left */
+    uint64_t drain_bytes0; /* bytes_delivered when the last flow started */
+    double drain_t0;       /* wall time then, 0 before */
     FILE *pfc_csv, *ns3_fct, *ns3_pfc;
     struct monitors *mon; /* stats/monitor.h; NULL when every monitor is off */
     double t0, last_print, wall;
@@ -58,6 +65,8 @@ void output_close(struct output *o);
  * does not write are removed when its files move in, so no earlier run's
  * file is left beside new ones. */
 extern const char *const output_owned_files[];
+/* The flows the watchdog found stuck and why it thinks so, as text (stderr). */
+void output_watchdog_text(FILE *f, const struct output *o);
 /* The PFC deadlock a run stopped on (sim.dl), as text lines (stderr). */
 void output_deadlock_text(FILE *f, const struct sim *s);
 /* Nearest-rank percentile (pct in 0..100) of an ascending array. */

@@ -253,8 +253,9 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                      shown(&f[j], sb, sizeof sb));
                 goto out;
             }
-            if (j == 4 && (parse_double(val, &l->error_rate) || !(l->error_rate >= 0 && l->error_rate <= 1))) {
-                errf(e, "%s:%ld: link %u: error rate \"%s\" must be a number between 0 and 1", fname, f[j].line,
+            if (j == 4 && (parse_double(val, &l->error_rate) || !(l->error_rate >= 0 && l->error_rate < 1))) {
+                errf(e, "%s:%ld: link %u: error rate \"%s\" must be a number from 0 to below 1 (at 1 every packet "
+                        "is lost and no flow across the link could finish)", fname, f[j].line,
                      i + 1, shown(&f[j], sb, sizeof sb));
                 goto out;
             }
