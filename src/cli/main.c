@@ -358,6 +358,9 @@ static int cmd_run(int argc, char **argv)
                (double)sc.sim.now / T_MS, (unsigned long long)k->events, o.wall,
                o.wall > 0 ? (double)k->events / o.wall / 1e6 : 0.0, o.dir);
     int rc = 0;
+    char why[2048];
+    if (output_lossless_drops_text(&sc.sim, why, sizeof why)) /* "lossless" runs that dropped: say why */
+        fprintf(stderr, "rocesim: %s\n", why);
     if (sc.sim.dl.n) { /* stopped on a PFC deadlock: say where, exit 3 */
         output_deadlock_text(stderr, &sc.sim);
         rc = EXIT_DEADLOCK;

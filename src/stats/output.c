@@ -541,6 +541,38 @@ static int write_fct(struct output *o, struct err *e)
     return output_fclose(f, path, e);
 }
 
+size_t output_lossless_drops_text(const struct sim *s, char *buf, size_t n)
+{
+    const uint64_t *k = s->c.drops_lossless_cause;
+    size_t used = 0;
+    buf[0] = 0;
+    if (!s->c.drops_lossless)
+        return 0;
+#define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    bool ack_nic = s->p.ack_high_prio && !s->p.ack_high_prio_switch;
+    uint64_t host = k[LDROP_DATA_PAUSED_HOST], by_acks = k[LDROP_ACK_PAUSED] + (ack_nic ? host : 0);
+    ADD("%llu packets dropped in lossless mode, each at a switch ingress whose PFC headroom was full. ",
+        (unsigned long long)s->c.drops_lossless);
+    if (by_acks)
+        ADD("%llu (%llu ACK/NACKs, %llu data packets from hosts): ACKs sent under a PAUSE. With "
+            "transport.ack_high_prio = nic (what ns-3's ACK_HIGH_PRIO 1 does) a NIC sends ACKs/NACKs while its data "
+            "class is PAUSEd, but switches queue them with the data, in the paused ingress class, so they fill its "
+            "headroom until it overflows (ns-3 drops the same way: \"Headroom full\"). transport.ack_high_prio = on "
+            "(ACKs in the strict-priority queue at switches too) avoids it. ",
+            (unsigned long long)by_acks, (unsigned long long)k[LDROP_ACK_PAUSED], (unsigned long long)(ack_nic ? host : 0));
+    uint64_t late = k[LDROP_DATA_PAUSED_SW] + (ack_nic ? 0 : host);
+    if (late)
+        ADD("%llu: data arrived after a PAUSE beyond the headroom, which is smaller than what can still arrive "
+            "after a PAUSE; switch.headroom = 0 (auto) sizes it for that. ", (unsigned long long)late);
+    if (k[LDROP_NOT_PAUSED])
+        ADD("%llu: no PAUSE was outstanding on that class (the shared buffer and its headroom were exhausted); a "
+            "larger switch.buffer avoids it. ", (unsigned long long)k[LDROP_NOT_PAUSED]);
+#undef ADD
+    if (used && used < n && buf[used - 1] == ' ')
+        buf[--used] = 0;
+    return used;
+}
+
 void output_deadlock_text(FILE *f, const struct sim *s)
 {
     const struct deadlock *d = &s->dl;
@@ -671,6 +703,21 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered, (unsigned long long)c->bytes_retx);
     fprintf(f, "  \"packets_dropped\": %llu,\n  \"drops_in_lossless_mode\": %llu,\n  \"timeouts\": %llu,\n",
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
+    fprintf(f, "  \"drops_in_lossless_mode_by_cause\": {\"ack_after_pause\": %llu, \"data_after_pause_from_host\": %llu, "
+               "\"data_after_pause_from_switch\": %llu, \"no_pause_outstanding\": %llu},\n",
+            (unsigned long long)c->drops_lossless_cause[LDROP_ACK_PAUSED],
+            (unsigned long long)c->drops_lossless_cause[LDROP_DATA_PAUSED_HOST],
+            (unsigned long long)c->drops_lossless_cause[LDROP_DATA_PAUSED_SW],
+            (unsigned long long)c->drops_lossless_cause[LDROP_NOT_PAUSED]);
+    {
+        char why[2048];
+        fprintf(f, "  \"lossless_drops_explained\": ");
+        if (output_lossless_drops_text(s, why, sizeof why))
+            json_string(f, why);
+        else
+            fputs("null", f);
+        fputs(",\n", f);
+    }
     fprintf(f, "  \"packets_lost_link\": %llu,\n  \"link_changes\": %llu,\n", (unsigned long long)c->packets_lost_link,
             (unsigned long long)c->link_changes);
     fprintf(f, "  \"packets_corrupted\": %llu,\n", (unsigned long long)c->packets_corrupted);

@@ -65,6 +65,9 @@ void output_close(struct output *o);
  * does not write are removed when its files move in, so no earlier run's
  * file is left beside new ones. */
 extern const char *const output_owned_files[];
+/* Why a lossless run dropped packets (by cause, counted at the drop site)
+ * and the setting that avoids it, as one paragraph; 0 when none dropped. */
+size_t output_lossless_drops_text(const struct sim *s, char *buf, size_t n);
 /* The flows the watchdog found stuck and why it thinks so, as text (stderr). */
 void output_watchdog_text(FILE *f, const struct output *o);
 /* The PFC deadlock a run stopped on (sim.dl), as text lines (stderr). */
