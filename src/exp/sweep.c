@@ -443,8 +443,10 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
             if (pts[i].status == 1 && pts[i].pid == w) {
                 struct point *p = &pts[i];
                 g->running--;
-                /* a run stopped on a PFC deadlock (exit 3) is a result, not a failure */
-                bool ok = WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == EXIT_DEADLOCK) && run_complete(p->dir);
+                /* a run stopped on a PFC deadlock (exit 3) or by the watchdog (4) is a result, not a failure */
+                bool ok = WIFEXITED(st) &&
+                          (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == EXIT_DEADLOCK || WEXITSTATUS(st) == EXIT_STALLED) &&
+                          run_complete(p->dir);
                 p->status = ok ? 2 : 3;
                 ok ? g->done++ : g->failed++;
                 if (!ok && !g->quiet) {
@@ -559,7 +561,8 @@ static const char sweep_usage[] =
     "`a, b, c`, `LO:HI:STEP` or `LO..HI`), one `rocesim run` process per point,\n"
     "N at a time (default: every core). Each run goes to DIR/<params>/ with its\n"
     "resolved scenario.ini; DIR/sweep.csv has one row per run. A rerun skips\n"
-    "complete runs. --shard I/N runs every N-th point from the I-th (0-based)\n"
+    "complete runs whose saved configuration and binary version are what would\n"
+    "run now (others are rerun, saying what differs). --shard I/N runs every N-th point from the I-th (0-based)\n"
     "and writes DIR/sweep.shard-I-of-N.csv; under mpirun the points are shared\n"
     "among the ranks and rank 0 writes sweep.csv.\n";
 
