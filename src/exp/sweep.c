@@ -166,7 +166,10 @@ static void stale_reason(const char *dir, const struct config *pc, char *why, si
         config_write_json(m, pc, 2);
         fclose(m);
     }
-    if (!oldcfg || !now) {
+    if (!oldcfg && !p) {
+        /* no saved config and no version: not written by `rocesim run` (results made by hand or
+         * imported): nothing to compare, so kept as they are */
+    } else if (!oldcfg || !now) {
         snprintf(why, n, "its summary.json has no \"config\"");
     } else {
         struct kv *a, *b;
@@ -189,7 +192,7 @@ static void stale_reason(const char *dir, const struct config *pc, char *why, si
         free(a);
         free(b);
     }
-    if (!why[0] && strcmp(ver, exp_version) != 0)
+    if (!why[0] && p && strcmp(ver, exp_version) != 0)
         snprintf(why, n, "the binary (rocesim %s -> %s)", ver, exp_version);
     free(now);
     free(js);
