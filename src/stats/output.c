@@ -222,6 +222,8 @@ static bool on_progress(void *ctx, const struct sim *s)
         o->interrupted = (int)*o->opt.stop;
         return true;
     }
+    if (ferror(o->pfc_csv) || (o->ns3_pfc && ferror(o->ns3_pfc)))
+        return true; /* a full disk: no use running on; output_finish names the file and the reason */
     if (o->opt.quiet)
         return false;
     double now = wall_now();
