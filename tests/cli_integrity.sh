@@ -22,7 +22,7 @@ check test -s "$tmp/o/queue.csv"
 "$bin" run "${small[@]}" --set run.seed=2 --out "$tmp/o" || echo "FAIL: run 2"
 check test ! -e "$tmp/o/queue.csv"
 check test "$(cat "$tmp/o/notes.txt")" = mine
-check json "$tmp/o/summary.json" "d['seed'] == 2"
+check json "$tmp/o/summary.json" "d['seed'] == 2 and d['peak_rss_bytes'] > 1000000"
 check test -z "$(ls -A "$tmp/o" | grep rocesim-run)"
 cp -r "$tmp/o" "$tmp/before"
 

@@ -174,11 +174,12 @@ static void stuck_reason(const struct sim *s, const struct qp *q, char *buf, siz
     for (uint32_t i = 0; i < s->n_ports && !lossy; i++)
         lossy = s->ports[i].loss > 0;
     if (q->lost && lossy)
-        ADD("%u of its packets were lost on lossy links (topology.loss or the file's error rate); ", q->lost);
+        ADD("%u of its packets %s lost on lossy links (topology.loss or the file's error rate); ", q->lost,
+            q->lost == 1 ? "was" : "were");
     else if (q->lost)
-        ADD("%u of its packets were lost; ", q->lost);
+        ADD("%u of its packets %s lost; ", q->lost, q->lost == 1 ? "was" : "were");
     if (q->timeouts)
-        ADD("%u retransmission timeouts fired", q->timeouts);
+        ADD("%u retransmission timeout%s fired", q->timeouts, q->timeouts == 1 ? "" : "s");
     else if (!used)
         ADD("waiting, no loss or timeout seen (a PAUSE upstream, or a timer that never fires)");
 #undef ADD
