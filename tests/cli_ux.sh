@@ -117,7 +117,8 @@ check "report shows no number for no flow" grep -q '^  AFCT (us)  *-$' "$TMP/out
 # SIGTERM: the run stops, writes everything it has and exits 143
 "$BIN" run --set traffic.duration=200ms --out "$TMP/killed" 2>"$TMP/err" &
 pid=$!
-for _ in $(seq 100); do [ -e "$TMP/killed/pfc.csv" ] && break; sleep 0.1; done # signals are caught from here on
+# the run writes into its temporary folder until it ends; signals are caught from before it exists
+for _ in $(seq 100); do compgen -G "$TMP/killed/.rocesim-run-*" >/dev/null && break; sleep 0.1; done
 sleep 1
 kill -TERM $pid
 wait $pid

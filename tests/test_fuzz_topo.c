@@ -23,7 +23,7 @@ static const char small_seed[] =
     "0 7 400Gbps 1us 0.01\n"
     "3 6 100Gbps 1us 0\n"
     "4 7 100Gbps 1us 0\n"
-    "5 7 100Gbps 1us 1\n";
+    "5 7 100Gbps 1us 0.5\n";
 
 /* fat.txt's first 60 lines (hosts 0..57 under ToRs 320..323) plus those
  * ToRs' links to aggs 340..343, renumbered into a self-consistent file:

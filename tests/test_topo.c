@@ -736,8 +736,9 @@ static void test_parse_errors(void **state)
          "f:3: link 1: bad rate \"0Gbps\": rate out of range (1 bps .. 1000 Tbps)"},
         {"6 2 5\n0 5\n1 0 1G\n1000 0\n", "f:4: link 1: bad delay \"1000\": time needs a unit (ps, ns, us, ms, s)"},
         {"6 2 5\n0 5\n1 0 1G 2s 0\n", "f:3: link 1: delay \"2s\" is longer than 1 s"},
-        {"6 2 5\n0 5\n1 0 1G 1us 1.5\n", "f:3: link 1: error rate \"1.5\" must be a number between 0 and 1"},
-        {"6 2 5\n0 5\n1 0 1G 1us nan\n", "f:3: link 1: error rate \"nan\" must be a number between 0 and 1"},
+        {"6 2 5\n0 5\n1 0 1G 1us 1.5\n", "f:3: link 1: error rate \"1.5\" must be a number from 0 to below 1 (at 1 every packet is lost and no flow across the link could finish)"},
+        {"6 2 5\n0 5\n1 0 1G 1us nan\n", "f:3: link 1: error rate \"nan\" must be a number from 0 to below 1 (at 1 every packet is lost and no flow across the link could finish)"},
+        {"6 2 5\n0 5\n1 0 1G 1us 1\n", "f:3: link 1: error rate \"1\" must be a number from 0 to below 1 (at 1 every packet is lost and no flow across the link could finish)"},
         {"6 2 5\n0 5\n1 0 1G 1us 0\n1 5 1G 1us 0\n",
          "f:4: host 1 has a second link (to 5; its link to 0 is on line 3): rocesim models one NIC per host (or is 1 "
          "missing from the switch ids?)"},

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "scenario/load.h"
 #include "core/units.h"
+#include "core/xalloc.h"
 #include "exp/exp.h"
 #include "net/cc.h"
 #include "net/lb.h"
@@ -340,9 +341,10 @@ static int cmd_run(int argc, char **argv)
         sim_run(&sc.sim);
     else
         o.interrupted = (int)got_signal;
-    if (output_finish(&o, &e) < 0) {
+    if (output_finish(&o, &e) < 0) { /* a write error: not bad input, exit 1 */
         release(&c, &sc, &o);
-        return fail(&e);
+        fail(&e);
+        return 1;
     }
     const struct sim_counters *k = &sc.sim.c;
     if (o.interrupted)
@@ -356,9 +358,15 @@ static int cmd_run(int argc, char **argv)
                (double)sc.sim.now / T_MS, (unsigned long long)k->events, o.wall,
                o.wall > 0 ? (double)k->events / o.wall / 1e6 : 0.0, o.dir);
     int rc = 0;
+    char why[2048];
+    if (output_lossless_drops_text(&sc.sim, why, sizeof why)) /* "lossless" runs that dropped: say why */
+        fprintf(stderr, "rocesim: %s\n", why);
     if (sc.sim.dl.n) { /* stopped on a PFC deadlock: say where, exit 3 */
         output_deadlock_text(stderr, &sc.sim);
         rc = EXIT_DEADLOCK;
+    } else if (o.wd_fired) { /* no progress for run.watchdog: which flows, and why, exit 4 */
+        output_watchdog_text(stderr, &o);
+        rc = EXIT_STALLED;
     }
     release(&c, &sc, &o);
     /* 128 + signal, as a shell reports a process the signal killed */
@@ -476,9 +484,34 @@ static int cmd_report(int argc, char **argv)
         fprintf(stderr, "usage: rocesim report DIR [DIR2 ...] | report --seeds RUN... --vs RUN...\n");
         return EXIT_BADINPUT;
     }
-    if (report_print(stdout, (const char *const *)argv + 2, argc - 2, &e) < 0)
+    /* a sweep folder stands for the runs its sweep.csv lists as ok, as in plot and report --html */
+    int n = 0, cap = argc;
+    char **in = xcalloc((size_t)cap, sizeof *in);
+    bool *own = xcalloc((size_t)cap, sizeof *own);
+    for (int i = 2; i < argc; i++) {
+        char **runs = NULL;
+        int k = exp_sweep_runs(argv[i], &runs, "rocesim report");
+        if (k < 0) {
+            in[n++] = argv[i];
+            continue;
+        }
+        if (k == 0)
+            fprintf(stderr, "rocesim report: %s/sweep.csv: no run with status ok\n", argv[i]);
+        in = xrealloc(in, (size_t)(cap += k) * sizeof *in);
+        own = xrealloc(own, (size_t)cap * sizeof *own);
+        for (int j = 0; j < k; j++)
+            own[n] = true, in[n++] = runs[j];
+        free(runs);
+    }
+    int rc = n ? report_print(stdout, (const char *const *)in, n, &e) : 0;
+    for (int i = 0; i < n; i++)
+        if (own[i])
+            free(in[i]);
+    free(in);
+    free(own);
+    if (rc < 0)
         return fail(&e);
-    return 0;
+    return n ? 0 : EXIT_BADINPUT;
 }
 
 /* sweep, plot, reproduce (exp_main takes them, and report --html, first) */
@@ -521,7 +554,8 @@ static const struct command commands[] = {
      "control and load balancer with its parameters, and every shipped workload.\n",
      cmd_list},
     {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE] | report --seeds RUN... --vs RUN...",
-     "Reads finished (or interrupted) run folders and prints FCT/slowdown statistics by flow\n"
+     "Reads finished (or interrupted) run folders (a sweep folder: the runs its sweep.csv lists\n"
+     "as ok) and prints FCT/slowdown statistics by flow\n"
      "size, unfinished flows and PFC totals, one column per run; '-' where there is no flow.\n"
      "--seeds: size-decile slowdowns of two groups of runs of the same flows (e.g. ns-3 fct.txt\n"
      "files and rocesim folders, several seeds each) as mean [min, max] per group.\n",
@@ -543,6 +577,7 @@ static const struct command commands[] = {
 
 int main(int argc, char **argv)
 {
+    exp_version = ROCESIM_VERSION;
     int xrc = exp_main(argc, argv, exp_dist_mpi); /* sweep, plot, reproduce, report --html */
     if (xrc >= 0)
         return xrc;

@@ -8,6 +8,7 @@
 /* The CLI's exit codes beyond 0 and 1 (sweeps read them from their children). */
 #define EXIT_BADINPUT 2
 #define EXIT_DEADLOCK 3 /* a run stopped on a PFC deadlock; its outputs are complete */
+#define EXIT_STALLED 4  /* run.watchdog stopped a run that delivered nothing for that long; outputs complete */
 
 struct err {
     char msg[1024];

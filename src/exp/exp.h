@@ -40,7 +40,16 @@ void exp_print_features(FILE *out, bool mpi_built);
 bool exp_on_path(const char *prog);
 
 /* sweep.c */
+/* The binary's version (the CLI sets it): a sweep reruns a complete point
+ * whose summary.json names another. */
+extern const char *exp_version;
 int exp_sweep(int argc, char **argv, const struct exp_dist *d);
+/* The run folders (DIR/RUN) a sweep folder's sweep.csv lists with status
+ * ok, malloc'ed, in table order; returns their count, or -1 without a
+ * sweep.csv. With who (a command name) set, says on stderr which rows
+ * were left out (failed, pending) and which run folders in DIR are not
+ * rows of the table (an earlier grid's), so they are never mixed in. */
+int exp_sweep_runs(const char *dir, char ***paths, const char *who);
 /* The binary to run children with: this process's own executable. */
 const char *exp_self(void);
 /* plot.c */

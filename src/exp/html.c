@@ -293,26 +293,13 @@ int exp_report_html(int argc, char **argv)
         fprintf(o, "</code></h2>\n");
         snprintf(p, sizeof p, "%s/sweep.csv", sweeps[i]);
         csv_table(o, p);
-        /* each run's resolved scenario */
-        DIR *d = opendir(sweeps[i]);
-        struct dirent *de;
+        /* each run's resolved scenario: the table's runs only, not an earlier grid's folders */
         char **names = NULL;
-        int nn = 0;
-        while (d && (de = readdir(d))) {
-            snprintf(p, sizeof p, "%s/%s/scenario.ini", sweeps[i], de->d_name);
-            if (de->d_name[0] != '.' && is_file(p)) {
-                names = xrealloc(names, (size_t)(nn + 1) * sizeof *names);
-                names[nn++] = strdup(de->d_name);
-            }
-        }
-        if (d)
-            closedir(d);
-        if (nn)
-            qsort(names, (size_t)nn, sizeof *names, cmp_str);
+        int nn = exp_sweep_runs(sweeps[i], &names, "rocesim report");
         for (int k = 0; k < nn; k++) {
             char t[600];
-            snprintf(p, sizeof p, "%s/%s/scenario.ini", sweeps[i], names[k]);
-            snprintf(t, sizeof t, "scenario of %s", names[k]);
+            snprintf(p, sizeof p, "%s/scenario.ini", names[k]);
+            snprintf(t, sizeof t, "scenario of %s", names[k] + strlen(sweeps[i]) + 1);
             pre_file(o, t, p);
             free(names[k]);
         }

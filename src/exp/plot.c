@@ -763,6 +763,13 @@ int exp_plot(int argc, char **argv)
         free(in);
         return EXIT_BADINPUT;
     }
+    for (int i = 0; i < n; i++) { /* a sweep folder: say what its table leaves out (earlier grids' runs) */
+        char **runs = NULL;
+        int k = exp_sweep_runs(in[i], &runs, "rocesim plot");
+        for (int j = 0; j < k; j++)
+            free(runs[j]);
+        free(runs);
+    }
     int made = exp_plot_dirs(in, n, out, true, true);
     free(in);
     if (made < 0)

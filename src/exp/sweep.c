@@ -1,5 +1,6 @@
 /* `rocesim sweep FILE`: the cross product of a scenario's [sweep] values,
  * one `rocesim run` child per point, on every core; resumable; one table. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -72,6 +73,129 @@ static bool run_complete(const char *dir)
     bool ok = n > 1 && t[0] == '{' && t[n - 1] == '}' && !strstr(t, "\"interrupted\": true");
     free(t);
     return ok;
+}
+
+/* ------------------------------------------------- stale results
+ * A complete run is reused only if it ran what would run now: the same
+ * effective configuration (summary.json's "config", every key after the
+ * file and the swept values) and the same binary (its "rocesim_version"). */
+
+const char *exp_version = "unknown";
+
+/* A JSON string at p (at its opening quote) into out; returns what follows it. */
+static const char *jstr(const char *p, char *out, size_t n)
+{
+    size_t k = 0;
+    if (*p != '"')
+        return NULL;
+    for (p++; *p && *p != '"'; p++) {
+        if (*p == '\\' && p[1])
+            p++;
+        if (k + 1 < n)
+            out[k++] = *p;
+    }
+    out[k] = 0;
+    return *p ? p + 1 : NULL;
+}
+
+struct kv {
+    char key[160];
+    char val[PARAM_STR_MAX + 8];
+};
+
+/* "section.key" = value pairs of a config JSON as config_write_json writes
+ * it (one section a line: "name": {"key": "value", ...}, or "name": [...]). */
+static size_t config_pairs(const char *t, struct kv **out)
+{
+    size_t n = 0, cap = 0;
+    struct kv *v = NULL;
+    char sec[96], key[64];
+    for (const char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *p = line + strspn(line, " {");
+        if (*p != '"' || !(p = jstr(p, sec, sizeof sec)) || strncmp(p, ": ", 2) != 0)
+            continue;
+        p += 2;
+        if (*p == '[') { /* a list: the whole line is one value */
+            if (n == cap)
+                v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+            snprintf(v[n].key, sizeof v[n].key, "%s", sec);
+            snprintf(v[n].val, sizeof v[n].val, "%.*s", (int)strcspn(p, "\n"), p);
+            n++;
+            continue;
+        }
+        if (*p++ != '{')
+            continue;
+        while (*p == '"') {
+            if (n == cap)
+                v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+            if (!(p = jstr(p, key, sizeof key)) || strncmp(p, ": ", 2) != 0 || !(p = jstr(p + 2, v[n].val, sizeof v[n].val)))
+                break;
+            snprintf(v[n].key, sizeof v[n].key, "%s.%s", sec, key);
+            n++;
+            p += strspn(p, ", ");
+        }
+    }
+    *out = v;
+    return n;
+}
+
+static const struct kv *find_kv(const struct kv *v, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].key, key) == 0)
+            return &v[i];
+    return NULL;
+}
+
+/* Why the complete run in dir is not what pc would run now ("" if it is):
+ * "the binary (VERSION -> VERSION)" or "section.key OLD -> NEW". */
+static void stale_reason(const char *dir, const struct config *pc, char *why, size_t n)
+{
+    char path[DIRBUF + 32], ver[128] = "?";
+    why[0] = 0;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *js = exp_slurp(path, NULL);
+    const char *p = js ? strstr(js, "\"rocesim_version\": ") : NULL;
+    if (p)
+        jstr(p + strlen("\"rocesim_version\": "), ver, sizeof ver);
+    const char *oldcfg = js ? strstr(js, "\n  \"config\": ") : NULL;
+    char *now = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&now, &len);
+    if (m) {
+        config_write_json(m, pc, 2);
+        fclose(m);
+    }
+    if (!oldcfg && !p) {
+        /* no saved config and no version: not written by `rocesim run` (results made by hand or
+         * imported): nothing to compare, so kept as they are */
+    } else if (!oldcfg || !now) {
+        snprintf(why, n, "its summary.json has no \"config\"");
+    } else {
+        struct kv *a, *b;
+        size_t na = config_pairs(oldcfg + strlen("\n  \"config\": "), &a), nb = config_pairs(now, &b), nd = 0, used = 0;
+        char d[400];
+        for (size_t i = 0; i < nb + na; i++) { /* changed or new keys, then keys gone */
+            const struct kv *x = i < nb ? &b[i] : &a[i - nb];
+            const struct kv *o = find_kv(i < nb ? a : b, i < nb ? na : nb, x->key);
+            if (i < nb ? o && strcmp(o->val, x->val) == 0 : o != NULL)
+                continue;
+            if (i < nb)
+                snprintf(d, sizeof d, "%.100s %.140s -> %.140s", x->key, o ? o->val : "(not set)", x->val);
+            else
+                snprintf(d, sizeof d, "%.100s %.140s -> (not set)", x->key, x->val);
+            if (nd++ < 3 && used + strlen(d) + 3 < n)
+                used += (size_t)snprintf(why + used, n - used, "%s%s", nd > 1 ? ", " : "", d);
+        }
+        if (nd > 3 && used + 20 < n)
+            snprintf(why + used, n - used, " and %zu more", nd - 3);
+        free(a);
+        free(b);
+    }
+    if (!why[0] && p && strcmp(ver, exp_version) != 0)
+        snprintf(why, n, "the binary (rocesim %s -> %s)", ver, exp_version);
+    free(now);
+    free(js);
 }
 
 /* A number after "key": in summary.json, or NAN. */
@@ -322,8 +446,10 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
             if (pts[i].status == 1 && pts[i].pid == w) {
                 struct point *p = &pts[i];
                 g->running--;
-                /* a run stopped on a PFC deadlock (exit 3) is a result, not a failure */
-                bool ok = WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == EXIT_DEADLOCK) && run_complete(p->dir);
+                /* a run stopped on a PFC deadlock (exit 3) or by the watchdog (4) is a result, not a failure */
+                bool ok = WIFEXITED(st) &&
+                          (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == EXIT_DEADLOCK || WEXITSTATUS(st) == EXIT_STALLED) &&
+                          run_complete(p->dir);
                 p->status = ok ? 2 : 3;
                 ok ? g->done++ : g->failed++;
                 if (!ok && !g->quiet) {
@@ -355,6 +481,81 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
     return stop_signal ? -1 : 0;
 }
 
+/* ----------------------------------------------- reading a sweep folder */
+
+int exp_sweep_runs(const char *dir, char ***paths, const char *who)
+{
+    char csv[DIRBUF + 32], p[DIRBUF + 600];
+    snprintf(csv, sizeof csv, "%s/sweep.csv", dir);
+    FILE *f = fopen(csv, "r");
+    *paths = NULL;
+    if (!f)
+        return -1;
+    char *line = NULL, **names = NULL;
+    size_t cap = 0;
+    int n = 0, nn = 0, status_col = -1, skipped = 0;
+    for (int r = 0; getline(&line, &cap, f) >= 0; r++) {
+        line[strcspn(line, "\r\n")] = 0;
+        /* the run column is first and never quoted (folder names have no comma) */
+        char *c = strchr(line, ',');
+        if (!c)
+            continue;
+        *c = 0;
+        if (r == 0) { /* the header: which column is status */
+            int k = 1;
+            for (char *q = c + 1; q; q = strchr(q, ','), k++) {
+                q += *q == ',';
+                if (strncmp(q, "status,", 7) == 0 || strcmp(q, "status") == 0) {
+                    status_col = k;
+                    break;
+                }
+            }
+            continue;
+        }
+        names = xrealloc(names, (size_t)(nn + 1) * sizeof *names);
+        names[nn++] = strdup(line);
+        const char *st = c + 1;
+        for (int k = 1; k < status_col && st; k++)
+            st = strchr(st, ',') ? strchr(st, ',') + 1 : NULL;
+        if (!st || strncmp(st, "ok,", 3) != 0) {
+            skipped++;
+            continue;
+        }
+        snprintf(p, sizeof p, "%s/%s", dir, line);
+        *paths = xrealloc(*paths, (size_t)(n + 1) * sizeof **paths);
+        (*paths)[n++] = strdup(p);
+    }
+    free(line);
+    fclose(f);
+    if (who && skipped)
+        fprintf(stderr, "%s: %s: %d run%s not ok in sweep.csv (failed or pending) left out\n", who, csv, skipped,
+                skipped == 1 ? "" : "s");
+    /* folders of runs that are not rows of the table: an earlier grid's */
+    DIR *d = who ? opendir(dir) : NULL;
+    struct dirent *de;
+    int nf = 0;
+    char first[256] = "";
+    while (d && (de = readdir(d))) {
+        snprintf(p, sizeof p, "%s/%s/scenario.ini", dir, de->d_name);
+        if (de->d_name[0] == '.' || access(p, F_OK) != 0)
+            continue;
+        bool listed = false;
+        for (int i = 0; i < nn && !listed; i++)
+            listed = strcmp(names[i], de->d_name) == 0;
+        if (!listed && !nf++)
+            snprintf(first, sizeof first, "%.255s", de->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (nf)
+        fprintf(stderr, "%s: %s/: %d folder%s not in sweep.csv (an earlier grid's?) left out, e.g. %s\n", who, dir, nf,
+                nf == 1 ? "" : "s", first);
+    for (int i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    return n;
+}
+
 /* ---------------------------------------------------------------- main */
 
 static const char sweep_usage[] =
@@ -363,7 +564,8 @@ static const char sweep_usage[] =
     "`a, b, c`, `LO:HI:STEP` or `LO..HI`), one `rocesim run` process per point,\n"
     "N at a time (default: every core). Each run goes to DIR/<params>/ with its\n"
     "resolved scenario.ini; DIR/sweep.csv has one row per run. A rerun skips\n"
-    "complete runs. --shard I/N runs every N-th point from the I-th (0-based)\n"
+    "complete runs whose saved configuration and binary version are what would\n"
+    "run now (others are rerun, saying what differs). --shard I/N runs every N-th point from the I-th (0-based)\n"
     "and writes DIR/sweep.shard-I-of-N.csv; under mpirun the points are shared\n"
     "among the ranks and rank 0 writes sweep.csv.\n";
 
@@ -379,6 +581,40 @@ static int cmp_rows(const void *a, const void *b)
 {
     size_t x = strtoull(*(char *const *)a, NULL, 10), y = strtoull(*(char *const *)b, NULL, 10);
     return x < y ? -1 : x > y;
+}
+
+/* Folders in outdir with a scenario.ini that are not points of this grid:
+ * an earlier grid's runs. They are not in sweep.csv (so not in plots or
+ * the HTML page either); say so rather than leave them unexplained. */
+static void report_foreign(const struct sweep_spec *s, const char *outdir)
+{
+    DIR *d = opendir(outdir);
+    if (!d)
+        return;
+    struct dirent *de;
+    size_t n = 0;
+    char first[3][256], path[DIRBUF + 300], name[512];
+    int choice[SWEEP_MAX_KEYS];
+    while ((de = readdir(d))) {
+        snprintf(path, sizeof path, "%s/%s/scenario.ini", outdir, de->d_name);
+        if (de->d_name[0] == '.' || access(path, F_OK) != 0)
+            continue;
+        bool mine = false;
+        for (size_t i = 0; i < s->npoints && !mine; i++) {
+            sweep_point(s, i, choice);
+            sweep_point_name(s, choice, name, sizeof name);
+            mine = strcmp(name, de->d_name) == 0;
+        }
+        if (!mine && n < 3)
+            snprintf(first[n], sizeof first[n], "%.255s", de->d_name);
+        n += !mine;
+    }
+    closedir(d);
+    if (n)
+        fprintf(stderr, "sweep: %zu folder%s in %s/ %s not point%s of this grid (an earlier grid's?) and %s left out of "
+                        "sweep.csv, plots and reports: %s%s%s%s%s%s\n",
+                n, n == 1 ? "" : "s", outdir, n == 1 ? "is" : "are", n == 1 ? "" : "s", n == 1 ? "is" : "are", first[0],
+                n > 1 ? ", " : "", n > 1 ? first[1] : "", n > 2 ? ", " : "", n > 2 ? first[2] : "", n > 3 ? ", ..." : "");
 }
 
 int exp_sweep(int argc, char **argv, const struct exp_dist *d)
@@ -472,6 +708,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     for (int k = 0; k < s.nk; k++)
         name_swept |= strcmp(s.k[k].key, "run.name") == 0;
     int rc = 0;
+    size_t n_stale = 0;
     for (size_t i = (size_t)shard_i, j = 0; i < s.npoints; i += (size_t)shard_n, j++) {
         if (j % (size_t)size != (size_t)rank)
             continue;
@@ -496,8 +733,18 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         struct config pc;
         struct err pe;
         int bad = config_init(&pc) < 0 || config_load_ini(&pc, text, scen, &pe) < 0 || config_validate(&pc, &pe) < 0;
+        char why[600] = "";
+        bool complete = !bad && run_complete(p->dir);
+        if (complete)
+            stale_reason(p->dir, &pc, why, sizeof why);
         config_load_free(&pc);
         config_free(&pc);
+        if (why[0]) { /* complete, but not what would run now: run it again */
+            if (!n_stale++ && !quiet)
+                fprintf(stderr, "sweep: %s/ holds results of another configuration or binary: %s; rerunning it\n",
+                        p->dir, why);
+            complete = false;
+        }
         if (bad) {
             /* Point at the sweep file's [sweep] line, not at a resolved file never written. */
             const char *why = pe.msg;
@@ -508,7 +755,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
             rc = EXIT_BADINPUT;
             break;
         }
-        if (run_complete(p->dir)) {
+        if (complete) {
             p->status = 4;
         } else {
             FILE *f = NULL;
@@ -533,9 +780,14 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = now_s()};
     for (size_t i = 0; i < n; i++)
         g.skipped += pts[i].status == 4;
-    if (!quiet && rank == 0)
+    if (!quiet && n_stale > 1)
+        fprintf(stderr, "sweep: %zu points in all hold results of another configuration or binary; rerunning them\n",
+                n_stale);
+    if (!quiet && rank == 0) {
         fprintf(stderr, "sweep: %zu points%s, %zu here (%zu complete already), %ld at a time%s -> %s/\n", s.npoints,
                 shard_n > 1 ? " in all" : "", n, g.skipped, jobs, size > 1 ? " per rank" : "", outdir);
+        report_foreign(&s, outdir);
+    }
     int interrupted = run_points(pts, n, (int)jobs, exp_self(), &g) < 0;
 
     /* The table: my rows ("INDEX\tROW\n"), gathered on rank 0 in point order. */

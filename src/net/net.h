@@ -130,10 +130,20 @@ struct sim_params {
 
 #define MAX_COMPANIONS CC_COMPANIONS_MAX
 
+/* Why a lossless switch dropped a packet (switch_receive): the ingress
+ * (port, class) had no room left in its PFC headroom, and */
+enum lossless_drop_cause {
+    LDROP_ACK_PAUSED,       /* an ACK/NACK came in on a class already PAUSEd: its sender does not hold ACKs for it */
+    LDROP_DATA_PAUSED_HOST, /* data from a host after the PAUSE */
+    LDROP_DATA_PAUSED_SW,   /* data from a switch after the PAUSE */
+    LDROP_NOT_PAUSED,       /* no PAUSE outstanding on that class */
+    LDROP_CAUSES
+};
 struct sim_counters {
     uint64_t events, packet_hops;
     uint64_t bytes_sent, bytes_delivered, bytes_retx;
     uint64_t packets_dropped, drops_lossless;
+    uint64_t drops_lossless_cause[LDROP_CAUSES]; /* drops_lossless by enum lossless_drop_cause */
     uint64_t packets_corrupted; /* of packets_dropped: lost on a link with loss > 0 (fault.c) */
     uint64_t pfc_pause_frames, pfc_resume_frames;
     uint64_t pfc_pause_by_layer[4]; /* PAUSE frames by the layer of the node that sent them (LAYER_*) */

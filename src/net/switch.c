@@ -284,8 +284,12 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
             s->c.packets_dropped++;
             if (p->flow < s->n_flows)
                 s->flows[p->flow].lost++;
-            if (s->p.pfc)
+            if (s->p.pfc) {
                 s->c.drops_lossless++;
+                s->c.drops_lossless_cause[!in->pause_sent[q] ? LDROP_NOT_PAUSED
+                                          : p->type == PKT_ACK || p->type == PKT_NACK ? LDROP_ACK_PAUSED
+                                          : in->to_host ? LDROP_DATA_PAUSED_HOST : LDROP_DATA_PAUSED_SW]++;
+            }
             pkt_free(s, p);
             return;
         }

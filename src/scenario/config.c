@@ -13,6 +13,7 @@ static const struct param run_params[] = {
     {"stop", P_TIME, F(cfg_run, stop), "0", "simulated-time limit; 0 = run until every flow has finished", NULL, 0, 0},
     {"name", P_STR, F(cfg_run, name), "", "scenario name (output folder results/NAME); default: the file's base name", NULL, 0, 0},
     {"deadlock_timeout", P_TIME, F(cfg_run, deadlock_timeout), "1ms", "PFC deadlock: a cycle of paused switch ports with nothing leaving them this long stops the run (exit 3); 0 = never check", NULL, 0, 0},
+    {"watchdog", P_STR, F(cfg_run, watchdog), "auto", "stop a run (exit 4, outputs written, stuck flows named) when flows are active but no byte is delivered for this long; auto = 100 x the largest RTO or twice the longest backed-off RTO (rto x 2^rto_backoff), whichever is longer: 1.28 s lossless, 128 ms lossy with the default RTOs; off = never", NULL, 0, 0},
     {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), and start flow-file flows where ns-3 does; for ns-exact comparisons", NULL, 0, 0},
     PARAM_END};
 
@@ -35,7 +36,7 @@ static const struct param topology_params[] = {
     {"host_link", P_RATE, F(cfg_topology, host_link), "100Gbps", "rate of host-to-switch links", NULL, 0, 0},
     {"fabric_link", P_RATE, F(cfg_topology, fabric_link), "100Gbps", "rate of switch-to-switch links", NULL, 0, 0},
     {"link_delay", P_TIME, F(cfg_topology, link_delay), "1us", "propagation delay of every link", NULL, 0, 0},
-    {"loss", P_DOUBLE, F(cfg_topology, loss), "0", "random loss: probability that a packet is corrupted on a link (each direction; PFC frames exempt); a file's error-rate column overrides it per link", NULL, 0, 1},
+    {"loss", P_DOUBLE, F(cfg_topology, loss), "0", "random loss: probability (below 1) that a packet is corrupted on a link (each direction; PFC frames exempt); a file's error-rate column overrides it per link", NULL, 0, 1},
     {"file", P_STR, F(cfg_topology, file), "", "type=file: an ns-3 HPCC topology file", NULL, 0, 0},
     {"link_rate", P_STR, F(cfg_topology, link_rate), "", "per-link rates, e.g. leaf0-spine1:25Gbps, 130-140:10Gbps (node names below, or node ids)", NULL, 0, 0},
     {"fail", P_STR, F(cfg_topology, fail), "", "link failures: A-B@TIME (down from then on) or A-B@DOWN-UP (recovers at UP), comma-separated, e.g. leaf0-spine1@1ms", NULL, 0, 0},

@@ -41,6 +41,7 @@ struct cfg_run {
     char name[PARAM_STR_MAX];
     bool ns3_timing;
     simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
+    char watchdog[PARAM_STR_MAX]; /* "auto", "off" or a time: see config.c */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

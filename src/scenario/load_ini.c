@@ -92,6 +92,74 @@ void cfg_scheme_names(char *buf, size_t n, bool lb)
     }
 }
 
+/* Edit distance (Damerau: a swap of two letters is one edit) of two short words (longer ones: a large number). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1; /* two letters swapped */
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+/* Near enough to be a typo: at most 1 edit for short words, 2 for longer. */
+static bool near_word(const char *a, const char *b)
+{
+    size_t l = strlen(a);
+    return edit_distance(a, b) <= (l <= 4 ? 1 : 2);
+}
+
+/* " (did you mean `KEY`?)" for an unknown key: the nearest key of the same
+ * section, else the section that has exactly this key; "" if none. */
+static void key_hint(const struct param *tab, const char *sec, const char *key, char *buf, size_t n)
+{
+    buf[0] = 0;
+    int best = 99;
+    for (const struct param *p = tab; p && p->name; p++) {
+        int d = edit_distance(key, p->name);
+        if (d < best && near_word(key, p->name)) {
+            best = d;
+            snprintf(buf, n, " (did you mean `%s`?)", p->name);
+        }
+    }
+    if (buf[0])
+        return;
+    for (const struct cfg_section *s = cfg_sections; s->name; s++)
+        if (strcmp(s->name, sec) != 0 && param_find(s->params, key)) {
+            snprintf(buf, n, " (did you mean [%s] %s?)", s->name, key);
+            return;
+        }
+}
+
+/* " (did you mean [traffic]?)" for an unknown section; "" if none is near. */
+static void section_hint(const char *sec, char *buf, size_t n)
+{
+    buf[0] = 0;
+    int best = 99;
+    for (const struct cfg_section *s = cfg_sections; s->name; s++) {
+        int d = edit_distance(sec, s->name);
+        if (d < best && near_word(sec, s->name)) {
+            best = d;
+            snprintf(buf, n, " (did you mean [%s]?)", s->name);
+        }
+    }
+}
+
 /* The param table of a section (may be NULL for a scheme without
  * parameters), or -1 with an error naming the section. */
 static int section_params(const char *sec, const char *where, const struct param **tab, struct err *e)
@@ -120,7 +188,9 @@ static int section_params(const char *sec, const char *where, const struct param
     for (const struct cfg_section *s = cfg_sections; s->name; s++)
         if (strcmp(s->name, sec) == 0)
             return *tab = s->params, 0;
-    return errf(e, "%s: unknown section [%.80s]", where, sec);
+    char hint[128];
+    section_hint(sec, hint, sizeof hint);
+    return errf(e, "%s: unknown section [%.80s]%s", where, sec, hint);
 }
 
 /* [traffic.NAME] / [flow.NAME]: create it and remember where it starts (the
@@ -155,8 +225,11 @@ int cfg_set_key(struct config *c, const char *sec, const char *key, const char *
     const struct param *tab, *p;
     if (section_params(sec, where, &tab, e) < 0)
         return -1;
-    if (!(p = param_find(tab, key)))
-        return errf(e, "%s: unknown key '%.80s' in [%.80s]", where, key, sec);
+    if (!(p = param_find(tab, key))) {
+        char hint[160];
+        key_hint(tab, sec, key, hint, sizeof hint);
+        return errf(e, "%s: unknown key '%.80s' in [%.80s]%s", where, key, sec, hint);
+    }
     char names[256];
     if (strcmp(sec, "transport") == 0 && strcmp(key, "cc") == 0 && !cc_find(val)) {
         cfg_scheme_names(names, sizeof names, false);

@@ -521,7 +521,12 @@ int scenario_build(struct scenario *sc, struct err *e)
         f->dport = fs->dport;
         struct path_info pi;
         if (routes_path(&sc->routes, t, f->src, f->dst, s->p.mtu, &pi) < 0)
+        {
+            if (sc->cfg->topology.type == TOPO_FILE) /* the file at fault, not the scenario that names it */
+                return errf(e, "%s: host %u cannot reach host %u (flow %u): no path joins them in this topology file",
+                            sc->cfg->topology.file, f->src, f->dst, i);
             return errf(e, "flow %u: host %u cannot reach host %u", i, f->src, f->dst);
+        }
         simtime_t pair_rtt = 2 * pi.delay + pi.tx_delay;
         uint64_t pair_bdp = (uint64_t)((unsigned __int128)pair_rtt * pi.bw / (8 * (unsigned __int128)T_SEC));
         f->base_rtt = tp->window_global ? sc->max_rtt : pair_rtt;

@@ -171,6 +171,16 @@ int config_validate(struct config *c, struct err *e)
     if (c->topology.type == TOPO_FATTREE && c->topology.k % 2)
         return errf(e, "%s: topology.k must be even for a fat-tree (got %lld)", where_of2(c, "topology.k", "topology.type"),
                     (long long)c->topology.k);
+    if (strcmp(c->run.watchdog, "auto") != 0 && strcmp(c->run.watchdog, "off") != 0) {
+        simtime_t t;
+        const char *why = parse_time(c->run.watchdog, &t);
+        if (why || t <= 0)
+            return errf(e, "%s: run.watchdog = %.80s: expected auto, off or a time > 0 (e.g. 500ms)%s%s",
+                        where_of(c, "run.watchdog"), c->run.watchdog, why ? ": " : "", why ? why : "");
+    }
+    if (c->topology.loss >= 1) /* every packet lost: the run could never end */
+        return errf(e, "%s: topology.loss = %g: every packet would be lost, so no flow could ever finish; give a "
+                       "probability below 1", where_of(c, "topology.loss"), c->topology.loss);
     struct wl_key wk;
     struct err sub;
     if (workload_check(c, NULL, &wk, &sub) < 0) /* [traffic], [traffic.NAME], [flow.NAME]; the topology comes last */

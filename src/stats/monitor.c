@@ -2,6 +2,7 @@
  * QLEN_MON_FILE) and pfc_ports.csv. One EV_MONITOR event at a time drives them
  * all: each sample returns the earliest time any monitor is due next. */
 #include "stats/monitor.h"
+#include "stats/output.h"
 #include "core/xalloc.h"
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ enum { M_QUEUE, M_UTIL, M_FLOW, M_PAUSED, M_IMBAL, M_QLEN, M_N };
 struct mon {
     bool on;
     FILE *f;
+    char path[1024]; /* as opened, for a write error's message */
     simtime_t iv;   /* sampling interval */
     simtime_t next; /* next sample time, T_NEVER when done */
     simtime_t last; /* last sample time, -1 before the first */
@@ -539,13 +541,12 @@ simtime_t monitors_sample(struct monitors *m, const struct sim *s)
 
 /* ---------------------------------------------------------------- open */
 
-static FILE *open_csv(const char *dir, const char *name, const char *header, struct err *e)
+static FILE *open_csv(const char *dir, const char *name, const char *header, char *path, size_t np, struct err *e)
 {
-    char path[2048];
     if (name[0] == '/' || !dir)
-        snprintf(path, sizeof path, "%s", name);
+        snprintf(path, np, "%s", name);
     else
-        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(path, np, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
         errf(e, "%s: cannot write: %s", path, strerror(errno));
@@ -633,7 +634,7 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
             continue;
         mo->on = true;
         mo->next = start / mo->iv * mo->iv; /* on the interval grid, from the first flow's start */
-        if (!(mo->f = open_csv(dir, names[k], headers[k], e)))
+        if (!(mo->f = open_csv(dir, names[k], headers[k], mo->path, sizeof mo->path, e)))
             goto fail;
         mo->prev = xcalloc(mo->n, sizeof *mo->prev);
         if (mo->next < *first)
@@ -647,7 +648,7 @@ int monitors_open(struct monitors **out, const struct scenario *sc, const char *
         m->qlen_end = cfg->ns3.qlen_mon_end;
         m->hist = xcalloc(s->n_ports, sizeof *m->hist);
         m->n_hist = s->n_ports;
-        if (!(mo->f = open_csv(NULL, qlen_path, NULL, e)))
+        if (!(mo->f = open_csv(NULL, qlen_path, NULL, mo->path, sizeof mo->path, e)))
             goto fail;
         if (mo->next < *first)
             *first = mo->next;
@@ -671,8 +672,9 @@ int monitors_finish(struct monitors *m, const struct sim *s, struct err *e)
         /* closing sample at the end of the run (not in ns-3's format, which dumps on its grid only) */
         if (k != M_QLEN && (mo->last < s->now || k == M_QUEUE || k == M_PAUSED))
             take(m, k, s);
-        if (fclose(mo->f) != 0 && rc == 0)
-            rc = errf(e, "monitor output: write failed: %s", strerror(errno));
+        struct err later; /* the first error is the one reported */
+        if (output_fclose(mo->f, mo->path, rc == 0 ? e : &later) < 0)
+            rc = -1;
         mo->f = NULL;
     }
     return rc;
@@ -705,7 +707,8 @@ void monitors_free(struct monitors *m)
 
 int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
 {
-    FILE *f = open_csv(dir, "pfc_ports.csv", "node,port,layer,pause_frames_received,paused_us\n", e);
+    char path[2048];
+    FILE *f = open_csv(dir, "pfc_ports.csv", "node,port,layer,pause_frames_received,paused_us\n", path, sizeof path, e);
     if (!f)
         return -1;
     for (uint32_t pid = 0; pid < s->n_ports; pid++) {
@@ -718,7 +721,5 @@ int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
         fprintf(f, "%u,%u,%s,%llu,%.3f\n", pt->node, pid - nd->port0, layer_name(nd->is_switch ? nd->layer : LAYER_HOST),
                 (unsigned long long)pt->pause_frames_rx, (double)t / (double)T_US);
     }
-    if (fclose(f) != 0)
-        return errf(e, "%s/pfc_ports.csv: write failed", dir);
-    return 0;
+    return output_fclose(f, path, e);
 }

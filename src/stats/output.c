@@ -2,8 +2,13 @@
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
 #include "stats/monitor.h"
+#include "core/units.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -33,10 +38,29 @@ static int mkdir_p(const char *path, struct err *e)
     return 0;
 }
 
+/* Closes f, naming the file and the system's reason if any write to it
+ * failed (a full disk shows here: stdio keeps the unwritten bytes and the
+ * flush fails again with ENOSPC). */
+int output_fclose(FILE *f, const char *path, struct err *e)
+{
+    int why = 0;
+    if (fflush(f) != 0)
+        why = errno;
+    else if (ferror(f))
+        why = EIO;
+    if (fclose(f) != 0 && !why)
+        why = errno;
+    if (why)
+        return errf(e, "%s: cannot write: %s", path, strerror(why));
+    return 0;
+}
+
+/* Files of this run go into o->tmp (a folder inside o->dir), moved into
+ * o->dir only once every one is written whole (commit, below). */
 static FILE *open_in(struct output *o, const char *name, struct err *e)
 {
     char path[PATH_BUF + 64];
-    if (snprintf(path, sizeof path, "%s/%s", o->dir, name) >= (int)sizeof path) {
+    if (snprintf(path, sizeof path, "%s/%s", o->tmp, name) >= (int)sizeof path) {
         errf(e, "%s: path too long", o->dir);
         return NULL;
     }
@@ -46,11 +70,26 @@ static FILE *open_in(struct output *o, const char *name, struct err *e)
     return f;
 }
 
-static FILE *open_path(const char *path, struct err *e)
+/* An ns-3 output named by the config: in the run's temporary folder when it
+ * goes into o->dir, else beside its final path as FINAL.rocesim-tmp-PID;
+ * either way renamed into place at the end. */
+static FILE *open_path(struct output *o, const char *path, bool in_dir, struct err *e)
 {
-    FILE *f = fopen(path, "w");
+    if (o->n_ext == OUTPUT_MAX_EXT) {
+        errf(e, "internal: too many output files");
+        return NULL;
+    }
+    char *tmp = o->ext_tmp[o->n_ext], *fin = o->ext_final[o->n_ext];
+    snprintf(fin, 2 * PATH_BUF, "%.1000s", path);
+    if (in_dir)
+        snprintf(tmp, 2 * PATH_BUF, "%s/%.200s", o->tmp, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    else
+        snprintf(tmp, 2 * PATH_BUF, "%.1000s.rocesim-tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
     if (!f)
         errf(e, "%s: cannot write: %s", path, strerror(errno));
+    else
+        o->n_ext++;
     return f;
 }
 
@@ -84,9 +123,94 @@ static void on_flow_done(void *ctx, const struct sim *s, const struct qp *f)
                 (long long)((f->finish - f->start) / T_NS), (long long)(f->ideal_fct / T_NS));
 }
 
+/* run.watchdog: flows are active (started, not finished) but no byte has
+ * been delivered for wd_timeout: the run can make no progress (a link that
+ * loses everything, a cut-off host, a port paused for good). It stops the
+ * run there, as run.stop would, and output_watchdog_text says which flows. */
+static simtime_t watchdog(struct output *o, const struct sim *s)
+{
+    bool active = s->c.flows_completed < s->next_start;
+    if (!active || s->c.bytes_delivered != o->wd_bytes) {
+        o->wd_bytes = s->c.bytes_delivered;
+        o->wd_since = s->now;
+    } else if (s->now - o->wd_since >= o->wd_timeout) {
+        o->wd_fired = s->now;
+        o->sc->sim.p.stop = s->now; /* sim_run ends before the next later event */
+        return T_NEVER;
+    }
+    return s->now + o->wd_iv;
+}
+
 static simtime_t on_sample(void *ctx, const struct sim *s)
 {
-    return monitors_sample(((struct output *)ctx)->mon, s);
+    struct output *o = ctx;
+    simtime_t next = o->mon ? monitors_sample(o->mon, s) : T_NEVER;
+    if (o->wd_timeout && !o->wd_fired) {
+        simtime_t w = watchdog(o, s);
+        if (w < next)
+            next = w;
+    }
+    return next;
+}
+
+/* Why an active flow makes no progress, as far as the state shows. */
+static void stuck_reason(const struct sim *s, const struct qp *q, char *buf, size_t n)
+{
+    const struct nic *nic = &s->nics[s->host_index[q->src]];
+    const struct port *np = &s->ports[nic->port];
+    int nr;
+    size_t used = 0;
+    buf[0] = 0;
+#define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    if (np->down)
+        ADD("the link of its source host %u is down; ", q->src);
+    else if (s->ports[np->peer].node < s->n_nodes && s->nodes[s->ports[np->peer].node].is_switch &&
+             (sim_route(s, s->ports[np->peer].node, (uint32_t)s->host_index[q->dst], &nr), nr == 0))
+        ADD("no route from its source's switch to host %u (failed links cut it off); ", q->dst);
+    if (port_paused(np, q->pg))
+        ADD("its source NIC has been paused by PFC (priority %u) since %.3f us; ", q->pg,
+            (double)np->paused_since[q->pg] / T_US);
+    bool lossy = false;
+    for (uint32_t i = 0; i < s->n_ports && !lossy; i++)
+        lossy = s->ports[i].loss > 0;
+    if (q->lost && lossy)
+        ADD("%u of its packets %s lost on lossy links (topology.loss or the file's error rate); ", q->lost,
+            q->lost == 1 ? "was" : "were");
+    else if (q->lost)
+        ADD("%u of its packets %s lost; ", q->lost, q->lost == 1 ? "was" : "were");
+    if (q->timeouts)
+        ADD("%u retransmission timeout%s fired", q->timeouts, q->timeouts == 1 ? "" : "s");
+    else if (!used)
+        ADD("waiting, no loss or timeout seen (a PAUSE upstream, or a timer that never fires)");
+#undef ADD
+    size_t l = strlen(buf);
+    if (l >= 2 && buf[l - 2] == ';')
+        buf[l - 2] = 0;
+}
+
+void output_watchdog_text(FILE *f, const struct output *o)
+{
+    const struct sim *s = &o->sc->sim;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        n += s->flows[i].state == FLOW_ACTIVE;
+    fprintf(f, "rocesim: watchdog: no byte delivered from %.3f ms to %.3f ms (run.watchdog = %.3f ms) while %u flow%s "
+               "active; the run cannot make progress and stopped there (outputs written; unfinished flows listed in "
+               "fct.csv). Stuck flows:\n",
+            (double)o->wd_since / T_MS, (double)o->wd_fired / T_MS, (double)o->wd_timeout / T_MS, n, n == 1 ? " was" : "s were");
+    char why[400];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->n_flows && k < 10; i++) {
+        const struct qp *q = &s->flows[i];
+        if (q->state != FLOW_ACTIVE)
+            continue;
+        stuck_reason(s, q, why, sizeof why);
+        fprintf(f, "  flow %u: host %u -> %u, %llu of %llu bytes acknowledged: %s\n", i, q->src, q->dst,
+                (unsigned long long)q->snd_una, (unsigned long long)q->size, why);
+        k++;
+    }
+    if (n > k)
+        fprintf(f, "  ... and %u more\n", n - k);
 }
 
 /* Every 65536 events. Stops the run on a signal; otherwise a progress line:
@@ -99,6 +223,8 @@ static bool on_progress(void *ctx, const struct sim *s)
         o->interrupted = (int)*o->opt.stop;
         return true;
     }
+    if (ferror(o->pfc_csv) || (o->ns3_pfc && ferror(o->ns3_pfc)))
+        return true; /* a full disk: no use running on; output_finish names the file and the reason */
     if (o->opt.quiet)
         return false;
     double now = wall_now();
@@ -107,22 +233,36 @@ static bool on_progress(void *ctx, const struct sim *s)
     o->last_print = now;
     double el = now - o->t0, evs = el > 0 ? (double)s->c.events / el : 0;
     /* ETA from the simulated-time rate so far, towards run.stop, or without
-     * one towards the last flow's start (a lower bound: then the rest drains). */
-    char eta[32] = "?";
+     * one towards the last flow's start (a lower bound: then the rest
+     * drains). Once every flow has started (the drain), from the bytes
+     * still to deliver at the delivery rate (per wall second) since then. */
+    char eta[48] = "?";
     simtime_t target = s->p.stop;
     const char *bound = "";
     if (!target && s->n_flows > 0) {
         target = s->flows[s->start_order[s->n_flows - 1]].start;
         bound = ">";
     }
-    if (s->now > 0 && target > s->now)
+    if (s->now > 0 && target > s->now) {
         snprintf(eta, sizeof eta, "%s%.0fs", bound, el * (double)(target - s->now) / (double)s->now);
+    } else if (!s->p.stop && s->next_start == s->n_flows) {
+        if (o->drain_t0 == 0) { /* the drain starts: measure from here */
+            o->drain_t0 = now;
+            o->drain_bytes0 = s->c.bytes_delivered;
+        }
+        double dt = now - o->drain_t0, got = (double)(s->c.bytes_delivered - o->drain_bytes0);
+        double left = o->total_bytes > s->c.bytes_delivered ? (double)(o->total_bytes - s->c.bytes_delivered) : 0;
+        if (dt > 0 && got > 0)
+            snprintf(eta, sizeof eta, "%.0fs (%.1f MB left)", dt * left / got, left / 1e6);
+    }
     char stop[32] = "end";
     if (s->p.stop)
         snprintf(stop, sizeof stop, "%.3f ms", (double)s->p.stop / T_MS);
-    fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
-            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, eta,
-            o->opt.tty ? "   " : "\n");
+    struct rusage ru;
+    long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0; /* KB on Linux */
+    fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  RSS %.0f MB  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
+            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, (double)rss / 1024,
+            eta, o->opt.tty ? "   " : "\n");
     o->printed = o->opt.tty;
     return false;
 }
@@ -132,15 +272,115 @@ static bool on_progress(void *ctx, const struct sim *s)
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
 
-static int clear_owned(const char *dir, struct err *e)
+#define TMP_PREFIX ".rocesim-run-"
+
+/* Removes a run's temporary folder (flat: files only). */
+static void rm_tmp(const char *dir)
 {
-    char path[PATH_BUF + 32];
-    for (int i = 0; output_owned_files[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, output_owned_files[i]);
-        if (unlink(path) < 0 && errno != ENOENT)
-            return errf(e, "%s: cannot remove the earlier run's file: %s", path, strerror(errno));
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char p[PATH_BUF + 300];
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* One run at a time per folder: an exclusive flock on the folder itself
+ * (released by the kernel however the run ends, SIGKILL included). The
+ * holder's pid is in its temporary folder's name, .rocesim-run-PID. On a
+ * file system without locks the run goes on unlocked. With the lock held,
+ * temporary folders left by killed runs are removed. */
+static int lock_dir(struct output *o, struct err *e)
+{
+    int fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errf(e, "%s: cannot open: %s", o->dir, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+        char who[64] = "";
+        DIR *d = opendir(o->dir);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+                snprintf(who, sizeof who, " (pid %.20s)", de->d_name + strlen(TMP_PREFIX));
+        if (d)
+            closedir(d);
+        close(fd);
+        return errf(e, "%s: another rocesim run%s is writing into this folder; wait for it to end or choose another "
+                       "--out (its results would mix with this run's)", o->dir, who);
     }
+    o->lock_fd = fd + 1;
+    DIR *d = opendir(o->dir);
+    struct dirent *de;
+    char p[PATH_BUF + 300];
+    while (d && (de = readdir(d)))
+        if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0) {
+            snprintf(p, sizeof p, "%s/%s", o->dir, de->d_name);
+            rm_tmp(p);
+        }
+    if (d)
+        closedir(d);
     return 0;
+}
+
+/* The run's files replace the earlier run's: summary.json (what marks a
+ * folder complete) goes first, then every file this run did not write
+ * under a name the runs own, then the new files move in, summary.json last.
+ * Each step is a rename within one file system; a run killed here leaves
+ * a folder without summary.json, which sweeps and report treat as
+ * incomplete. */
+static int commit(struct output *o, struct err *e)
+{
+    char from[PATH_BUF + 300], to[PATH_BUF + 300];
+    snprintf(to, sizeof to, "%s/summary.json", o->dir);
+    if (unlink(to) < 0 && errno != ENOENT)
+        return errf(e, "%s: cannot replace: %s", to, strerror(errno));
+    for (int i = 0; output_owned_files[i]; i++) {
+        snprintf(from, sizeof from, "%s/%s", o->tmp, output_owned_files[i]);
+        snprintf(to, sizeof to, "%s/%s", o->dir, output_owned_files[i]);
+        if (access(from, F_OK) != 0 && unlink(to) < 0 && errno != ENOENT)
+            return errf(e, "%s: cannot remove the earlier run's file: %s", to, strerror(errno));
+    }
+    for (int i = 0; i < o->n_ext; i++)
+        if (rename(o->ext_tmp[i], o->ext_final[i]) < 0)
+            return errf(e, "%s: cannot move into place: %s", o->ext_final[i], strerror(errno));
+    DIR *d = opendir(o->tmp);
+    if (!d)
+        return errf(e, "%s: cannot read: %s", o->tmp, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, "summary.json"))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", o->tmp, de->d_name);
+        snprintf(to, sizeof to, "%s/%s", o->dir, de->d_name);
+        if (rename(from, to) < 0)
+            rc = errf(e, "%s: cannot move into place: %s", to, strerror(errno));
+    }
+    closedir(d);
+    snprintf(from, sizeof from, "%s/summary.json", o->tmp);
+    snprintf(to, sizeof to, "%s/summary.json", o->dir);
+    if (rc == 0 && rename(from, to) < 0)
+        rc = errf(e, "%s: cannot move into place: %s", to, strerror(errno));
+    if (rc == 0)
+        rmdir(o->tmp);
+    return rc;
+}
+
+/* A write error names the file by its final path, not the temporary one. */
+static void name_final(const struct output *o, struct err *e)
+{
+    size_t n = strlen(o->tmp);
+    if (strncmp(e->msg, o->tmp, n) != 0)
+        return;
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%.300s%.300s (the run's files were not written; %.300s/ keeps the earlier results)", o->dir,
+             e->msg + n, o->dir);
+    memcpy(e->msg, msg, sizeof msg);
 }
 
 int output_open(struct output *o, struct scenario *sc, const struct output_opts *opt, struct err *e)
@@ -165,10 +405,17 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     } else
         snprintf(o->dir, sizeof o->dir, "results/%s%s", cfg->run.name[0] ? cfg->run.name : "default",
                  opt->dir_suffix ? opt->dir_suffix : "");
-    if (mkdir_p(o->dir, e) < 0 || clear_owned(o->dir, e) < 0) {
+    if (snprintf(o->tmp, sizeof o->tmp, "%s/" TMP_PREFIX "%ld", o->dir, (long)getpid()) >= (int)sizeof o->tmp)
+        return errf(e, "%s: path too long", o->dir);
+    int lk = mkdir_p(o->dir, e);
+    if (lk == 0 && (lk = lock_dir(o, e)) == 0 && mkdir(o->tmp, 0777) < 0)
+        lk = errf(e, "%s: cannot create: %s", o->tmp, strerror(errno));
+    if (lk < 0) {
         if (out_dir && *out_dir) { /* name the option, like every input error */
             char msg[sizeof e->msg];
-            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, e->msg);
+            size_t n = strlen(o->dir);
+            bool same = strncmp(e->msg, o->dir, n) == 0 && strncmp(e->msg + n, ": ", 2) == 0;
+            snprintf(msg, sizeof msg, "--out %.300s: %.700s", out_dir, same ? e->msg + n + 2 : e->msg);
             memcpy(e->msg, msg, sizeof msg);
         }
         return -1;
@@ -182,10 +429,10 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
         const char *fct = cfg->ns3.fct_file[0] ? cfg->ns3.fct_file : "fct.txt";
         const char *pfc = cfg->ns3.pfc_file[0] ? cfg->ns3.pfc_file : "pfc.txt";
         snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(fct) : fct);
-        if (!(o->ns3_fct = open_path(path, e)))
+        if (!(o->ns3_fct = open_path(o, path, in_dir, e)))
             return -1;
         snprintf(path, sizeof path, in_dir ? "%s/%s" : "%.0s%s", o->dir, in_dir ? base_name(pfc) : pfc);
-        if (!(o->ns3_pfc = open_path(path, e)))
+        if (!(o->ns3_pfc = open_path(o, path, in_dir, e)))
             return -1;
     }
     struct sim_hooks *h = &sc->sim.hooks;
@@ -193,18 +440,40 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     h->pfc = on_pfc;
     h->flow_done = on_flow_done;
     h->progress = on_progress; /* also when quiet: it checks for a signal */
-    char qlen[PATH_BUF + PARAM_STR_MAX] = "";
+    char qlen[2 * PATH_BUF] = "";
     if (cfg->ns3.active && cfg->ns3.qlen_mon_file[0]) { /* QLEN_MON_FILE: placed like FCT_OUTPUT_FILE */
         bool in_dir = (out_dir && *out_dir) || cfg->output.dir[0];
-        snprintf(qlen, sizeof qlen, in_dir ? "%s/%s" : "%.0s%s", o->dir,
-                 in_dir ? base_name(cfg->ns3.qlen_mon_file) : cfg->ns3.qlen_mon_file);
+        if (in_dir)
+            snprintf(qlen, sizeof qlen, "%s/%s", o->tmp, base_name(cfg->ns3.qlen_mon_file));
+        else if (o->n_ext < OUTPUT_MAX_EXT) { /* renamed into place at the end, like fct.txt */
+            snprintf(o->ext_final[o->n_ext], 2 * PATH_BUF, "%s", cfg->ns3.qlen_mon_file);
+            snprintf(qlen, sizeof qlen, "%.600s.rocesim-tmp-%ld", cfg->ns3.qlen_mon_file, (long)getpid());
+            snprintf(o->ext_tmp[o->n_ext++], 2 * PATH_BUF, "%s", qlen);
+        }
     }
-    simtime_t first;
-    if (monitors_open(&o->mon, sc, o->dir, qlen, &first, e) < 0)
+    simtime_t first = T_NEVER;
+    if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0)
         return -1;
-    h->sample = o->mon ? on_sample : NULL;
-    if (o->mon)
+    /* run.watchdog: auto = 100 x the largest RTO, at least twice the longest backed-off one */
+    if (strcmp(cfg->run.watchdog, "off") != 0) {
+        const struct sim_params *sp = &sc->sim.p;
+        simtime_t rto = sp->rto;
+        if (sp->irn && sp->rto_high > rto)
+            rto = sp->rto_high;
+        simtime_t backed = sp->rto << (sp->rto_backoff < 20 ? sp->rto_backoff : 20);
+        o->wd_timeout = 100 * rto > 2 * backed ? 100 * rto : 2 * backed;
+        if (strcmp(cfg->run.watchdog, "auto") != 0 && parse_time(cfg->run.watchdog, &o->wd_timeout))
+            o->wd_timeout = 0; /* validated already */
+        o->wd_iv = o->wd_timeout / 8 > 0 ? o->wd_timeout / 8 : 1;
+        simtime_t start = sc->sim.n_flows ? sc->sim.flows[sc->sim.start_order[0]].start : 0;
+        if (o->wd_timeout && start + o->wd_iv < first)
+            first = start + o->wd_iv;
+    }
+    h->sample = o->mon || o->wd_timeout ? on_sample : NULL;
+    if (h->sample)
         sim_monitor_start(&sc->sim, first);
+    for (uint32_t i = 0; i < sc->sim.n_flows; i++)
+        o->total_bytes += sc->sim.flows[i].size;
     o->t0 = o->last_print = wall_now();
     return 0;
 }
@@ -270,9 +539,41 @@ static int write_fct(struct output *o, struct err *e)
                     q->flowlets, q->path_switches, q->lost, q->timeouts, src);
         }
     }
-    if (fclose(f) != 0)
-        return errf(e, "%s/fct.csv: write failed", o->dir);
-    return 0;
+    char path[PATH_BUF + 64];
+    snprintf(path, sizeof path, "%s/fct.csv", o->tmp);
+    return output_fclose(f, path, e);
+}
+
+size_t output_lossless_drops_text(const struct sim *s, char *buf, size_t n)
+{
+    const uint64_t *k = s->c.drops_lossless_cause;
+    size_t used = 0;
+    buf[0] = 0;
+    if (!s->c.drops_lossless)
+        return 0;
+#define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    bool ack_nic = s->p.ack_high_prio && !s->p.ack_high_prio_switch;
+    uint64_t host = k[LDROP_DATA_PAUSED_HOST], by_acks = k[LDROP_ACK_PAUSED] + (ack_nic ? host : 0);
+    ADD("%llu packets dropped in lossless mode, each at a switch ingress whose PFC headroom was full. ",
+        (unsigned long long)s->c.drops_lossless);
+    if (by_acks)
+        ADD("%llu (%llu ACK/NACKs, %llu data packets from hosts): ACKs sent under a PAUSE. With "
+            "transport.ack_high_prio = nic (what ns-3's ACK_HIGH_PRIO 1 does) a NIC sends ACKs/NACKs while its data "
+            "class is PAUSEd, but switches queue them with the data, in the paused ingress class, so they fill its "
+            "headroom until it overflows (ns-3 drops the same way: \"Headroom full\"). transport.ack_high_prio = on "
+            "(ACKs in the strict-priority queue at switches too) avoids it. ",
+            (unsigned long long)by_acks, (unsigned long long)k[LDROP_ACK_PAUSED], (unsigned long long)(ack_nic ? host : 0));
+    uint64_t late = k[LDROP_DATA_PAUSED_SW] + (ack_nic ? 0 : host);
+    if (late)
+        ADD("%llu: data arrived after a PAUSE beyond the headroom, which is smaller than what can still arrive "
+            "after a PAUSE; switch.headroom = 0 (auto) sizes it for that. ", (unsigned long long)late);
+    if (k[LDROP_NOT_PAUSED])
+        ADD("%llu: no PAUSE was outstanding on that class (the shared buffer and its headroom were exhausted); a "
+            "larger switch.buffer avoids it. ", (unsigned long long)k[LDROP_NOT_PAUSED]);
+#undef ADD
+    if (used && used < n && buf[used - 1] == ' ')
+        buf[--used] = 0;
+    return used;
 }
 
 void output_deadlock_text(FILE *f, const struct sim *s)
@@ -350,15 +651,19 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->dir, e) < 0)
-        return -1;
-    fclose(o->pfc_csv);
+    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0)
+        return name_final(o, e), -1;
+    char path[PATH_BUF + 64];
+    snprintf(path, sizeof path, "%s/pfc.csv", o->tmp);
+    int bad = output_fclose(o->pfc_csv, path, e);
     o->pfc_csv = NULL;
     if (o->ns3_fct) {
-        fclose(o->ns3_fct);
-        fclose(o->ns3_pfc);
+        bad |= output_fclose(o->ns3_fct, o->ext_final[0], bad ? &(struct err){{0}} : e);
+        bad |= output_fclose(o->ns3_pfc, o->ext_final[1], bad ? &(struct err){{0}} : e);
         o->ns3_fct = o->ns3_pfc = NULL;
     }
+    if (bad)
+        return name_final(o, e), -1;
 
     double *sd = malloc((s->n_flows ? s->n_flows : 1) * sizeof *sd);
     if (!sd)
@@ -401,6 +706,21 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered, (unsigned long long)c->bytes_retx);
     fprintf(f, "  \"packets_dropped\": %llu,\n  \"drops_in_lossless_mode\": %llu,\n  \"timeouts\": %llu,\n",
             (unsigned long long)c->packets_dropped, (unsigned long long)c->drops_lossless, (unsigned long long)c->timeouts);
+    fprintf(f, "  \"drops_in_lossless_mode_by_cause\": {\"ack_after_pause\": %llu, \"data_after_pause_from_host\": %llu, "
+               "\"data_after_pause_from_switch\": %llu, \"no_pause_outstanding\": %llu},\n",
+            (unsigned long long)c->drops_lossless_cause[LDROP_ACK_PAUSED],
+            (unsigned long long)c->drops_lossless_cause[LDROP_DATA_PAUSED_HOST],
+            (unsigned long long)c->drops_lossless_cause[LDROP_DATA_PAUSED_SW],
+            (unsigned long long)c->drops_lossless_cause[LDROP_NOT_PAUSED]);
+    {
+        char why[2048];
+        fprintf(f, "  \"lossless_drops_explained\": ");
+        if (output_lossless_drops_text(s, why, sizeof why))
+            json_string(f, why);
+        else
+            fputs("null", f);
+        fputs(",\n", f);
+    }
     fprintf(f, "  \"packets_lost_link\": %llu,\n  \"link_changes\": %llu,\n", (unsigned long long)c->packets_lost_link,
             (unsigned long long)c->link_changes);
     fprintf(f, "  \"packets_corrupted\": %llu,\n", (unsigned long long)c->packets_corrupted);
@@ -479,6 +799,23 @@ int output_finish(struct output *o, struct err *e)
                 (unsigned long long)pruned, (unsigned long long)pruning, (unsigned long long)c->ooo_window_drops);
     }
     write_deadlock_json(f, s);
+    if (o->wd_fired) {
+        fprintf(f, "  \"watchdog\": {\"stopped_ns\": %lld, \"no_delivery_since_ns\": %lld, \"timeout_ns\": %lld, \"stuck\": [",
+                (long long)(o->wd_fired / T_NS), (long long)(o->wd_since / T_NS), (long long)(o->wd_timeout / T_NS));
+        char why[400];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < s->n_flows; i++)
+            if (s->flows[i].state == FLOW_ACTIVE) {
+                stuck_reason(s, &s->flows[i], why, sizeof why);
+                fprintf(f, "%s\n    {\"flow\": %u, \"src\": %u, \"dst\": %u, \"acked_bytes\": %llu, \"reason\": ", k++ ? "," : "",
+                        i, s->flows[i].src, s->flows[i].dst, (unsigned long long)s->flows[i].snd_una);
+                json_string(f, why);
+                fputc('}', f);
+            }
+        fprintf(f, "\n  ]},\n");
+    } else {
+        fprintf(f, "  \"watchdog\": null,\n");
+    }
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);
@@ -487,6 +824,10 @@ int output_finish(struct output *o, struct err *e)
     fprintf(f, "  \"packets_left_in_network\": %llu,\n  \"peak_packets_in_flight\": %llu,\n",
             (unsigned long long)sim_packets_in_network(s), (unsigned long long)s->pool.peak);
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
+    {
+        struct rusage ru; /* peak resident memory of the whole run (ru_maxrss: KB on Linux) */
+        fprintf(f, "  \"peak_rss_bytes\": %lld,\n", getrusage(RUSAGE_SELF, &ru) == 0 ? (long long)ru.ru_maxrss * 1024 : 0LL);
+    }
     fprintf(f, "  \"events_per_second\": %.0f,\n  \"packet_hops_per_second\": %.0f,\n",
             wall > 0 ? (double)c->events / wall : 0, wall > 0 ? (double)c->packet_hops / wall : 0);
     fprintf(f, "  \"fct_slowdown\": {");
@@ -500,8 +841,12 @@ int output_finish(struct output *o, struct err *e)
     config_write_json(f, cfg, 2);
     fprintf(f, "\n}\n");
     free(sd);
-    if (fclose(f) != 0)
-        return errf(e, "%s/summary.json: write failed", o->dir);
+    snprintf(path, sizeof path, "%s/summary.json", o->tmp);
+    if (output_fclose(f, path, e) < 0)
+        return name_final(o, e), -1;
+    if (commit(o, e) < 0)
+        return -1;
+    o->committed = true;
     o->wall = wall;
     return 0;
 }
@@ -517,4 +862,13 @@ void output_close(struct output *o)
     o->pfc_csv = o->ns3_fct = o->ns3_pfc = NULL;
     monitors_free(o->mon);
     o->mon = NULL;
+    if (!o->committed && o->tmp[0]) { /* an error: the earlier run's files stay, this run's go */
+        rm_tmp(o->tmp);
+        for (int i = 0; i < o->n_ext; i++)
+            unlink(o->ext_tmp[i]);
+    }
+    o->tmp[0] = 0;
+    if (o->lock_fd)
+        close(o->lock_fd - 1);
+    o->lock_fd = 0;
 }

@@ -22,10 +22,24 @@ struct output_opts {
     volatile sig_atomic_t *stop;
 };
 
+#define OUTPUT_MAX_EXT 3 /* ns-3 outputs outside dir: fct.txt, pfc.txt, the QLEN_MON_FILE */
+
 struct output {
     struct scenario *sc;
     struct output_opts opt;
     char dir[PATH_BUF];
+    char tmp[PATH_BUF + 32]; /* dir/.rocesim-run-PID: this run's files until they are all written */
+    char ext_tmp[OUTPUT_MAX_EXT][2 * PATH_BUF], ext_final[OUTPUT_MAX_EXT][2 * PATH_BUF];
+    int n_ext;
+    int lock_fd;    /* the folder's flock, + 1; 0 = none */
+    bool committed; /* the files are in dir */
+    /* run.watchdog: checked every wd_iv of simulated time while flows are
+     * active; wd_since = when bytes_delivered last moved (at a check) */
+    simtime_t wd_timeout, wd_iv, wd_since, wd_fired; /* wd_fired: when it stopped the run, else 0 */
+    uint64_t wd_bytes;
+    uint64_t total_bytes;  /* of every flow: the drain's ETA counts what is left */
+    uint64_t drain_bytes0; /* bytes_delivered when the last flow started */
+    double drain_t0;       /* wall time then, 0 before */
     FILE *pfc_csv, *ns3_fct, *ns3_pfc;
     struct monitors *mon; /* stats/monitor.h; NULL when every monitor is off */
     double t0, last_print, wall;
@@ -33,17 +47,29 @@ struct output {
     int interrupted;      /* the signal that cut the run short, else 0 */
 };
 
-/* Creates the output folder (removing the files of an earlier run there),
- * opens the streaming files and attaches the simulator hooks. Folder:
+/* Creates the output folder, locks it (another run into it is an error
+ * naming that run's pid), opens the streaming files in a temporary folder
+ * inside it and attaches the simulator hooks. Folder:
  * out_dir, else [output] dir, else beside the ns-3 FCT_OUTPUT_FILE in ns-3
  * mode, else results/<scenario name><dir_suffix>. */
 int output_open(struct output *o, struct scenario *sc, const struct output_opts *opt, struct err *e);
-/* After sim_run: fct.csv, summary.json; closes everything. */
+/* After sim_run: fct.csv, summary.json; closes everything, then moves the
+ * files into the folder in place of the earlier run's (summary.json last).
+ * On an error (named with the file's final path and errno) nothing in the
+ * folder is replaced. */
 int output_finish(struct output *o, struct err *e);
+/* fclose that names path and the system's reason when a write failed. */
+int output_fclose(FILE *f, const char *path, struct err *e);
 void output_close(struct output *o);
-/* The files a run writes under fixed names in its folder; output_open
- * removes them first, so no earlier run's file is left beside new ones. */
+/* The files a run writes under fixed names in its folder; those this run
+ * does not write are removed when its files move in, so no earlier run's
+ * file is left beside new ones. */
 extern const char *const output_owned_files[];
+/* Why a lossless run dropped packets (by cause, counted at the drop site)
+ * and the setting that avoids it, as one paragraph; 0 when none dropped. */
+size_t output_lossless_drops_text(const struct sim *s, char *buf, size_t n);
+/* The flows the watchdog found stuck and why it thinks so, as text (stderr). */
+void output_watchdog_text(FILE *f, const struct output *o);
 /* The PFC deadlock a run stopped on (sim.dl), as text lines (stderr). */
 void output_deadlock_text(FILE *f, const struct sim *s);
 /* Nearest-rank percentile (pct in 0..100) of an ascending array. */

@@ -206,6 +206,9 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
         }
     }
 
+    uint32_t odd_rates = 0; /* links below 1 Mbps or above 10 Tbps: a unit slip, surely */
+    long odd_line = 0;
+    char odd_val[64] = "";
     for (uint32_t i = 0; i < nl; i++) {
         struct topo_link *l = &t->links[i];
         struct tok f[5];
@@ -241,6 +244,10 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                      why);
                 goto out;
             }
+            if (j == 2 && (l->rate < 1000000 || l->rate > 10000000000000ULL) && !odd_rates++) {
+                odd_line = f[j].line;
+                snprintf(odd_val, sizeof odd_val, "%.60s", val);
+            }
             if (j == 3 && (why = parse_time(val, &l->delay))) {
                 errf(e, "%s:%ld: link %u: bad delay \"%s\": %s", fname, f[j].line, i + 1,
                      shown(&f[j], sb, sizeof sb), why);
@@ -253,8 +260,9 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                      shown(&f[j], sb, sizeof sb));
                 goto out;
             }
-            if (j == 4 && (parse_double(val, &l->error_rate) || !(l->error_rate >= 0 && l->error_rate <= 1))) {
-                errf(e, "%s:%ld: link %u: error rate \"%s\" must be a number between 0 and 1", fname, f[j].line,
+            if (j == 4 && (parse_double(val, &l->error_rate) || !(l->error_rate >= 0 && l->error_rate < 1))) {
+                errf(e, "%s:%ld: link %u: error rate \"%s\" must be a number from 0 to below 1 (at 1 every packet "
+                        "is lost and no flow across the link could finish)", fname, f[j].line,
                      i + 1, shown(&f[j], sb, sizeof sb));
                 goto out;
             }
@@ -304,6 +312,18 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                  "every host needs exactly one link", fname, hline, i);
             goto out;
         }
+    }
+    static char warned[600]; /* the file is read by validation and again to build: warn once */
+    char key[600];
+    snprintf(key, sizeof key, "%.500s:%ld", fname, odd_line);
+    if (odd_rates && strcmp(warned, key) != 0) {
+        uint64_t r;
+        snprintf(warned, sizeof warned, "%s", key);
+        bool bare = odd_val[strspn(odd_val, "0123456789.")] == 0;
+        warnf("%s:%ld: %u link%s an implausible rate, the first \"%s\" (%s)%s", fname, odd_line, odd_rates,
+              odd_rates == 1 ? " has" : "s have", odd_val,
+              parse_rate_ns3(odd_val, &r) ? "?" : (r < 1000000 ? "below 1 Mbps" : "above 10 Tbps"),
+              bare ? ": ns-3 reads a bare number as bits per second; write the unit, e.g. 100Gbps" : "");
     }
     rc = topo_finish(t, e);
     if (rc == 0)

@@ -2,7 +2,8 @@
  *
  * Conventions (see also traffic.h):
  *  - Format: "size p" per line, '#' starts a comment. A CDF whose last p is
- *    100 is ns-3 traffic_gen's percent format and is divided by 100.
+ *    100 is ns-3 traffic_gen's percent format and is divided by 100 (unless
+ *    every earlier point is at most 1: fractions ending at 100 are refused).
  *  - Sizes and probabilities may repeat (non-decreasing, unlike ns-3's strict
  *    testCdf): an equal size with a higher p is an atom (that exact size has
  *    probability p_i - p_{i-1}); an equal p with a higher size is a gap with
@@ -154,6 +155,12 @@ int cdf_parse(struct cdf *c, const char *text, const char *fname, struct err *e)
         goto out;
     }
     double scale;
+    if (fabs(p[n] - 100) <= 1e-9 && n >= 3 && p[n - 1] <= 1) { /* 99 %+ of flows in the last segment? */
+        errf(e, "%s:%d: the CDF ends at 100 (ns-3's percent format) but every earlier point is at most 1 (the one "
+                "before the last is %g): fractions with a last point of 100? End it at 1 for fractions, or write every "
+                "point in percent", fname, last_line, p[n - 1]);
+        goto out;
+    }
     if (fabs(p[n] - 100) <= 1e-9)
         scale = 100;
     else if (fabs(p[n] - 1) <= 1e-9)
