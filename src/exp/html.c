@@ -294,6 +294,17 @@ int exp_report_html(int argc, char **argv)
         free(pngs[i]);
     }
     free(pngs);
+    if (fig) { /* figures left out (all zero, no data): said here, not silently missing */
+        char p[2048];
+        snprintf(p, sizeof p, "%s/notes.txt", fig);
+        char *t = exp_slurp(p, NULL);
+        if (t && *t) {
+            fprintf(o, "<p>Not drawn:</p><pre>");
+            esc(o, t);
+            fprintf(o, "</pre>\n");
+        }
+        free(t);
+    }
     for (int i = 0; i < ns; i++) {
         char p[2048];
         fprintf(o, "<h2>Sweep <code>");

@@ -656,13 +656,13 @@ static int plot_slowdown_by_size(const char *out, const struct set *S, const cha
     bool logy = yr.lo > 0 && yr.hi / yr.lo > 20;
     bool bars = set_maxsize(S) > 1;
     int cols = S->ns <= 4 ? S->ns : 3, krows = S->ns > 1 ? (S->ns + cols - 1) / cols : 0;
-    int h = 520 + 24 * krows;
+    int h = 520 + 28 * krows;
     struct fig g;
     FILE *f = fig_begin(&g, out, name, 1200, h);
     char note[120] = "", t[600];
     if (set_maxsize(S) > 1)
         snprintf(note, sizeof note, ", flows of %d seeds pooled, bars: min-max of the seeds", set_maxsize(S));
-    double bm = (70.0 + 24 * krows) / h, tm = opt_titles ? 1 - 75.0 / h : 1 - 30.0 / h;
+    double bm = (80.0 + 28 * krows) / h, tm = opt_titles ? 1 - 75.0 / h : 1 - 30.0 / h;
     if (opt_titles) {
         snprintf(t, sizeof t, "FCT slowdown by flow size%s (20 buckets of equal flow count%s)", title_extra, note);
         fprintf(f, "set multiplot title ");
@@ -680,7 +680,7 @@ static int plot_slowdown_by_size(const char *out, const struct set *S, const cha
                 panel ? "p99" : "p50");
         if (panel == 1 && S->ns > 1)
             fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 3 Left reverse noenhanced\n",
-                    (24.0 * krows + 8) / h, cols);
+                    (28.0 * krows + 12) / h, cols);
         else
             fprintf(f, "unset key\n");
         fprintf(f, "plot ");
@@ -820,7 +820,7 @@ static int plot_pfc_layers(const char *out, const struct set *S)
     }
     bool bars = set_maxsize(S) > 1;
     int cols = S->ns <= 4 ? S->ns : 3, krows = S->ns > 1 ? (S->ns + cols - 1) / cols : 0;
-    int h = 520 + 24 * krows;
+    int h = 520 + 28 * krows;
     struct fig g;
     FILE *f = fig_begin(&g, out, "pfc_by_layer", 1100, h);
     char note[120], t[400];
@@ -835,8 +835,8 @@ static int plot_pfc_layers(const char *out, const struct set *S)
     fprintf(f, "set style data histogram\nset style histogram %s gap 1\nset style fill solid 0.9 border -1\n"
                "set boxwidth 0.9\nset xlabel 'layer'\nset xrange [-0.6:%.1f]\n",
             bars ? "errorbars lw 1.5" : "clustered", nl - 0.4);
-    fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", (70.0 + 24 * krows) / h,
-            opt_titles ? 1 - 60.0 / h : 1 - 20.0 / h);
+    fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", (80.0 + 28 * krows) / h,
+            opt_titles ? 1 - 75.0 / h : 1 - 30.0 / h);
     for (int panel = 0; panel < 2; panel++) {
         fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.57 : 0.08, panel ? 0.98 : 0.49);
         fprintf(f, "set title '%s'\nset ylabel '%s'\n",
@@ -847,7 +847,7 @@ static int plot_pfc_layers(const char *out, const struct set *S)
             fprintf(f, "set label 1 'all zero in every run' at graph 0.5, 0.5 center\n");
         if (panel == 1 && S->ns > 1)
             fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 2 Left reverse noenhanced\n",
-                    (24.0 * krows + 8) / h, cols);
+                    (28.0 * krows + 12) / h, cols);
         else
             fprintf(f, "unset key\n");
         fprintf(f, "plot ");
