@@ -311,7 +311,7 @@ static void set_range(FILE *f, const char *ax, struct rng r, bool logs, bool zer
         lo /= 1 + pad;
         hi *= 1 + pad;
         fprintf(f, "set %srange [%.6g:%.6g]\n", ax, lo, hi);
-        if (hi / lo < 1000) { /* labels at 1, 2, 5 x 10^k, not only at the decades */
+        if (ax[0] == 'y' && hi / lo < 1000) { /* labels at 1, 2, 5 x 10^k, not only at the decades */
             fprintf(f, "set %stics (", ax);
             int k = 0;
             for (double dec = pow(10, floor(log10(lo))); dec <= hi; dec *= 10)
@@ -662,7 +662,7 @@ static int plot_slowdown_by_size(const char *out, const struct set *S, const cha
     char note[120] = "", t[600];
     if (set_maxsize(S) > 1)
         snprintf(note, sizeof note, ", flows of %d seeds pooled, bars: min-max of the seeds", set_maxsize(S));
-    double bm = (80.0 + 28 * krows) / h, tm = opt_titles ? 1 - 75.0 / h : 1 - 30.0 / h;
+    double bm = (80.0 + 28 * krows) / h, tm = opt_titles ? 1 - 75.0 / h : 1 - 45.0 / h;
     if (opt_titles) {
         snprintf(t, sizeof t, "FCT slowdown by flow size%s (20 buckets of equal flow count%s)", title_extra, note);
         fprintf(f, "set multiplot title ");
@@ -836,7 +836,7 @@ static int plot_pfc_layers(const char *out, const struct set *S)
                "set boxwidth 0.9\nset xlabel 'layer'\nset xrange [-0.6:%.1f]\n",
             bars ? "errorbars lw 1.5" : "clustered", nl - 0.4);
     fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", (80.0 + 28 * krows) / h,
-            opt_titles ? 1 - 75.0 / h : 1 - 30.0 / h);
+            opt_titles ? 1 - 75.0 / h : 1 - 45.0 / h);
     for (int panel = 0; panel < 2; panel++) {
         fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.57 : 0.08, panel ? 0.98 : 0.49);
         fprintf(f, "set title '%s'\nset ylabel '%s'\n",
