@@ -56,6 +56,19 @@ check grep -q "at load = 0.3" "$gp"
 check grep -q "set logscale x" "$gp"
 check grep -Eq "set xrange \[[0-9.]+:[0-9.]+\]" "$gp"
 check grep -q "index 1 u 1:5:6:7 w yerrorlines.*dt 2 pt 5.*t 'hpcc'" "$gp"
+# more than 8 lines (3 schemes x 3 workloads): a panel per workload, a line per scheme, one legend
+sed -e 's/^transport.cc = dcqcn, hpcc/transport.cc = dcqcn, hpcc, timely\ntraffic.cdf = web_search, fb_hadoop, data_mining/' \
+    -e 's/^duration = 0.3ms/duration = 1ms/' \
+    "$src/tests/data/sweep-tiny.ini" >"$tmp/many.ini"
+"$bin" sweep "$tmp/many.ini" --quiet --out "$tmp/m" >/dev/null || check false sweep many
+"$bin" plot "$tmp/m" --out "$tmp/fm" >/dev/null 2>&1
+check test $? -eq 0
+check png_ok "$tmp/fm/afct_vs_load"
+gp=$tmp/fm/afct_vs_load.gp
+check grep -q "set multiplot layout 2,2 margins" "$gp"
+check grep -q "set title 'cdf = data_mining'" "$gp"
+check grep -q "index 2 u 1:9 w lp.*dt 3 pt 9.*t 'timely'" "$gp"
+check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # one legend, in PNG and SVG
 # --no-title: no figure titles
 "$bin" plot "$tmp/s" --no-title --out "$tmp/fn" >/dev/null 2>&1
 check test $? -eq 0

@@ -327,8 +327,14 @@ static void set_range(FILE *f, const char *ax, struct rng r, bool logs, bool zer
     if (zero && lo >= 0)
         lo = 0;
     double span = hi - lo;
-    if (span <= 0)
-        span = fabs(hi) > 0 ? fabs(hi) : 1;
+    if (span < 0.1 * fabs(hi)) { /* a flat series: do not magnify a 0.1 % difference */
+        double mid = (hi + lo) / 2, half = fabs(hi) > 0 ? 0.05 * fabs(hi) : 0.5;
+        lo = mid - half;
+        hi = mid + half;
+        span = hi - lo;
+        if (zero && lo < 0 && r.lo >= 0)
+            lo = 0;
+    }
     fprintf(f, "set %srange [%.6g:%.6g]\n", ax, zero && lo == 0 ? 0 : lo - pad * span, hi + pad * span);
 }
 
@@ -1246,12 +1252,12 @@ static bool numeric(const char *s)
 
 /* The series label of row r: the swept values but the seed's and x's
  * (variants and schemes by name, mapped through the [labels] of `reproduce`). */
-static void row_label(const struct table *t, int r, int xc, int seedc, char *lab, size_t n)
+static void row_label(const struct table *t, int r, int xc, int seedc, int pc, char *lab, size_t n)
 {
     lab[0] = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int c = t->first_param; c < t->status_col; c++)
-            if (c != xc && c != seedc && scheme_key(t->hdr[c]) == (pass == 0))
+            if (c != xc && c != seedc && c != pc && scheme_key(t->hdr[c]) == (pass == 0))
                 label_piece(lab, n, t->hdr[c], t->rows[r][c]);
     if (!lab[0])
         snprintf(lab, n, "all runs");
@@ -1312,7 +1318,7 @@ static int plot_sweep_sizes(const char *out, const struct table *t, const char *
             snprintf(fct, sizeof fct, "%s/fct.csv", db[n]);
             if (!is_file(fct))
                 continue;
-            row_label(t, r, xc, seedc, lb[n], LB);
+            row_label(t, r, xc, seedc, -1, lb[n], LB);
             dirs[n] = db[n];
             labs[n] = lb[n];
             n++;
@@ -1351,13 +1357,51 @@ static int plot_sweep(const char *out, const char *csv, bool sizes)
     bool xnum = true;
     for (int r = 0; r < t.nr; r++)
         xnum &= numeric(t.rows[r][xc]);
-    /* series labels and x values, in first-seen order */
+    /* Many lines (more than 8): a panel per value of the other swept key
+     * with the fewest values (e.g. the workload), a line per scheme in each. */
+    int pc = -1, pcn = 0;
+    {
+        int nother = 0;
+        for (int c = t.first_param; c < t.status_col; c++) {
+            if (c == xc || c == seedc)
+                continue;
+            nother++;
+            int nv = 0;
+            for (int r = 0; r < t.nr; r++) {
+                int q;
+                for (q = 0; q < r && strcmp(t.rows[q][c], t.rows[r][c]); q++)
+                    ;
+                nv += q == r;
+            }
+            nv += scheme_key(t.hdr[c]) ? 100 : 0; /* schemes compare within a panel, not across */
+            if (nv % 100 > 1 && nv % 100 <= 6 && (pc < 0 || nv < pcn))
+                pc = c, pcn = nv;
+        }
+        int nall = 0;
+        for (int r = 0; r < t.nr; r++) {
+            int q;
+            for (q = 0; q < r; q++) {
+                bool same = true;
+                for (int c = t.first_param; c < t.status_col && same; c++)
+                    same = c == xc || c == seedc || strcmp(t.rows[q][c], t.rows[r][c]) == 0;
+                if (same)
+                    break;
+            }
+            nall += q == r;
+        }
+        if (nother < 2 || nall <= 8)
+            pc = -1;
+    }
+    /* series labels, panels and x values, in first-seen order */
     char **slab = xcalloc((size_t)t.nr + 1, sizeof *slab), **xs = xcalloc((size_t)t.nr + 1, sizeof *xs);
-    int ns = 0, nx = 0, *rs = xcalloc((size_t)t.nr + 1, sizeof *rs), *rx = xcalloc((size_t)t.nr + 1, sizeof *rx);
+    char (*plab)[LB] = xcalloc((size_t)t.nr + 1, sizeof *plab);
+    const char **pv = xcalloc((size_t)t.nr + 1, sizeof *pv);
+    int ns = 0, nx = 0, np = 0, *rs = xcalloc((size_t)t.nr + 1, sizeof *rs), *rx = xcalloc((size_t)t.nr + 1, sizeof *rx);
+    int *rp = xcalloc((size_t)t.nr + 1, sizeof *rp);
     int maxk = 0;
     for (int r = 0; r < t.nr; r++) {
         char lab[LB];
-        row_label(&t, r, xc, seedc, lab, sizeof lab);
+        row_label(&t, r, xc, seedc, pc, lab, sizeof lab);
         int s;
         for (s = 0; s < ns && strcmp(slab[s], lab); s++)
             ;
@@ -1370,15 +1414,28 @@ static int plot_sweep(const char *out, const char *csv, bool sizes)
         if (x == nx)
             xs[nx++] = t.rows[r][xc];
         rx[r] = x;
+        int q = 0;
+        if (pc >= 0) {
+            for (q = 0; q < np && strcmp(pv[q], t.rows[r][pc]); q++)
+                ;
+            if (q == np) {
+                pv[np] = t.rows[r][pc];
+                label_piece(plab[np], LB, t.hdr[pc], pv[np]);
+                np++;
+            }
+        } else
+            np = 1;
+        rp[r] = q;
     }
-    for (int s = 0; s < ns; s++)
-        for (int x = 0; x < nx; x++) {
-            int k = 0;
-            for (int r = 0; r < t.nr; r++)
-                k += rs[r] == s && rx[r] == x && row_ok(&t, r);
-            if (k > maxk)
-                maxk = k;
-        }
+    for (int q = 0; q < np; q++)
+        for (int s = 0; s < ns; s++)
+            for (int x = 0; x < nx; x++) {
+                int k = 0;
+                for (int r = 0; r < t.nr; r++)
+                    k += rp[r] == q && rs[r] == s && rx[r] == x && row_ok(&t, r);
+                if (k > maxk)
+                    maxk = k;
+            }
     static const struct {
         const char *col, *name, *title, *ylabel;
         bool logy;
@@ -1408,73 +1465,119 @@ static int plot_sweep(const char *out, const char *csv, bool sizes)
         FILE *d = data_open(out, nm, rel, sizeof rel);
         if (!d)
             break;
-        fprintf(d, "# x xlabel, then per series the mean, min and max of %s over seeds\nx xl", metrics[m].col);
+        fprintf(d, "# x xlabel, then per series the mean, min and max of %s over seeds%s\n# x xl", metrics[m].col,
+                np > 1 ? "; a block per panel" : "");
         for (int s = 0; s < ns; s++)
             fprintf(d, " s%d s%d_min s%d_max", s, s, s);
         fprintf(d, "\n");
-        struct rng xr, yr;
-    memset(&xr, 0, sizeof xr);
-    memset(&yr, 0, sizeof yr);
+        struct rng xr, yr, *pyr = xcalloc((size_t)np + 1, sizeof *pyr);
+        memset(&xr, 0, sizeof xr);
+        memset(&yr, 0, sizeof yr);
         double *v = xcalloc((size_t)t.nr + 1, sizeof *v);
-        for (int x = 0; x < nx; x++) {
-            fprintf(d, "%s %s", xnum ? xs[x] : "0", xs[x]);
-            rng_add(&xr, xnum ? strtod(xs[x], NULL) : x);
-            for (int s = 0; s < ns; s++) {
-                int k = 0;
-                for (int r = 0; r < t.nr; r++)
-                    if (rs[r] == s && rx[r] == x && numeric(t.rows[r][mc]) && row_ok(&t, r))
-                        v[k++] = strtod(t.rows[r][mc], NULL);
-                double mm[3];
-                mmm(v, k, mm);
-                fprintf(d, k ? " %.6g %.6g %.6g" : " NaN NaN NaN", mm[0], mm[1], mm[2]);
-                if (k && (!metrics[m].logy || mm[1] > 0)) {
-                    rng_add(&yr, mm[1]);
-                    rng_add(&yr, mm[2]);
+        for (int q = 0; q < np; q++) {
+            if (np > 1)
+                fprintf(d, "%s# panel %s\n", q ? "\n\n" : "", plab[q]);
+            for (int x = 0; x < nx; x++) {
+                fprintf(d, "%s %s", xnum ? xs[x] : "0", xs[x]);
+                rng_add(&xr, xnum ? strtod(xs[x], NULL) : x);
+                for (int s = 0; s < ns; s++) {
+                    int k = 0;
+                    for (int r = 0; r < t.nr; r++)
+                        if (rp[r] == q && rs[r] == s && rx[r] == x && numeric(t.rows[r][mc]) && row_ok(&t, r))
+                            v[k++] = strtod(t.rows[r][mc], NULL);
+                    double mm[3];
+                    mmm(v, k, mm);
+                    fprintf(d, k ? " %.6g %.6g %.6g" : " NaN NaN NaN", mm[0], mm[1], mm[2]);
+                    if (k && (!metrics[m].logy || mm[1] > 0)) {
+                        rng_add(&yr, mm[1]);
+                        rng_add(&yr, mm[2]);
+                        rng_add(&pyr[q], mm[1]);
+                        rng_add(&pyr[q], mm[2]);
+                    }
                 }
+                fprintf(d, "\n");
             }
-            fprintf(d, "\n");
         }
         free(v);
         fclose(d);
         if (!yr.any || (yr.lo == 0 && yr.hi == 0)) {
             note(out, "%s: %s", name,
                    yr.any ? "every value is 0, figure left out" : "no completed run has a value, figure left out");
+            free(pyr);
             continue;
         }
         struct fig g;
-        FILE *f = fig_begin(&g, out, name, 960, 600 + 24 * ((ns + 2) / 3));
+        int kcols = ns <= 4 ? ns : 3, krows = ns > 1 ? (ns + kcols - 1) / kcols : 0;
+        int prow = (np + 1) / 2, h = np > 1 ? 120 + 350 * prow + 28 * krows : 600 + 24 * krows;
+        FILE *f = fig_begin(&g, out, name, np > 1 ? 1200 : 960, h);
         char t1[400], note[120];
         snprintf(note, sizeof note, maxk > 1 ? " (mean of %d seeds, bars: min-max)" : "", maxk);
         snprintf(t1, sizeof t1, "%s vs %s%s", metrics[m].title, xn, note);
-        fig_title(f, t1);
+        if (np > 1) { /* equal panels, one legend below them all */
+            fprintf(f, "set multiplot layout %d,2 margins 0.07,0.98,%.4f,%.4f spacing 0.08,%.4f", prow,
+                    (80.0 + 28 * krows) / h, opt_titles ? 1 - 70.0 / h : 1 - 35.0 / h, 100.0 / h);
+            if (opt_titles) {
+                fprintf(f, " title ");
+                gq(f, t1);
+            }
+            fprintf(f, "\n");
+        } else {
+            fig_title(f, t1);
+            key_below(f, ns, 3);
+        }
         fprintf(f, "set xlabel '%s'\nset ylabel '%s'\n", xl, metrics[m].ylabel);
-        key_below(f, ns, 3);
         bool logy = metrics[m].logy && yr.lo > 0 && yr.hi / yr.lo > 20; /* a narrow range reads better linear */
         if (logy)
             fprintf(f, "set logscale y\n");
-        set_range(f, "y", yr, logy, !metrics[m].logy, 0.06);
+        if (np == 1)
+            set_range(f, "y", yr, logy, !metrics[m].logy, 0.06);
         if (xnum)
             set_range(f, "x", xr, false, false, 0.05);
         else
             fprintf(f, "set xrange [-0.4:%.1f]\n", nx - 0.6);
-        fprintf(f, "plot ");
-        for (int s = 0; s < ns; s++) {
-            int c = 3 + 3 * s;
-            /* bars of several series side by side, not on top of each other */
-            double off = maxk > 1 && ns > 1 ? (s - (ns - 1) / 2.0) * 0.008 * (xnum ? xr.hi - xr.lo : nx) : 0;
-            if (off != 0)
-                fprintf(f, "%s'%s' u ($%d%+.6g):%d", s ? ", \\\n  " : "", rel, xnum ? 1 : 0, off, c);
-            else
-                fprintf(f, "%s'%s' u %s:%d", s ? ", \\\n  " : "", rel, xnum ? "1" : "0", c);
-            if (maxk > 1)
-                fprintf(f, ":%d:%d", c + 1, c + 2);
-            fprintf(f, "%s skip 1", xnum ? "" : ":xtic(2)");
-            fprintf(f, " w %s", maxk > 1 ? "yerrorlines" : "lp");
-            style(f, s);
-            fprintf(f, " ps 1.1 t ");
-            gq(f, slab[s]);
+        for (int q = 0; q < np; q++) {
+            if (np > 1) { /* each panel its own y range (workloads differ by orders of magnitude) */
+                if (pyr[q].any)
+                    set_range(f, "y", pyr[q], logy, !metrics[m].logy, 0.06);
+                else
+                    fprintf(f, "set yrange [0:1]\nset label 1 'no value' at graph 0.5, 0.5 center\n");
+                fprintf(f, "set title ");
+                gq(f, plab[q]);
+                fprintf(f, "\n");
+                if (q == np - 1 && ns > 1)
+                    fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 3 Left reverse "
+                               "noenhanced\n",
+                            (28.0 * krows + 12) / h, kcols);
+                else
+                    fprintf(f, "unset key\n");
+            }
+            fprintf(f, "plot ");
+            for (int s = 0; s < ns; s++) {
+                int c = 3 + 3 * s;
+                /* bars of several series side by side, not on top of each other */
+                double off = maxk > 1 && ns > 1 ? (s - (ns - 1) / 2.0) * 0.008 * (xnum ? xr.hi - xr.lo : nx) : 0;
+                fprintf(f, "%s'%s'", s ? ", \\\n  " : "", rel);
+                if (np > 1)
+                    fprintf(f, " index %d", q);
+                if (off != 0)
+                    fprintf(f, " u ($%d%+.6g):%d", xnum ? 1 : 0, off, c);
+                else
+                    fprintf(f, " u %s:%d", xnum ? "1" : "0", c);
+                if (maxk > 1)
+                    fprintf(f, ":%d:%d", c + 1, c + 2);
+                fprintf(f, "%s", xnum ? "" : ":xtic(2)");
+                fprintf(f, " w %s", maxk > 1 ? "yerrorlines" : "lp");
+                style(f, s);
+                fprintf(f, " ps 1.1 t ");
+                gq(f, slab[s]);
+            }
+            fprintf(f, "\n");
+            if (np > 1 && !pyr[q].any)
+                fprintf(f, "unset label 1\n");
         }
-        fprintf(f, "\n");
+        free(pyr);
+        if (np > 1)
+            fprintf(f, "unset multiplot\n");
         if (fig_end(&g) == 0)
             made++;
     }
@@ -1486,6 +1589,9 @@ static int plot_sweep(const char *out, const char *csv, bool sizes)
     free(xs);
     free(rs);
     free(rx);
+    free(rp);
+    free(pv);
+    free(plab);
     table_free(&t);
     return made;
 }
@@ -1579,7 +1685,7 @@ int exp_plot_sweep_runs(const char *sweepdir, const char *outdir)
         snprintf(fct, sizeof fct, "%s/fct.csv", db[n]);
         if (!row_ok(&t, r) || !is_file(fct))
             continue;
-        row_label(&t, r, -1, seedc, lb[n], LB);
+        row_label(&t, r, -1, seedc, -1, lb[n], LB);
         dirs[n] = db[n];
         labs[n] = lb[n];
         n++;
