@@ -138,13 +138,14 @@ dcqcn = DCQCN
 hpcc = HPCC
 
 [metrics]
-pk = summary data_packets | data packets
+pk = fct_avg inf | AFCT (us)
 EOF
 ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce t --out "$tmp/r" --jobs 1 >"$tmp/out" 2>&1
 check test $? -eq 0
 check png_ok "$tmp/r/figures/t"
 check grep -q "set style histogram errorbars" "$tmp/r/figures/t.gp"
 check grep -q "t 'load = 0.3'" "$tmp/r/figures/t.gp"
+check grep -q "set ylabel 'AFCT (µs)'" "$tmp/r/figures/t.gp" # the table's "(us)" as µs
 check grep -q '^"DCQCN"' "$tmp/r/figures/data/t.dat"
 check grep -q "t 'HPCC, load = 0.5'" "$tmp/r/figures/fct_cdf.gp"
 check png_ok "$tmp/r/figures/fct_cdf"

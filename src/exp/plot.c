@@ -1748,6 +1748,16 @@ int exp_plot(int argc, char **argv)
     return 0;
 }
 
+/* "(us)" of a table heading as "(µs)" in a figure. */
+static const char *micro(const char *s, char *b, size_t n)
+{
+    const char *u = strstr(s, "(us)");
+    if (!u)
+        return s;
+    snprintf(b, n, "%.*s(µs)%s", (int)(u - s), s, u + 4);
+    return b;
+}
+
 int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,
                   const char *const *rows, int ncols, const char *const *cols, const double *v, const double *lo,
                   const double *hi)
@@ -1769,7 +1779,8 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
         bars |= isfinite(lo[i]) && isfinite(hi[i]) && lo[i] != hi[i];
     fprintf(d, "# row, then per column: value%s\n", bars ? " min max (over seeds)" : "");
     for (int r = 0; r < nrows; r++) {
-        fprintf(d, "\"%s\"", rows[r]);
+        char rb[300];
+        fprintf(d, "\"%s\"", micro(rows[r], rb, sizeof rb));
         for (int c = 0; c < ncols; c++) {
             int i = r * ncols + c;
             fprintf(d, isnan(v[i]) ? " NaN" : " %.6g", v[i]);
@@ -1795,8 +1806,9 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
     int krows = ncols > 1 ? (ncols + 2) / 3 : 0;
     FILE *f = fig_begin(&g, outdir, name, 960, 600 + 24 * krows);
     fig_title(f, title);
+    char ub[300];
     fprintf(f, "set ylabel ");
-    gq(f, ylabel);
+    gq(f, micro(ylabel, ub, sizeof ub));
     fprintf(f, "\nset style data histogram\nset style histogram %s gap 1\nset style fill solid 0.9 border -1\n"
                "set boxwidth 0.9\nset xrange [-0.6:%.1f]\nset xtics nomirror%s\n",
             bars ? "errorbars lw 1.5" : "clustered", nrows - 0.4, rlen > 90 ? " rotate by -20 left" : "");
@@ -1810,7 +1822,7 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
             fprintf(f, "%s'%s' u %d:xtic(1)", c ? ", " : "", rel, 2 + c);
         bar_style(f, c);
         fprintf(f, " t ");
-        gq(f, cols[c]);
+        gq(f, micro(cols[c], ub, sizeof ub));
     }
     fprintf(f, "\n");
     return fig_end(&g);
