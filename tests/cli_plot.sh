@@ -1,6 +1,10 @@
 #!/bin/bash
-# rocesim plot: figures from a tiny sweep and from run folders with monitors,
-# as PNG and SVG; and a clear error when gnuplot is missing.
+# rocesim plot, report --html and reproduce figures: PNG and SVG from a tiny
+# sweep with two seeds, from run folders with monitors and PFC, and from a
+# tiny experiment; for each figure kind, assertions on the gnuplot script it
+# writes (legend labels, one style per series, error bars over seeds, fitted
+# ranges, µs, --no-title) and on figures left out when all zero; a clear
+# error when gnuplot is missing.
 # Exits 77 (skipped) without gnuplot.  usage: cli_plot.sh ROCESIM_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -14,26 +18,144 @@ if ! command -v gnuplot >/dev/null; then
     echo "cli_plot: SKIPPED: no gnuplot (Debian gnuplot-nox)"
     exit 77
 fi
-"$bin" sweep "$src/tests/data/sweep-tiny.ini" --quiet --out "$tmp/s" || check false sweep
-mon=(--set output.queue_ports=layer:edge --set output.util_ports=layer:edge --set output.paused_interval=10us)
-"$bin" run "$src/tests/data/sweep-tiny.ini" --quiet "${mon[@]}" --out "$tmp/dcqcn" || check false run dcqcn
-"$bin" run "$src/tests/data/sweep-tiny.ini" --quiet "${mon[@]}" --set transport.cc=hpcc --out "$tmp/hpcc" || check false run hpcc
-"$bin" plot "$tmp/s" "$tmp/dcqcn" "$tmp/hpcc" --out "$tmp/fig" >"$tmp/out" 2>&1
+png_ok() { # a real PNG and an SVG beside it
+    test "$(head -c 4 "$1.png" | od -An -c | tr -d ' ')" = '211PNG' && test "$(stat -c %s "$1.png")" -gt 5000 &&
+        grep -q '<svg' "$1.svg"
+}
+# the tiny 2 x 2 sweep, with two seeds per point
+{ cat "$src/tests/data/sweep-tiny.ini"; echo "run.seed = 1, 2"; } >"$tmp/seeds.ini"
+"$bin" sweep "$tmp/seeds.ini" --quiet --out "$tmp/s" >/dev/null || check false sweep
+"$bin" plot "$tmp/s" --out "$tmp/fs" >"$tmp/out" 2>"$tmp/err"
 check test $? -eq 0
-for f in afct_vs_load p99_slowdown_vs_load pause_frames_vs_load slowdown_vs_size fct_cdf pfc_by_layer \
-         queue_over_time util_over_time paused_ports_over_time; do
-    check test "$(head -c 4 "$tmp/fig/$f.png" | od -An -c | tr -d ' ')" = '211PNG'
-    check test "$(stat -c %s "$tmp/fig/$f.png")" -gt 5000
-    check grep -q '<svg' "$tmp/fig/$f.svg"
+for f in afct_vs_load p99_slowdown_vs_load slowdown_vs_size_load_0.3 slowdown_vs_size_load_0.5; do
+    check png_ok "$tmp/fs/$f"
 done
-# the legend names the schemes, the axes say their units
-check grep -q 'cc=hpcc' "$tmp/fig/afct_vs_load.svg"
-check grep -q 'AFCT (us)' "$tmp/fig/afct_vs_load.svg"
-check grep -q 'queue (KB)' "$tmp/fig/queue_over_time.svg"
-# the plotted numbers are the table's: AFCT of dcqcn at load 0.3
-want=$(grep '^cc=dcqcn_load=0.3,' "$tmp/s/sweep.csv" | cut -d, -f7)
-check awk -v w="$want" '$2 == "0.3" && $3 + 0 == w + 0 { ok = 1 } END { exit !ok }' "$tmp/fig/data/afct_vs_x.dat"
-check grep -q '^10 figures' "$tmp/out"
+gp=$tmp/fs/afct_vs_load.gp
+# metric vs x: the legend is the scheme's name, not a folder fragment; seeds
+# averaged with min-max error bars; a dash pattern and point type per series;
+# µs; x range fitted around 0.3..0.5; y from 0
+check grep -q "t 'dcqcn'" "$gp"
+check grep -q "t 'hpcc'" "$gp"
+check test "$(grep -c "cc=" "$gp")" -eq 0
+check grep -q "yerrorlines.*dt 1 pt 7.*t 'dcqcn'" "$gp"
+check grep -q "yerrorlines.*dt 2 pt 5.*t 'hpcc'" "$gp"
+check grep -q "set ylabel 'average FCT (µs)'" "$gp"
+check grep -q "mean of 2 seeds, bars: min-max" "$gp"
+check grep -q "set key below" "$gp"
+check grep -Eq "set xrange \[0\.29[0-9]*:0\.51[0-9]*\]" "$gp"
+check grep -Eq "set yrange \[0:[0-9.]+\]" "$gp"
+# the plotted numbers are the table's: AFCT of dcqcn at load 0.3, mean of the seeds
+want=$(awk -F, '$2 == "dcqcn" && $3 == "0.3" { s += $8; n++ } END { printf "%.3f", s / n }' "$tmp/s/sweep.csv")
+check awk -v w="$want" '$2 == "0.3" && ($3 - w < 0.01 && w - $3 < 0.01) { ok = 1 } END { exit !ok }' "$tmp/fs/data/afct_vs_x.dat"
+# all PAUSE frame counts are 0 in this sweep: that figure is left out, and said so
+check test ! -e "$tmp/fs/pause_frames_vs_load.png"
+check grep -q 'pause_frames_vs_load: every value is 0, figure left out' "$tmp/err"
+# slowdown by size of a sweep: a figure per load, one line per scheme, log x fitted to the sizes
+gp=$tmp/fs/slowdown_vs_size_load_0.3.gp
+check grep -q "at load = 0.3" "$gp"
+check grep -q "set logscale x" "$gp"
+check grep -Eq "set xrange \[[0-9.]+:[0-9.]+\]" "$gp"
+check grep -q "index 1 u 1:5:6:7 w yerrorlines.*dt 2 pt 5.*t 'hpcc'" "$gp"
+# more than 8 lines (3 schemes x 3 workloads): a panel per workload, a line per scheme, one legend
+sed -e 's/^transport.cc = dcqcn, hpcc/transport.cc = dcqcn, hpcc, timely\ntraffic.cdf = web_search, fb_hadoop, data_mining/' \
+    -e 's/^duration = 0.3ms/duration = 1ms/' \
+    "$src/tests/data/sweep-tiny.ini" >"$tmp/many.ini"
+"$bin" sweep "$tmp/many.ini" --quiet --out "$tmp/m" >/dev/null || check false sweep many
+"$bin" plot "$tmp/m" --out "$tmp/fm" >/dev/null 2>&1
+check test $? -eq 0
+check png_ok "$tmp/fm/afct_vs_load"
+gp=$tmp/fm/afct_vs_load.gp
+check grep -q "set multiplot layout 2,2 margins" "$gp"
+check grep -q "set title 'cdf = data_mining'" "$gp"
+check grep -q "index 2 u 1:9 w lp.*dt 3 pt 9.*t 'timely'" "$gp"
+check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # one legend, in PNG and SVG
+# --no-title: no figure titles
+"$bin" plot "$tmp/s" --no-title --out "$tmp/fn" >/dev/null 2>&1
+check test $? -eq 0
+check test "$(grep -c '^set title' "$tmp/fn/afct_vs_load.gp")" -eq 0
+check test "$(grep -c 'multiplot title' "$tmp/fn/slowdown_vs_size_load_0.3.gp")" -eq 0
+check png_ok "$tmp/fn/afct_vs_load"
+
+# run folders: two schemes x two seeds, with monitors and PFC (a 400 KB buffer at load 0.8)
+mon=(--set output.queue_ports=layer:edge --set output.util_ports=layer:edge --set output.paused_interval=10us
+     --set switch.buffer=400KB --set traffic.load=0.8)
+for cc in dcqcn hpcc; do
+    for seed in 1 2; do
+        "$bin" run "$src/tests/data/sweep-tiny.ini" --quiet "${mon[@]}" --set transport.cc=$cc --set run.seed=$seed \
+            --out "$tmp/$cc$seed" || check false run $cc $seed
+    done
+done
+"$bin" plot "$tmp/dcqcn1" "$tmp/dcqcn2" "$tmp/hpcc1" "$tmp/hpcc2" --out "$tmp/fr" >"$tmp/out" 2>&1
+check test $? -eq 0
+for f in slowdown_vs_size fct_cdf pfc_by_layer queue_over_time util_over_time paused_ports_over_time; do
+    check png_ok "$tmp/fr/$f"
+done
+# labels from the setting that differs (transport.cc), the seeds pooled into one series
+gp=$tmp/fr/fct_cdf.gp
+check grep -q "t 'dcqcn'" "$gp"
+check grep -q "t 'hpcc'" "$gp"
+check test "$(grep -c " t '" "$gp")" -eq 4 # two series, PNG and SVG
+check grep -q "flows of 2 seeds pooled" "$gp"
+check grep -q "set xlabel 'FCT (µs)'" "$gp"
+check grep -q "w l lw 2 lc rgb '#D55E00' dt 2 t 'hpcc'" "$gp"
+check grep -Eq "set xrange \[[0-9.]+:[0-9.]+\]" "$gp"
+# slowdown by size of runs: p50 and p99 panels, min-max bars of the seeds, one legend
+gp=$tmp/fr/slowdown_vs_size.gp
+check grep -q "flows of 2 seeds pooled, bars: min-max of the seeds" "$gp"
+check grep -q "index 0 u 1:2:3:4 w yerrorlines" "$gp"
+check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # once per terminal
+# PFC by layer: the leaf-spine has no core layer, so no core bars; seeds as error bars
+check test "$(grep -c '^core' "$tmp/fr/data/pfc_layers.dat")" -eq 0
+check grep -q '^agg' "$tmp/fr/data/pfc_layers.dat"
+check grep -q "set style histogram errorbars" "$tmp/fr/pfc_by_layer.gp"
+check grep -q "u 2:3:4:xtic(1).*fs solid.*t 'dcqcn'" "$tmp/fr/pfc_by_layer.gp"
+check grep -q "u 8:9:10:xtic(1).*fs pattern 4.*t 'hpcc'" "$tmp/fr/pfc_by_layer.gp"
+# monitors: a panel per run titled with its label and seed, same y range in all
+check grep -q "set title 'hpcc (seed run 2)'" "$tmp/fr/paused_ports_over_time.gp"
+check grep -Eq "set yrange \[0:[0-9.]+\]" "$tmp/fr/paused_ports_over_time.gp"
+# a run without any PAUSE: no PFC figure, said so
+"$bin" run "$src/tests/data/sweep-tiny.ini" --quiet --out "$tmp/calm" || check false run calm
+"$bin" plot "$tmp/calm" --out "$tmp/fc" >/dev/null 2>"$tmp/err"
+check test $? -eq 0
+check test ! -e "$tmp/fc/pfc_by_layer.png"
+check grep -q 'pfc_by_layer: no port was paused' "$tmp/err"
+check grep -q 'pfc_by_layer' "$tmp/fc/notes.txt"
+
+# reproduce: a tiny experiment; legends and bars by its [labels], seeds as error bars
+mkdir "$tmp/exp"
+cp "$tmp/seeds.ini" "$tmp/exp/t.ini"
+cat >"$tmp/exp/t.exp" <<'EOF'
+[experiment]
+title = tiny
+sweep = t.ini
+rows = transport.cc
+columns = traffic.load
+figures = runs
+figure = pk
+
+[labels]
+dcqcn = DCQCN
+hpcc = HPCC
+
+[metrics]
+pk = fct_avg inf | AFCT (us)
+EOF
+ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce t --out "$tmp/r" --jobs 1 >"$tmp/out" 2>&1
+check test $? -eq 0
+check png_ok "$tmp/r/figures/t"
+check grep -q "set style histogram errorbars" "$tmp/r/figures/t.gp"
+check grep -q "t 'load = 0.3'" "$tmp/r/figures/t.gp"
+check grep -q "set ylabel 'AFCT (µs)'" "$tmp/r/figures/t.gp" # the table's "(us)" as µs
+check grep -q '^"DCQCN"' "$tmp/r/figures/data/t.dat"
+check grep -q "t 'HPCC, load = 0.5'" "$tmp/r/figures/fct_cdf.gp"
+check png_ok "$tmp/r/figures/fct_cdf"
+
+# report --html of a sweep: its figures include slowdown by size
+"$bin" report --html "$tmp/s" --out "$tmp/s.html" 2>/dev/null
+check test $? -eq 0
+check grep -q 'alt="slowdown_vs_size_load_0.5.png"' "$tmp/s.html"
+check grep -q 'Not drawn:' "$tmp/s.html"
+
 # a folder without fct.csv: the report reader's message, exit 2
 mkdir "$tmp/empty"
 "$bin" plot "$tmp/empty" --out "$tmp/fig2" >/dev/null 2>"$tmp/err"

@@ -553,7 +553,7 @@ static const struct command commands[] = {
      "Prints every section and key with its default and help, every topology, congestion\n"
      "control and load balancer with its parameters, and every shipped workload.\n",
      cmd_list},
-    {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE] | report --seeds RUN... --vs RUN...",
+    {"report", "report DIR [DIR2 ...] | report --html DIR... [--out FILE] [--no-title] | report --seeds RUN... --vs RUN...",
      "Reads finished (or interrupted) run folders (a sweep folder: the runs its sweep.csv lists\n"
      "as ok) and prints FCT/slowdown statistics by flow\n"
      "size, unfinished flows and PFC totals, one column per run; '-' where there is no flow.\n"
@@ -564,9 +564,9 @@ static const struct command commands[] = {
      "Runs the cross product of FILE's [sweep] section, one child process per run on every core\n"
      "(or shared among mpirun ranks), resumable, and writes sweep.csv (see README).\n",
      cmd_exp},
-    {"plot", "plot DIR...|sweep.csv [--out DIR]", "Draws figures of run folders or a sweep.csv with gnuplot (SVG and PNG).\n",
+    {"plot", "plot DIR...|sweep.csv [--out DIR] [--no-title]", "Draws figures of run folders or a sweep.csv with gnuplot (SVG and PNG).\n",
      cmd_exp},
-    {"reproduce", "reproduce NAME [--quick] [--out DIR] [--no-run] | --list | --page [--out FILE]",
+    {"reproduce", "reproduce NAME [--quick] [--out DIR] [--no-run] [--no-title] | --list | --page [--out FILE]",
      "Runs a shipped paper experiment (experiments/) and writes its table and figures beside the paper's numbers.\n",
      cmd_exp},
     {"version", "version | --version", "Prints the version: git describe of the source the binary was built from.\n",

@@ -56,10 +56,17 @@ const char *exp_self(void);
 int exp_plot(int argc, char **argv);
 /* Writes figures of run folders / a sweep.csv into outdir; returns the count made, -1 on error (message printed). */
 int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg, bool png);
+/* The figures of the completed runs of sweepdir/sweep.csv, a line per
+ * combination of the swept values but the seed (seeds: mean, min-max bars). */
+int exp_plot_sweep_runs(const char *sweepdir, const char *outdir);
+/* Figure titles on or off; legend labels: a swept value from[i] is shown as to[i]. */
+void exp_plot_options(bool titles, int n, const char *const *from, const char *const *to);
 bool exp_have_gnuplot(void);
-/* A clustered bar chart: v[r * ncols + c] (NaN: no bar); 0 or -1. */
+/* A clustered bar chart: v[r * ncols + c] (NaN: no bar); lo/hi (or NULL): the
+ * min-max error bar of each; 0, or -1 (also when every value is 0: said on stdout). */
 int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,
-                  const char *const *rows, int ncols, const char *const *cols, const double *v);
+                  const char *const *rows, int ncols, const char *const *cols, const double *v, const double *lo,
+                  const double *hi);
 /* html.c */
 int exp_report_html(int argc, char **argv);
 /* reproduce.c */

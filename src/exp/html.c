@@ -155,19 +155,26 @@ static void pre_file(FILE *o, const char *title, const char *path)
 }
 
 static const char html_usage[] =
-    "usage: rocesim report --html DIR... [--out FILE]\n"
+    "usage: rocesim report --html DIR... [--out FILE] [--no-title]\n"
     "One self-contained HTML page (to stdout, or FILE) with the figures of\n"
     "`rocesim plot` (needs gnuplot), the tables of `rocesim report`, a sweep's\n"
-    "sweep.csv and each run's scenario. DIR: run folders or sweep folders.\n";
+    "sweep.csv and each run's scenario. DIR: run folders or sweep folders (a\n"
+    "sweep adds its metrics vs the swept value and slowdown by flow size).\n"
+    "--no-title: figures without titles.\n";
 
 int exp_report_html(int argc, char **argv)
 {
     const char *outpath = NULL;
     const char **in = xcalloc((size_t)argc, sizeof *in);
     int n = 0;
+    bool titles = true;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--html") == 0)
             continue;
+        if (strcmp(argv[i], "--no-title") == 0) {
+            titles = false;
+            continue;
+        }
         if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
             outpath = argv[++i];
         else if (argv[i][0] == '-') {
@@ -239,6 +246,7 @@ int exp_report_html(int argc, char **argv)
             all[k++] = sweeps[i];
         for (int i = 0; i < nr; i++)
             all[k++] = runs[i];
+        exp_plot_options(titles, 0, NULL, NULL);
         if (exp_plot_dirs(all, k, fig, true, true) >= 0)
             nfig = list_ext(fig, ".png", &pngs);
         free(all);
@@ -286,6 +294,17 @@ int exp_report_html(int argc, char **argv)
         free(pngs[i]);
     }
     free(pngs);
+    if (fig) { /* figures left out (all zero, no data): said here, not silently missing */
+        char p[2048];
+        snprintf(p, sizeof p, "%s/notes.txt", fig);
+        char *t = exp_slurp(p, NULL);
+        if (t && *t) {
+            fprintf(o, "<p>Not drawn:</p><pre>");
+            esc(o, t);
+            fprintf(o, "</pre>\n");
+        }
+        free(t);
+    }
     for (int i = 0; i < ns; i++) {
         char p[2048];
         fprintf(o, "<h2>Sweep <code>");

@@ -808,7 +808,7 @@ static int list_experiments(void)
 }
 
 static const char repro_usage[] =
-    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run]\n"
+    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run] [--no-title]\n"
     "       rocesim reproduce --list\n"
     "       rocesim reproduce --page [--out FILE] [--results DIR]\n"
     "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
@@ -816,13 +816,14 @@ static const char repro_usage[] =
     "the paper's numbers beside ours; writes DIR/table.md, DIR/figures/ and the\n"
     "runs in DIR/runs/ (default results/reproduce/NAME[-quick]). Reruns resume.\n"
     "--no-run: no sweep and no figures, only the table of the runs already in DIR.\n"
+    "--no-title: figures without titles (for a paper's captions).\n"
     "--page: the verdict page (docs/reproductions.md) of every experiment, from\n"
     "its [verdict] section and its runs under DIR (default results/reproduce).\n";
 
 int exp_reproduce(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *jobs = NULL;
-    bool quick = false, no_run = false;
+    bool quick = false, no_run = false, titles = true;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0)
             return list_experiments();
@@ -832,6 +833,8 @@ int exp_reproduce(int argc, char **argv)
             quick = true;
         else if (strcmp(argv[i], "--no-run") == 0)
             no_run = true;
+        else if (strcmp(argv[i], "--no-title") == 0)
+            titles = false;
         else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
             out = argv[++i];
         else if ((strcmp(argv[i], "--jobs") == 0 || strcmp(argv[i], "-j") == 0) && i + 1 < argc)
@@ -940,7 +943,7 @@ int exp_reproduce(int argc, char **argv)
             mhead[nm] = trim(mh[nm]);
             nm++;
         }
-    double sum[MAXROWS][4][MAXM];
+    double sum[MAXROWS][4][MAXM], vlo[MAXROWS][4][MAXM], vhi[MAXROWS][4][MAXM]; /* vlo/vhi: over seeds, for the figures */
     int cnt[MAXROWS][4][MAXM];
     memset(sum, 0, sizeof sum);
     memset(cnt, 0, sizeof cnt);
@@ -960,8 +963,11 @@ int exp_reproduce(int argc, char **argv)
             continue;
         for (int m = 0; m < nm; m++) {
             double v = metric(rdbuf[nrd - 1], mspec[m]);
-            if (!isnan(v))
-                sum[r][c][m] += v, cnt[r][c][m]++;
+            if (isnan(v))
+                continue;
+            vlo[r][c][m] = !cnt[r][c][m] || v < vlo[r][c][m] ? v : vlo[r][c][m];
+            vhi[r][c][m] = !cnt[r][c][m] || v > vhi[r][c][m] ? v : vhi[r][c][m];
+            sum[r][c][m] += v, cnt[r][c][m]++;
         }
     }
 
@@ -1066,13 +1072,23 @@ int exp_reproduce(int argc, char **argv)
     /* Figures: of every run (each a line), and of the sweep table. */
     int made = 0;
     const char *figs_of = get(&x, "experiment", "figures");
+    { /* legends and bars name the swept values by their [labels] */
+        const char **lf = xcalloc((size_t)x.n + 1, sizeof *lf), **lt = xcalloc((size_t)x.n + 1, sizeof *lt);
+        int nl = 0;
+        for (int i = 0; i < x.n; i++)
+            if (strcmp(x.kv[i].sec, "labels") == 0)
+                lf[nl] = x.kv[i].key, lt[nl++] = x.kv[i].val;
+        exp_plot_options(titles, nl, lf, lt);
+        free(lf);
+        free(lt);
+    }
     if (no_run) {
         ;
     } else if (!exp_have_gnuplot()) {
         fprintf(stderr, "rocesim reproduce: gnuplot not found: no figures (Debian gnuplot-nox)\n");
     } else {
         if (!figs_of || strstr(figs_of, "runs")) {
-            int k = exp_plot_dirs(rundirs, nrd, figs, true, true);
+            int k = exp_plot_sweep_runs(runs, figs);
             made += k > 0 ? k : 0;
         }
         if (figs_of && strstr(figs_of, "sweep")) {
@@ -1087,7 +1103,8 @@ int exp_reproduce(int argc, char **argv)
         if (strcmp(mkey[m], bm) != 0)
             continue;
         const char *rl[MAXROWS], *cl[4];
-        double *v = xcalloc((size_t)(nrows * ncol) + 1, sizeof *v);
+        double *v = xcalloc((size_t)(nrows * ncol) + 1, sizeof *v), *lo = xcalloc((size_t)(nrows * ncol) + 1, sizeof *lo),
+               *hi = xcalloc((size_t)(nrows * ncol) + 1, sizeof *hi);
         char (*pl)[160] = xcalloc((size_t)nrows + 1, sizeof *pl);
         for (int r = 0; r < nrows && r < MAXROWS; r++) {
             const char *label = get(&x, "labels", s.k[rk].vals[r % nrow]);
@@ -1096,24 +1113,33 @@ int exp_reproduce(int argc, char **argv)
                 snprintf(pl[r], sizeof pl[r], "%s / %s", s.k[pk].vals[r / nrow], rl[r]);
                 rl[r] = pl[r];
             }
-            for (int c = 0; c < ncol && c < 4; c++)
+            for (int c = 0; c < ncol && c < 4; c++) {
                 v[r * ncol + c] = !cnt[r][c][m] ? NAN : msum[m] ? sum[r][c][m] : sum[r][c][m] / cnt[r][c][m];
+                lo[r * ncol + c] = !cnt[r][c][m] || msum[m] ? NAN : vlo[r][c][m];
+                hi[r * ncol + c] = !cnt[r][c][m] || msum[m] ? NAN : vhi[r][c][m];
+            }
         }
         char cbuf[4][160];
         for (int c = 0; c < ncol && c < 4; c++) {
-            if (ck >= 0)
-                snprintf(cbuf[c], sizeof cbuf[c], "%s = %s", colkey, s.k[ck].vals[c]);
+            const char *cv = ck >= 0 ? get(&x, "labels", s.k[ck].vals[c]) : NULL;
+            if (cv)
+                snprintf(cbuf[c], sizeof cbuf[c], "%s", cv);
+            else if (ck >= 0)
+                snprintf(cbuf[c], sizeof cbuf[c], "%s = %s", strrchr(colkey, '.') ? strrchr(colkey, '.') + 1 : colkey,
+                         s.k[ck].vals[c]);
             cl[c] = ck >= 0 ? cbuf[c] : mhead[m];
         }
         char fname[200];
         snprintf(fname, sizeof fname, "%s", name);
         if (exp_plot_bars(figs, fname, title ? title : name, mhead[m], nrows < MAXROWS ? nrows : MAXROWS, rl,
-                          ncol < 4 ? ncol : 4, cl, v) == 0) {
+                          ncol < 4 ? ncol : 4, cl, v, lo, hi) == 0) {
             made++;
             printf("\nfigure: %s/%s.png\n", figs, fname);
         }
         free(pl);
         free(v);
+        free(lo);
+        free(hi);
     }
     /* [figures] NAME = M1, M2, ... | y label: per column value, a group per
      * metric (e.g. size buckets) and a bar per row (the schemes), as papers
@@ -1142,20 +1168,27 @@ int exp_reproduce(int argc, char **argv)
             rl[r] = label ? label : s.k[rk].vals[r];
         }
         for (int c = 0; c < ncol && c < 4; c++) {
-            double *v = xcalloc((size_t)(ng * nr) + 1, sizeof *v);
+            double *v = xcalloc((size_t)(ng * nr) + 1, sizeof *v), *lo = xcalloc((size_t)(ng * nr) + 1, sizeof *lo),
+                   *hi = xcalloc((size_t)(ng * nr) + 1, sizeof *hi);
             for (int g = 0; g < ng; g++)
-                for (int r = 0; r < nr; r++)
-                    v[g * nr + r] = cnt[r][c][gm[g]] ? sum[r][c][gm[g]] / cnt[r][c][gm[g]] : NAN;
+                for (int r = 0; r < nr; r++) {
+                    bool k = cnt[r][c][gm[g]] > 0;
+                    v[g * nr + r] = k ? sum[r][c][gm[g]] / cnt[r][c][gm[g]] : NAN;
+                    lo[g * nr + r] = k ? vlo[r][c][gm[g]] : NAN;
+                    hi[g * nr + r] = k ? vhi[r][c][gm[g]] : NAN;
+                }
             char fname[300], ftitle[600];
             const char *cl = ck >= 0 ? get(&x, "labels", s.k[ck].vals[c]) : NULL;
             snprintf(fname, sizeof fname, "%s-%s%s%s", name, x.kv[i].key, ck >= 0 ? "-" : "", ck >= 0 ? s.k[ck].vals[c] : "");
             snprintf(ftitle, sizeof ftitle, "%s%s%s", title ? title : name, ck >= 0 ? ": " : "",
                      ck >= 0 ? (cl ? cl : s.k[ck].vals[c]) : "");
-            if (exp_plot_bars(figs, fname, ftitle, bar ? trim(bar) : x.kv[i].key, ng, gl, nr, rl, v) == 0) {
+            if (exp_plot_bars(figs, fname, ftitle, bar ? trim(bar) : x.kv[i].key, ng, gl, nr, rl, v, lo, hi) == 0) {
                 made++;
                 printf("figure: %s/%s.png\n", figs, fname);
             }
             free(v);
+            free(lo);
+            free(hi);
         }
     }
     printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
