@@ -1,6 +1,7 @@
 /* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
+#include "stats/collective.h"
 #include "stats/monitor.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -129,7 +130,7 @@ static bool on_progress(void *ctx, const struct sim *s)
 
 /* ---------------------------------------------------------------- open */
 
-const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
+const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "collective.csv", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
 
 static int clear_owned(const char *dir, struct err *e)
@@ -350,7 +351,8 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->dir, e) < 0)
+    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->dir, e) < 0 || monitors_finish(o->mon, s, e) < 0 ||
+        pfc_ports_write(s, o->dir, e) < 0)
         return -1;
     fclose(o->pfc_csv);
     o->pfc_csv = NULL;
@@ -479,6 +481,7 @@ int output_finish(struct output *o, struct err *e)
                 (unsigned long long)pruned, (unsigned long long)pruning, (unsigned long long)c->ooo_window_drops);
     }
     write_deadlock_json(f, s);
+    collective_write_json(f, o->sc); /* only with collective jobs */
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);
