@@ -131,6 +131,8 @@ static int place(const struct topo *t, const struct coll_opts *o, uint32_t n, ui
                     return errf(e, "traffic.hosts: host %" PRIu32 " listed twice", h);
             rank[i] = h;
         }
+        for (uint32_t i = 0; o->taken && i < n; i++) /* later placements skip them */
+            o->taken[t->host_index[rank[i]]] = 1;
         return 0;
     }
     uint32_t *pool = malloc((nh ? nh : 1) * sizeof *pool);

@@ -268,7 +268,7 @@ int flowfile_parse(struct flow_list *out, const char *text, const char *fname, c
                 rc = errf(e, "%s:%d: extra field '%.*s' after 'src dst pg dport size start_s [deps]' (one flow per line)",
                           fname, lx.line, tlen[7], tok[7]);
             else
-                rc = errf(e, "%s:%d: expected 6 fields 'src dst pg dport size start_s' (and optionally deps), found %d",
+                rc = errf(e, "%s:%d: expected 6 fields 'src dst pg dport size start_s', found %d",
                           fname, lx.line, nt);
             goto fail;
         }
