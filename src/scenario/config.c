@@ -113,14 +113,14 @@ static const struct param lb_params[] = {
     PARAM_END};
 
 const struct param cfg_traffic_params[] = {
-    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation or burst", TRAFFIC_CHOICES, 0, 0},
+    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation, burst, or a collective job (README: Collectives)", TRAFFIC_CHOICES, 0, 0},
     {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from workloads/ (see below) or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
     {"cdf_sampling", P_ENUM, F(cfg_traffic, cdf_sampling), "linear", "sample between CDF points (ns-3 traffic_gen) or at the points", CDF_SAMPLING_CHOICES, 0, 0},
     {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "poisson: offered load as a share of each host link; incast with repeat=poisson: share of the total host capacity (see load_of)", NULL, 0.000001, 1},
     {"load_of", P_ENUM, F(cfg_traffic, load_of), "host", "what load is a share of: host = the host links (above); core = the fabric's core capacity, the smallest total capacity of the links between two switch layers (leaf-spine: the leaves' uplinks), spread evenly over the hosts: each host offers load x core / total host capacity of its link (1:1 fabrics: the same as host)", LOAD_OF_CHOICES, 0, 0},
     {"start", P_TIME, F(cfg_traffic, start), "0", "poisson, repeated incast: time of the first possible arrival; else when the flows start", NULL, 0, 0},
     {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
-    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file", NULL, 0, 0},
+    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished), or -", NULL, 0, 0},
     {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
     {"incast_ratio", P_STR, F(cfg_traffic, incast_ratio), "1", "poisson: senders per arrival, N or LO-HI (uniform): each arrival at a receiver brings that many distinct senders, one CDF-sized flow each, and load is the share of each receiver's link (PCN sec. 7.4: 1-15); 1 = sender-driven arrivals, one flow each", NULL, 0, 0},
     {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
