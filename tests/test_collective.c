@@ -134,11 +134,13 @@ static void test_alltoall_analytic(void **st)
     run_free(&r);
 }
 
-/* Chunks: every byte is still sent once; piece p of a transfer starts only
- * once piece p-1 has finished (its ACK is back), and piece p of step s once
- * piece p of step s-1 at that host has. Each piece thus pays a round trip, so
- * on an idle fabric chunks cost time (measured: 4 MB over 4 hosts, 552.7 us
- * unchunked, 576.5 us in 4 pieces); they cannot beat the serialisation. */
+/* Chunks pipeline: piece p of a transfer follows piece p-1 back to back
+ * (once its last byte left the sender, as a NIC takes a QP's next work
+ * request), and piece p of step s waits for piece p of step s-1 at that host.
+ * Where serialisation outweighs the per-step latency (1 MB steps against
+ * ~8.3 us) a chunked ring then ends within about a step's latency of sending
+ * its bytes back to back, well before the unchunked one (measured on this
+ * fabric: 552.7 us unchunked, 514.4 us in 4 pieces, 503.0 us of serialisation). */
 static void test_chunks(void **st)
 {
     (void)st;
@@ -155,14 +157,17 @@ static void test_chunks(void **st)
     /* listed step by step, piece by piece, rank by rank */
     for (uint32_t i = 0; i < s->n_flows; i++) {
         uint32_t p = i / n % c;
-        if (p > 0)
-            assert_true(s->flows[i].start >= s->flows[i - n].finish);
+        const struct qp *f = &s->flows[i], *prev = &s->flows[i - (p ? n : 0)];
+        if (p > 0) /* not before the piece ahead of it was on the wire */
+            assert_true(f->start >= prev->start + (simtime_t)(prev->size / 1000 - 1) * 1048 * 80);
         if (i >= c * n) /* the previous step's same piece from the upstream rank */
-            assert_true(s->flows[i].start >= s->flows[i - c * n + (i % n + n - 1) % n - i % n].finish);
+            assert_true(f->start >= s->flows[i - c * n + (i % n + n - 1) % n - i % n].finish);
     }
-    simtime_t t = iter_time(&r, 0, 0);
-    assert_true(t > (simtime_t)(2 * (n - 1) * (S / n) * 1.048 * 80));
-    assert_true(t > 2 * (n - 1) * flow_time(S / n));
+    simtime_t t = iter_time(&r, 0, 0), ser = (simtime_t)(2 * (n - 1) * (S / n) * 1.048 * 80);
+    simtime_t step_lat = flow_time(S / n) - (simtime_t)((S / n) * 1.048 * 80);
+    assert_true(t > ser);
+    assert_true(t < ser + 2 * step_lat);
+    assert_true(t < 2 * (n - 1) * flow_time(S / n));
     run_free(&r);
 }
 
@@ -228,6 +233,35 @@ static void test_flowfile_deps_sim(void **st)
     unlink(path);
 }
 
+/* "0s": flow 1 starts as flow 0's last packet is handed to host 0's link
+ * (packet 100 of 1048 B at 100 Gbps: 99 x 83.84 ns), then follows it back to
+ * back; `rocesim flows` writes the suffix back. */
+static void test_flowfile_dep_sent(void **st)
+{
+    (void)st;
+    char path[256];
+    run_topo_file(path, sizeof path, "2\n0 1 3 100 100000 0 -\n0 2 3 100 100000 0 0s\n");
+    char ini[400];
+    snprintf(ini, sizeof ini, "[transport]\ncc = none\n[traffic]\npattern = file\nfile = %s\n", path);
+    struct run r;
+    run_setup(&r, ini);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    flowfile_write(f, &r.sc.flows);
+    fclose(f);
+    assert_string_equal(buf, "2\n0 1 3 100 100000 0.000000000 -\n0 2 3 100 100000 0.000000000 0s\n");
+    free(buf);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    const struct qp *a = &r.sc.sim.flows[0], *b = &r.sc.sim.flows[1];
+    assert_int_equal(b->start, 99 * 1048 * 80);
+    assert_true(b->finish > a->finish);
+    run_free(&r);
+    unlink(path);
+}
+
 static void bad(const char *ini, const char *sub)
 {
     struct config c;
@@ -276,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_chunks),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_flowfile_deps_sim),
+        cmocka_unit_test(test_flowfile_dep_sent),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

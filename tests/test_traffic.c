@@ -594,10 +594,10 @@ static void test_flowfile_errors(void **state)
          "f.txt:5: flow 3 is on a cycle of dependencies"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,0\n", "f.txt:3: waits for flow 0 twice"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,\n", "f.txt:3: dependency list '0,' ends with a comma"},
-        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 x\n", "f.txt:3: dependency 'x' is not a flow id (use ID,ID,...[+DELAY_S] or -)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 x\n", "f.txt:3: dependency 'x' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0+-1\n", "f.txt:3: dependency delay '-1' is negative"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 +0.1\n", "f.txt:3: dependency field '+0.1' names no flow (use - for none)"},
-        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 -1\n", "f.txt:3: dependency '-1' is not a flow id (use ID,ID,...[+DELAY_S] or -)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 -1\n", "f.txt:3: dependency '-1' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)"},
     };
     struct fake_topo *ft = fake_topo(65, 1, 100000000000ULL);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -28,6 +28,7 @@ _Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
  * flow's EV_FLOW_DEP starts it. */
 void deps_release(struct sim *s, const struct qp *f);
 void deps_start(struct sim *s, uint32_t id);
+void deps_sent(struct sim *s, const struct qp *f);
 void sim_deps_free(struct sim *s);
 
 static inline void q_push(struct pktq *q, struct pkt *p)

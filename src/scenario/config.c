@@ -120,7 +120,7 @@ const struct param cfg_traffic_params[] = {
     {"load_of", P_ENUM, F(cfg_traffic, load_of), "host", "what load is a share of: host = the host links (above); core = the fabric's core capacity, the smallest total capacity of the links between two switch layers (leaf-spine: the leaves' uplinks), spread evenly over the hosts: each host offers load x core / total host capacity of its link (1:1 fabrics: the same as host)", LOAD_OF_CHOICES, 0, 0},
     {"start", P_TIME, F(cfg_traffic, start), "0", "poisson, repeated incast: time of the first possible arrival; else when the flows start", NULL, 0, 0},
     {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
-    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished), or -", NULL, 0, 0},
+    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished; 3s: once its last byte left the sender), or -", NULL, 0, 0},
     {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
     {"incast_ratio", P_STR, F(cfg_traffic, incast_ratio), "1", "poisson: senders per arrival, N or LO-HI (uniform): each arrival at a receiver brings that many distinct senders, one CDF-sized flow each, and load is the share of each receiver's link (PCN sec. 7.4: 1-15); 1 = sender-driven arrivals, one flow each", NULL, 0, 0},
     {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
@@ -136,7 +136,7 @@ const struct param cfg_traffic_params[] = {
     {"iterations", P_INT, F(cfg_traffic, iterations), "1", "collective: times the collective runs, each after the previous one ended at that host plus compute_gap", NULL, 1, 1e6},
     {"compute_gap", P_TIME, F(cfg_traffic, compute_gap), "0", "collective: compute time between a host's last flow of an iteration and its first of the next", NULL, 0, 0},
     {"placement", P_ENUM, F(cfg_traffic, placement), "contiguous", "collective: ranks on the lowest free host ids, on random free hosts, or spread one per ToR in turn (rail-like)", COLL_PLACE_CHOICES, 0, 0},
-    {"chunks", P_INT, F(cfg_traffic, chunks), "1", "collective: pieces each transfer is cut into and pipelined (piece p+1 follows piece p; piece p of a step follows piece p of the last)", NULL, 1, 1024},
+    {"chunks", P_INT, F(cfg_traffic, chunks), "1", "collective: pieces each transfer is cut into and pipelined (piece p+1 follows piece p back to back; piece p of a step follows piece p of the last)", NULL, 1, 1024},
     {"alltoall", P_ENUM, F(cfg_traffic, alltoall), "pairwise", "collective=alltoall: n-1 pairwise steps (r -> r+s), or all n(n-1) flows at once", COLL_A2A_CHOICES, 0, 0},
     {"hosts", P_STR, F(cfg_traffic, hosts), "", "collective: the group's host ids in rank order, e.g. 0-7 or 3,9,12; empty = group and placement", NULL, 0, 0},
     PARAM_END};

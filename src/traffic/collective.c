@@ -26,8 +26,9 @@
  * step 0 of iteration i > 0 waits for rank a's flows of the last step of
  * iteration i-1, plus compute_gap. With chunks = c > 1 every transfer is c
  * pipelined pieces: piece p waits for piece p of the previous step (as above)
- * and for piece p-1 of the same transfer, so piece p+1 of step s travels
- * while piece p of step s+1 does. Flows are listed iteration by iteration,
+ * and for piece p-1 of the same transfer to have left the sender (not for its
+ * ACK: FLOW_DEP_SENT, as a NIC takes a queue pair's next work request), so
+ * piece p of step s+1 travels while later pieces of step s do. Flows are listed iteration by iteration,
  * step by step, piece by piece, rank by rank; all start no earlier than
  * traffic.start. A flow is finished when its sender has the last ACK. */
 #include "traffic/collective.h"
@@ -209,7 +210,7 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                     o->size, n, c);
     uint64_t per_step = o->algo == COLL_ALLTOALL && o->a2a == COLL_A2A_ALL ? (uint64_t)n * (n - 1) : n;
     uint64_t total = per_step * c * steps * o->iterations;
-    if (total > COLL_MAX_FLOWS || out->n + total > UINT32_MAX)
+    if (total > COLL_MAX_FLOWS || out->n + total > FLOW_DEP_ID)
         return errf(e, "traffic.collective: this job is %" PRIu64 " flows (%" PRIu32 " iterations x %" PRIu32 " steps x %"
                     PRIu32 " chunks x %" PRIu64 "), more than %u: use fewer hosts, iterations or chunks (or hd_allreduce)",
                     total, o->iterations, steps, c, per_step, COLL_MAX_FLOWS);
@@ -255,8 +256,8 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                         if (s == 0)
                             f.dep_delay = o->gap;
                     }
-                    if (p > 0)
-                        dl[nd++] = (uint32_t)(base + (p - 1) * T + j);
+                    if (p > 0) /* back to back after the piece before, as a QP's next work request */
+                        dl[nd++] = (uint32_t)(base + (p - 1) * T + j) | FLOW_DEP_SENT;
                     if (nd) {
                         int64_t at = flow_list_add_deps(out, dl, nd);
                         if (at < 0) {

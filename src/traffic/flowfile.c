@@ -2,7 +2,9 @@
  * and our optional seventh field, the flow's dependencies: "-" (none) or
  * prerequisite flow ids (0 = the file's first record) separated by commas,
  * optionally "+DELAY_S", e.g. "0,3+0.000002": the flow starts 2 us after
- * flows 0 and 3 have both finished, and not before start_s. Unknown ids, a
+ * flows 0 and 3 have both finished, and not before start_s. An id with an
+ * "s" ("2s") waits only until that flow's last byte has left its sender, as
+ * a NIC takes a queue pair's next work request (collective chunks). Unknown ids, a
  * flow waiting for itself and cycles are errors naming the line.
  *
  * ns-3 reads whitespace-separated tokens, so it would take records split or
@@ -207,10 +209,11 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
     size_t at = out->n_deps;
     for (const char *p = s; p < end;) {
         const char *c = memchr(p, ',', (size_t)(end - p)), *q = c ? c : end;
+        bool sent = q > p + 1 && q[-1] == 's';
         uint64_t id;
-        int rc = parse_uint(p, (int)(q - p), UINT64_MAX, &id);
+        int rc = parse_uint(p, (int)(q - p - sent), UINT64_MAX, &id);
         if (rc == -1)
-            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID,ID,...[+DELAY_S] or -)", fname, line,
+            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)", fname, line,
                         (int)(q - p > 40 ? 40 : q - p), p);
         if (rc == -2 || id >= count)
             return errf(e, "%s:%d: waits for flow %.*s, which does not exist (the file has flows 0..%" PRIu64 ")", fname,
@@ -218,10 +221,10 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
         if (id == k)
             return errf(e, "%s:%d: flow %" PRIu64 " waits for itself", fname, line, k);
         for (size_t j = at; j < out->n_deps; j++)
-            if (out->deps[j] == base + id)
+            if ((out->deps[j] & FLOW_DEP_ID) == base + id)
                 return errf(e, "%s:%d: waits for flow %" PRIu64 " twice", fname, line, id);
-        uint32_t v = (uint32_t)(base + id);
-        if (base + id > UINT32_MAX || flow_list_add_deps(out, &v, 1) < 0)
+        uint32_t v = (uint32_t)(base + id) | (sent ? FLOW_DEP_SENT : 0);
+        if (base + id > FLOW_DEP_ID || flow_list_add_deps(out, &v, 1) < 0)
             return errf(e, "%s:%d: out of memory", fname, line);
         p = c ? c + 1 : end;
         if (c && p == end)
@@ -341,7 +344,8 @@ void flowfile_write(FILE *f, const struct flow_list *l)
             fprintf(f, ".%012" PRIu64, frac);
         if (s->ndeps) { /* our dependency column: ids are places in this list, as the file's are */
             for (uint32_t k = 0; k < s->ndeps; k++)
-                fprintf(f, "%c%" PRIu32, k ? ',' : ' ', l->deps[s->dep0 + k]);
+                fprintf(f, "%c%" PRIu32 "%s", k ? ',' : ' ', l->deps[s->dep0 + k] & FLOW_DEP_ID,
+                        l->deps[s->dep0 + k] & FLOW_DEP_SENT ? "s" : "");
             if (s->dep_delay > 0) {
                 uint64_t d = (uint64_t)s->dep_delay;
                 fprintf(f, "+%" PRIu64 ".%012" PRIu64, d / (uint64_t)T_SEC, d % (uint64_t)T_SEC);

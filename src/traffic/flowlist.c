@@ -99,7 +99,7 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
     size_t n = l->n, m = n - from;
     for (size_t i = from; i < n; i++)
         for (uint32_t k = 0; k < l->v[i].ndeps; k++) {
-            uint32_t d = l->deps[l->v[i].dep0 + k];
+            uint32_t d = l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID;
             if (d < from || d >= n) {
                 *bad = i, *why = "waits for a flow that does not exist";
                 return -1;
@@ -126,7 +126,7 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
     for (size_t i = from; i < n; i++) {
         left[i - from] = l->v[i].ndeps;
         for (uint32_t k = 0; k < l->v[i].ndeps; k++)
-            off[l->deps[l->v[i].dep0 + k] - from + 1]++;
+            off[(l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - from + 1]++;
     }
     for (size_t i = 0; i < m; i++)
         off[i + 1] += off[i];
@@ -135,7 +135,7 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
         memcpy(fill, off, m * sizeof *fill);
         for (size_t i = from; i < n; i++)
             for (uint32_t k = 0; k < l->v[i].ndeps; k++)
-                succ[fill[l->deps[l->v[i].dep0 + k] - from]++] = (uint32_t)(i - from);
+                succ[fill[(l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - from]++] = (uint32_t)(i - from);
     }
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < m; i++)
@@ -154,8 +154,8 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
         for (size_t step = 0; step < m; step++) { /* m steps along waiting prerequisites land on the cycle */
             const struct flow_spec *f = &l->v[from + u];
             for (uint32_t k = 0; k < f->ndeps; k++)
-                if (left[l->deps[f->dep0 + k] - from]) {
-                    u = l->deps[f->dep0 + k] - from;
+                if (left[(l->deps[f->dep0 + k] & FLOW_DEP_ID) - from]) {
+                    u = (l->deps[f->dep0 + k] & FLOW_DEP_ID) - from;
                     break;
                 }
         }
@@ -209,8 +209,8 @@ static void remap_deps(struct flow_list *l, const uint32_t *a, uint32_t *inv)
     for (size_t i = 0; i < l->n; i++)
         inv[a[i]] = (uint32_t)i;
     for (size_t k = 0; k < l->n_deps; k++)
-        if (l->deps[k] < l->n)
-            l->deps[k] = inv[l->deps[k]];
+        if ((l->deps[k] & FLOW_DEP_ID) < l->n)
+            l->deps[k] = inv[l->deps[k] & FLOW_DEP_ID] | (l->deps[k] & FLOW_DEP_SENT);
 }
 
 /* With names or dependencies beside the flows: the stable order of

@@ -23,6 +23,8 @@ struct flow_spec {
      * finished, and not before `start`. ndeps = 0: it starts at `start`. */
     uint32_t ndeps, dep0;
     simtime_t dep_delay;
+#define FLOW_DEP_SENT 0x80000000u /* in flow_list.deps: after the flow's last byte left its sender (not its ACK) */
+#define FLOW_DEP_ID 0x7fffffffu
     /* Collectives (collective.c): 1 + index into flow_list.jobs, 0 = none;
      * the iteration and the step of the algorithm it belongs to. */
     uint16_t job;
