@@ -91,6 +91,10 @@ static void test_ring_allreduce_analytic(void **st)
     struct coll_iter *it = coll_iters(&r.sc, &k);
     assert_int_equal(k, 2);
     assert_int_equal(it[1].start, it[0].end + 10 * T_US);
+    /* the critical path runs back through every step of the iteration */
+    assert_int_equal(it[0].path_n, 2 * (n - 1));
+    assert_int_equal(it[1].path_n, 2 * (n - 1));
+    assert_int_equal(it[0].path_paused + it[0].path_rerouted + it[0].path_retx, 0);
     free(it);
     run_free(&r);
 }

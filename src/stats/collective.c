@@ -14,6 +14,49 @@
 #include "stats/output.h"
 #include "traffic/collective.h"
 
+/* Back from the straggler: each flow's prerequisite met last (a finish, or
+ * for a "sent" prerequisite the earlier of its finish and this start), while
+ * it belongs to the same iteration. */
+static void critical_path(const struct scenario *sc, struct coll_iter *c)
+{
+    const struct flow_list *fl = &sc->flows;
+    const struct sim *s = &sc->sim;
+    c->path_worst = UINT32_MAX;
+    if (c->straggler == UINT32_MAX || c->done != c->flows)
+        return;
+    uint32_t x = c->straggler;
+    for (uint32_t guard = 0; guard <= s->n_flows; guard++) {
+        const struct qp *q = &s->flows[x];
+        c->path_n++;
+        c->path_paused += q->ever_paused;
+        c->path_rerouted += q->path_switches > 0;
+        c->path_retx += q->lost > 0 || q->timeouts > 0;
+        simtime_t excess = q->finish - q->start - q->ideal_fct;
+        if (c->path_worst == UINT32_MAX || excess > c->path_excess) {
+            c->path_worst = x;
+            c->path_excess = excess;
+        }
+        const struct flow_spec *fs = &fl->v[x];
+        uint32_t next = UINT32_MAX;
+        simtime_t met = -1;
+        for (uint32_t k = 0; k < fs->ndeps; k++) {
+            uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
+            if (id >= s->n_flows || fl->v[id].iter != c->iter || fl->v[id].job != fs->job)
+                continue;
+            simtime_t t = s->flows[id].finish;
+            if ((d & FLOW_DEP_SENT) && t > q->start)
+                t = q->start;
+            if (t > met) {
+                met = t;
+                next = id;
+            }
+        }
+        if (next == UINT32_MAX)
+            break;
+        x = next;
+    }
+}
+
 struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
 {
     const struct flow_list *fl = &sc->flows;
@@ -53,6 +96,8 @@ struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
         }
     }
     *n = first[fl->n_jobs];
+    for (size_t k = 0; k < *n; k++)
+        critical_path(sc, &it[k]);
     free(first);
     return it;
 }
@@ -89,7 +134,9 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
         return errf(e, "%s: cannot create", path);
     }
     fputs("job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,flows,"
-          "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why\n", f);
+          "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why,path_flows,"
+          "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why\n",
+          f);
     for (size_t k = 0; k < n; k++) {
         const struct coll_iter *c = &it[k];
         const struct coll_job *jb = &sc->flows.jobs[c->job];
@@ -109,10 +156,14 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
             const struct qp *q = &sc->sim.flows[c->straggler];
             char why[64];
             coll_why(q, why, sizeof why);
-            fprintf(f, "%u,%u,%u,%u,%.3f,%s\n", c->straggler, q->src, q->dst, sc->flows.v[c->straggler].step,
+            fprintf(f, "%u,%u,%u,%u,%.3f,%s,", c->straggler, q->src, q->dst, sc->flows.v[c->straggler].step,
                     (double)(q->finish - q->start) / T_NS, why);
+            const struct qp *w = &sc->sim.flows[c->path_worst];
+            coll_why(w, why, sizeof why);
+            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
+                    c->path_worst, sc->flows.v[c->path_worst].step, (double)c->path_excess / T_NS, why);
         } else {
-            fputs(",,,,,\n", f);
+            fputs(",,,,,,,,,,,,,\n", f);
         }
     }
     free(it);
@@ -168,9 +219,16 @@ void collective_write_json(FILE *f, const struct scenario *sc)
             const struct qp *q = &sc->sim.flows[it[slow].straggler];
             char why[64];
             coll_why(q, why, sizeof why);
+            const struct coll_iter *c = &it[slow];
             fprintf(f, "\"slowest\": {\"iteration\": %u, \"straggler_flow\": %u, \"src\": %u, \"dst\": %u, \"step\": %u, "
-                    "\"fct_us\": %.3f, \"why\": \"%s\"}}", it[slow].iter, it[slow].straggler, q->src, q->dst,
-                    sc->flows.v[it[slow].straggler].step, (double)(q->finish - q->start) / T_US, why);
+                    "\"fct_us\": %.3f, \"why\": \"%s\", ", c->iter, c->straggler, q->src, q->dst,
+                    sc->flows.v[c->straggler].step, (double)(q->finish - q->start) / T_US, why);
+            const struct qp *w = &sc->sim.flows[c->path_worst];
+            coll_why(w, why, sizeof why);
+            fprintf(f, "\"critical_path\": {\"flows\": %u, \"paused\": %u, \"rerouted\": %u, \"retransmitted\": %u, "
+                    "\"worst_flow\": %u, \"worst_step\": %u, \"worst_excess_us\": %.3f, \"worst_why\": \"%s\"}}}",
+                    c->path_n, c->path_paused, c->path_rerouted, c->path_retx, c->path_worst, sc->flows.v[c->path_worst].step,
+                    (double)c->path_excess / T_US, why);
         } else {
             fprintf(f, "\"slowest\": null}");
         }
@@ -185,7 +243,7 @@ void collective_write_json(FILE *f, const struct scenario *sc)
 struct rjob {
     char name[64], algo[32];
     unsigned hosts, iters, done;
-    double sum, max, busbw_sum;
+    double sum, max, size, factor;
     double *t;
     size_t cap;
     unsigned why_paused, why_rerouted, why_retx;
@@ -207,10 +265,10 @@ void collective_report(FILE *out, const char *const *dirs, int n)
             continue;
         }
         while (fgets(line, sizeof line, f)) {
-            char *col[24];
+            char *col[32];
             int nc = 0;
             line[strcspn(line, "\r\n")] = 0;
-            for (char *p = line; nc < 24;) {
+            for (char *p = line; nc < 32;) {
                 col[nc++] = p;
                 char *c = strchr(p, ',');
                 if (!c)
@@ -250,17 +308,19 @@ void collective_report(FILE *out, const char *const *dirs, int n)
             r->t[r->done++] = t;
             r->sum += t;
             r->max = t > r->max ? t : r->max;
-            r->busbw_sum += strtod(col[10], NULL);
-            r->why_paused += strstr(col[18], "paused") != NULL;
-            r->why_rerouted += strstr(col[18], "rerouted") != NULL;
-            r->why_retx += strstr(col[18], "retransmitted") != NULL;
+            r->size = strtod(col[3], NULL);
+            r->factor = strtod(col[9], NULL) > 0 ? strtod(col[10], NULL) / strtod(col[9], NULL) : 0;
+            const char *why = nc > 26 ? col[26] : col[18]; /* the critical path's worst flow, else the straggler */
+            r->why_paused += strstr(why, "paused") != NULL;
+            r->why_rerouted += strstr(why, "rerouted") != NULL;
+            r->why_retx += strstr(why, "retransmitted") != NULL;
         }
         fclose(f);
         if (!header) {
             fprintf(out, "\nCollectives (collective.csv; iteration times in us; busbw by NCCL's definition; "
-                         "stragglers: iterations whose last flow was paused / rerouted / retransmitted)\n");
+                         "slow paths: iterations whose critical path's slowest flow was paused / rerouted / retransmitted)\n");
             fprintf(out, "  %-4s %-20s %-15s %6s %7s %10s %10s %10s %9s %s\n", "run", "job", "collective", "hosts", "iters",
-                    "mean", "p99", "max", "busbw", "stragglers");
+                    "mean", "p99", "max", "busbw", "slow paths");
             header = true;
         }
         for (size_t j = 0; j < nj; j++) {
@@ -270,7 +330,8 @@ void collective_report(FILE *out, const char *const *dirs, int n)
             snprintf(it, sizeof it, "%u/%u", r->done, r->iters);
             if (r->done)
                 fprintf(out, "  %-4d %-20s %-15s %6u %7s %10.3f %10.3f %10.3f %9.3f %u/%u/%u\n", d + 1, r->name, r->algo,
-                        r->hosts, it, r->sum / r->done, percentile(r->t, r->done, 99), r->max, r->busbw_sum / r->done,
+                        r->hosts, it, r->sum / r->done, percentile(r->t, r->done, 99), r->max,
+                        r->size / (r->sum / r->done * 1e3) * r->factor, /* at the mean time, as summary.json */
                         r->why_paused, r->why_rerouted, r->why_retx);
             else
                 fprintf(out, "  %-4d %-20s %-15s %6u %7s %10s %10s %10s %9s -\n", d + 1, r->name, r->algo, r->hosts, it,

@@ -16,6 +16,13 @@ struct coll_iter {
     uint32_t flows, done;
     simtime_t start, end;      /* earliest start, latest finish (end valid when done == flows) */
     uint32_t straggler;        /* the flow that finished last (UINT32_MAX: none finished) */
+    /* The critical path: from the straggler back through the prerequisite
+     * met last, within the iteration. Its flows, how many of them were
+     * paused / rerouted / retransmitted, and the one that lost most time
+     * against its ideal FCT (its excess in ps). */
+    uint32_t path_n, path_paused, path_rerouted, path_retx;
+    uint32_t path_worst;
+    simtime_t path_excess;
 };
 /* Per (job, iteration), jobs in order: *n records, malloc'ed (NULL if no job). */
 struct coll_iter *coll_iters(const struct scenario *sc, size_t *n);
