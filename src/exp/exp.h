@@ -48,6 +48,10 @@ int exp_plot(int argc, char **argv);
 /* Writes figures of run folders / a sweep.csv into outdir; returns the count made, -1 on error (message printed). */
 int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg, bool png);
 bool exp_have_gnuplot(void);
+/* Runs gnuplot on script (a file name) in dir; 0 or -1. */
+int exp_gnuplot(const char *dir, const char *script);
+/* plot_collective.c: each job's iteration times from the folders' collective.csv; 1 drawn, 0 none, -1 error. */
+int exp_plot_collectives(const char *outdir, const char *const *dirs, const char *const *labels, int n);
 /* A clustered bar chart: v[r * ncols + c] (NaN: no bar); 0 or -1. */
 int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,
                   const char *const *rows, int ncols, const char *const *cols, const double *v);

@@ -726,6 +726,13 @@ int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg
                              "rate (Gbps)", "flow %s", 8) > 0;
         made += plot_monitor(outdir, runs, nr, "paused.csv", 0, 1, 1, "paused_ports_over_time",
                              "Ports with a paused priority (PFC congestion tree)", "paused ports", "paused ports", 8) > 0;
+        const char **cd = xcalloc((size_t)nr, 2 * sizeof *cd); /* collectives: plot_collective.c */
+        for (int i = 0; i < nr; i++)
+            cd[i] = runs[i].dir, cd[nr + i] = runs[i].label;
+        int k = exp_plot_collectives(outdir, cd, cd + nr, nr);
+        made += k > 0;
+        rc = k < 0 ? -1 : rc;
+        free(cd);
     }
     for (int i = 0; i < nr; i++)
         report_free(&runs[i].r);
@@ -807,3 +814,5 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
     fprintf(f, "\n");
     return fig_end(&g);
 }
+
+int exp_gnuplot(const char *dir, const char *script) { return run_gnuplot(dir, script); }
