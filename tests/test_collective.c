@@ -266,6 +266,70 @@ static void test_flowfile_dep_sent(void **st)
     unlink(path);
 }
 
+/* Same inputs, same run: two jobs, chunks, background Poisson and per-packet
+ * spraying, twice; every flow starts and ends at the same picosecond. */
+static void test_deterministic(void **st)
+{
+    (void)st;
+    static const char ini[] =
+        "[run]\nseed = 7\n[topology]\ntype = fattree\nk = 4\n[lb]\nscheme = spray\n[transport]\nreorder = buffer\n"
+        "[traffic]\nload = 0.3\nduration = 200us\n"
+        "[traffic.a]\npattern = collective\ngroup = 8\nplacement = random\nsize = 256KB\nchunks = 2\niterations = 2\n"
+        "compute_gap = 5us\n[traffic.b]\npattern = collective\ncollective = alltoall\nalltoall = all\nplacement = spread\n"
+        "size = 64KB\n";
+    struct run r[2];
+    for (int k = 0; k < 2; k++) {
+        run_setup(&r[k], ini);
+        run_build(&r[k]);
+        sim_run(&r[k].sc.sim);
+        run_check_invariants(&r[k]);
+    }
+    assert_int_equal(r[0].sc.sim.n_flows, r[1].sc.sim.n_flows);
+    assert_int_equal(r[0].sc.flows.n_jobs, 2);
+    for (uint32_t i = 0; i < r[0].sc.sim.n_flows; i++) {
+        assert_int_equal(r[0].sc.sim.flows[i].start, r[1].sc.sim.flows[i].start);
+        assert_int_equal(r[0].sc.sim.flows[i].finish, r[1].sc.sim.flows[i].finish);
+    }
+    assert_int_equal(r[0].sc.sim.c.events, r[1].sc.sim.c.events);
+    run_free(&r[0]);
+    run_free(&r[1]);
+}
+
+/* A generated job written as a flow file (`rocesim flows`: the dependency
+ * column with its "s" suffixes) and read back runs the same, to the picosecond. */
+static void test_flowfile_roundtrip(void **st)
+{
+    (void)st;
+    static const char topo[] = "[topology]\ntype = leafspine\nleaves = 4\nspines = 1\nhosts_per_leaf = 1\n"
+                               "[transport]\ncc = none\n";
+    char ini[1024], path[256];
+    struct run a, b;
+    snprintf(ini, sizeof ini, "%s[traffic]\npattern = collective\nsize = 400KB\nchunks = 2\niterations = 2\n"
+                              "compute_gap = 3us\n", topo);
+    run_setup(&a, ini);
+    run_topo_file(path, sizeof path, "");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    flowfile_write(f, &a.sc.flows);
+    fclose(f);
+    snprintf(ini, sizeof ini, "%s[traffic]\npattern = file\nfile = %s\n", topo, path);
+    run_setup(&b, ini);
+    assert_int_equal(a.sc.flows.n, b.sc.flows.n);
+    assert_int_equal(a.sc.flows.n_deps, b.sc.flows.n_deps);
+    assert_memory_equal(a.sc.flows.deps, b.sc.flows.deps, a.sc.flows.n_deps * sizeof *a.sc.flows.deps);
+    run_build(&a);
+    run_build(&b);
+    sim_run(&a.sc.sim);
+    sim_run(&b.sc.sim);
+    for (uint32_t i = 0; i < a.sc.sim.n_flows; i++) {
+        assert_int_equal(a.sc.sim.flows[i].start, b.sc.sim.flows[i].start);
+        assert_int_equal(a.sc.sim.flows[i].finish, b.sc.sim.flows[i].finish);
+    }
+    run_free(&a);
+    run_free(&b);
+    unlink(path);
+}
+
 static void bad(const char *ini, const char *sub)
 {
     struct config c;
@@ -315,6 +379,8 @@ int main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_flowfile_deps_sim),
         cmocka_unit_test(test_flowfile_dep_sent),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_flowfile_roundtrip),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
