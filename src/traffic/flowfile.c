@@ -190,6 +190,12 @@ static int parse_record(struct flow_spec *f, const char **tok, const int *tlen, 
     return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* The seventh field of record k (of count): prerequisites appended to out->deps
  * as indices from base; f->ndeps / dep0 / dep_delay set. */
 static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s, int len, uint64_t k, uint64_t count,
@@ -220,9 +226,6 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
                         line, (int)(q - p > 40 ? 40 : q - p), p, count - 1);
         if (id == k)
             return errf(e, "%s:%d: flow %" PRIu64 " waits for itself", fname, line, k);
-        for (size_t j = at; j < out->n_deps; j++)
-            if ((out->deps[j] & FLOW_DEP_ID) == base + id)
-                return errf(e, "%s:%d: waits for flow %" PRIu64 " twice", fname, line, id);
         uint32_t v = (uint32_t)(base + id) | (sent ? FLOW_DEP_SENT : 0);
         if (base + id > FLOW_DEP_ID || flow_list_add_deps(out, &v, 1) < 0)
             return errf(e, "%s:%d: out of memory", fname, line);
@@ -232,6 +235,20 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
     }
     if (out->n_deps == at)
         return errf(e, "%s:%d: dependency field '%.*s' names no flow (use - for none)", fname, line, len > 40 ? 40 : len, s);
+    size_t m = out->n_deps - at; /* a flow named twice: sorted copy, neighbours */
+    uint32_t *ids = malloc(m * sizeof *ids);
+    if (!ids)
+        return errf(e, "%s:%d: out of memory", fname, line);
+    for (size_t j = 0; j < m; j++)
+        ids[j] = out->deps[at + j] & FLOW_DEP_ID;
+    qsort(ids, m, sizeof *ids, cmp_u32);
+    for (size_t j = 1; j < m; j++)
+        if (ids[j] == ids[j - 1]) {
+            uint32_t dup = ids[j];
+            free(ids);
+            return errf(e, "%s:%d: waits for flow %" PRIu64 " twice", fname, line, (uint64_t)(dup - base));
+        }
+    free(ids);
     f->dep0 = (uint32_t)at;
     f->ndeps = (uint32_t)(out->n_deps - at);
     return 0;
