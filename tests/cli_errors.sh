@@ -128,6 +128,12 @@ expect "report without folder" "usage: rocesim report" report
 expect "report --seeds without --vs" "usage: rocesim report --seeds" report --seeds "$DATA/report/ns3_a_fct.txt"
 expect "report --seeds, nothing after --vs" "usage: rocesim report --seeds" report --seeds "$DATA/report/ns3_a_fct.txt" --vs
 expect "report --seeds, other flows" "$DATA/report/ok: its size deciles differ" report --seeds "$DATA/report/ns3_a_fct.txt" --vs "$DATA/report/ok"
+# collectives and flow dependencies (issue 28)
+printf '3\n0 1 3 100 1000 0 2\n1 2 3 100 1000 0 0\n2 3 3 100 1000 0 1\n' >"$TMP/flow_cycle.txt"
+printf '[traffic]\npattern = file\nfile = %s\n' "$TMP/flow_cycle.txt" >"$TMP/cycle.ini"
+expect "flow file: dependency cycle" "$TMP/flow_cycle.txt:2: flow 0 is on a cycle" run "$TMP/cycle.ini" -q --out "$TMP/o"
+printf '[traffic]\npattern = collective\ncollective = hd_allreduce\ngroup = 12\n' >"$TMP/hd.ini"
+expect "hd_allreduce, 12 hosts" "$TMP/hd.ini:4: traffic.group: hd_allreduce" run "$TMP/hd.ini" -q --out "$TMP/o"
 
 # A PFC deadlock stops the run with exit code 3, the cycle on stderr and in summary.json.
 (cd "$SRC" && "$BIN" run scenarios/deadlock-ring.ini --quiet --out "$TMP/dl") >"$TMP/out" 2>"$TMP/err"

@@ -156,6 +156,15 @@ check test $? -eq 0
 check grep -q 'alt="slowdown_vs_size_load_0.5.png"' "$tmp/s.html"
 check grep -q 'Not drawn:' "$tmp/s.html"
 
+# a collective run: its iteration times (collective.csv's time_ns, in us)
+printf '[topology]\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n[traffic]\npattern = collective\nsize = 40KB\niterations = 3\n' >"$tmp/coll.ini"
+"$bin" run "$tmp/coll.ini" --quiet --out "$tmp/coll" || check false run collective
+"$bin" plot "$tmp/coll" --out "$tmp/figc" >/dev/null 2>&1
+check test $? -eq 0
+check grep -q '<svg' "$tmp/figc/collective_iterations.svg"
+check grep -q 'coll: traffic' "$tmp/figc/collective_iterations.svg"
+want=$(awk -F, 'NR == 3 { printf "%.3f", $9 / 1000 }' "$tmp/coll/collective.csv")
+check awk -v w="$want" '$1 == 1 && $2 == w { ok = 1 } END { exit !ok }' "$tmp/figc/data/collective_0.dat"
 # a folder without fct.csv: the report reader's message, exit 2
 mkdir "$tmp/empty"
 "$bin" plot "$tmp/empty" --out "$tmp/fig2" >/dev/null 2>"$tmp/err"

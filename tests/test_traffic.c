@@ -584,7 +584,20 @@ static void test_flowfile_errors(void **state)
         {"1\n0 1 3 100 10 1e300\n", "f.txt:2: start time '1e300' is too large"},
         {"1\n0 1 3 100 10\n", "f.txt:2: expected 6 fields 'src dst pg dport size start_s', found 5"},
         {"1\n0 1 3 100\n10 2\n", "f.txt:2: expected 6 fields 'src dst pg dport size start_s', found 4"},
-        {"1\n0 1 3 100 10 2 7\n", "f.txt:2: extra field '7' after 'src dst pg dport size start_s' (one flow per line)"},
+        {"1\n0 1 3 100 10 2 - 7\n", "f.txt:2: extra field '7' after 'src dst pg dport size start_s [deps]' (one flow per line)"},
+        /* the dependency column */
+        {"1\n0 1 3 100 10 2 7\n", "f.txt:2: waits for flow 7, which does not exist (the file has flows 0..0)"},
+        {"2\n0 1 3 100 10 2 -\n1 2 3 100 10 2 1\n", "f.txt:3: flow 1 waits for itself"},
+        {"2\n0 1 3 100 10 2 0\n1 2 3 100 10 2 -\n", "f.txt:2: flow 0 waits for itself"},
+        {"3\n0 1 3 100 10 0 2\n1 2 3 100 10 0 0\n2 3 3 100 10 0 1\n", "f.txt:2: flow 0 is on a cycle of dependencies"},
+        {"4\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,3\n2 3 3 100 10 0 1\n3 4 3 100 10 0 2\n",
+         "f.txt:5: flow 3 is on a cycle of dependencies"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,0\n", "f.txt:3: waits for flow 0 twice"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,\n", "f.txt:3: dependency list '0,' ends with a comma"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 x\n", "f.txt:3: dependency 'x' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0+-1\n", "f.txt:3: dependency delay '-1' is negative"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 +0.1\n", "f.txt:3: dependency field '+0.1' names no flow (use - for none)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 -1\n", "f.txt:3: dependency '-1' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)"},
     };
     struct fake_topo *ft = fake_topo(65, 1, 100000000000ULL);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -62,6 +62,10 @@ int exp_plot_sweep_runs(const char *sweepdir, const char *outdir);
 /* Figure titles on or off; legend labels: a swept value from[i] is shown as to[i]. */
 void exp_plot_options(bool titles, int n, const char *const *from, const char *const *to);
 bool exp_have_gnuplot(void);
+/* Runs gnuplot on script (a file name) in dir; 0 or -1. */
+int exp_gnuplot(const char *dir, const char *script);
+/* plot_collective.c: each job's iteration times from the folders' collective.csv; 1 drawn, 0 none, -1 error. */
+int exp_plot_collectives(const char *outdir, const char *const *dirs, const char *const *labels, int n);
 /* A clustered bar chart: v[r * ncols + c] (NaN: no bar); lo/hi (or NULL): the
  * min-max error bar of each; 0, or -1 (also when every value is 0: said on stdout). */
 int exp_plot_bars(const char *outdir, const char *name, const char *title, const char *ylabel, int nrows,

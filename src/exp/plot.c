@@ -1139,7 +1139,12 @@ static int plot_set(const char *outdir, const struct set *S)
                          "flow %s", 8) > 0;
     made += plot_monitor(outdir, S, "paused.csv", 0, 1, 1, "paused_ports_over_time",
                          "Ports with a paused priority (PFC congestion tree)", "paused ports", "paused ports", 8) > 0;
-    return made;
+    const char **cd = xcalloc((size_t)S->n + 1, 2 * sizeof *cd); /* collectives: plot_collective.c */
+    for (int i = 0; i < S->n; i++)
+        cd[i] = S->runs[i].dir, cd[S->n + i] = S->runs[i].label;
+    int k = exp_plot_collectives(outdir, cd, cd + S->n, S->n);
+    free(cd);
+    return k < 0 ? -1 : made + (k > 0);
 }
 
 /* ---------------------------------------------------------- sweep.csv */
@@ -1657,7 +1662,9 @@ int exp_plot_dirs(const char *const *inputs, int n, const char *outdir, bool svg
         if (set_load(&S, rd, NULL, nr) < 0)
             rc = -1;
         else {
-            made += plot_set(outdir, &S);
+            int k = plot_set(outdir, &S);
+            made += k > 0 ? k : 0;
+            rc = k < 0 ? -1 : rc;
             set_unload(&S);
         }
     }
@@ -1834,3 +1841,5 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
     fprintf(f, "\n");
     return fig_end(&g);
 }
+
+int exp_gnuplot(const char *dir, const char *script) { return run_gnuplot(dir, script); }

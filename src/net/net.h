@@ -251,6 +251,7 @@ struct sim {
     uint32_t n_flows;
     uint32_t *start_order;     /* flow ids sorted by start time */
     uint32_t next_start;       /* cursor into start_order */
+    struct sim_deps *deps;     /* flows that wait for others (deps.c); NULL if none does */
 
     /* The CC and the companions running beside it with the same hooks
      * (transport.NAME = on), one slot each: slot 0 is the CC (transport.cc),
@@ -293,6 +294,25 @@ struct sim {
     bool stopped;
     struct deadlock dl;
 };
+
+/* Flow dependencies (deps.c): a gated flow is skipped by the start order
+ * and starts delay[i] after the last of its wait[i] prerequisites is met (not
+ * before its own start). succ[succ_off[i] .. succ_off[i+1]) are the flows
+ * waiting for flow i to finish; sent[sent_off[i] .. sent_off[i+1]) those
+ * waiting only for its last byte to leave the sender. Costs one event per
+ * gated flow, and one compare per new data packet (nic.c) while deps exist. */
+struct sim_deps {
+    uint8_t *gated;
+    uint32_t *wait;
+    simtime_t *delay;
+    uint32_t *succ_off, *succ;
+    uint32_t *sent_off, *sent;
+};
+/* Builds s->deps for s->n_flows flows from per-flow prerequisite lists
+ * (pre[off[i] .. off[i+1]) are flow indices, DEP_SENT set for "after its last
+ * byte was sent") and delays. */
+#define SIM_DEP_SENT 0x80000000u
+void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const simtime_t *delay);
 
 /* Packets */
 struct pkt *pkt_alloc(struct sim *s);

@@ -19,9 +19,17 @@ enum ev_kind {
     EV_LINK,       /* index into link_ev[]: a link fails or recovers (fault.c) */
     EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
     EV_HOLD,       /* node * lb_nhold + k: an LB hold queue's deadline (lbapi.c) */
+    EV_FLOW_DEP,   /* flow id: a flow whose prerequisites finished starts (deps.c) */
 };
-_Static_assert(EV_HOLD < 16, "event kinds are 4 bits");
+_Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
+
+/* deps.c: flow f finished, release the flows waiting for it; a released
+ * flow's EV_FLOW_DEP starts it. */
+void deps_release(struct sim *s, const struct qp *f);
+void deps_start(struct sim *s, uint32_t id);
+void deps_sent(struct sim *s, const struct qp *f);
+void sim_deps_free(struct sim *s);
 
 static inline void q_push(struct pktq *q, struct pkt *p)
 {

@@ -59,8 +59,11 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
         f->snd_nxt += payload;
     else
         f->retx_next = seq + payload;
-    if (f->snd_nxt > f->snd_high)
+    if (f->snd_nxt > f->snd_high) {
         f->snd_high = f->snd_nxt;
+        if (__builtin_expect(s->deps != NULL, 0) && f->snd_high == f->size) /* its last new byte: deps.c */
+            deps_sent(s, f);
+    }
     f->last_pkt_size = p->size;
     const struct port *np = &s->ports[nic_of(s, f->src)->port];
     f->next_avail = s->now + (f->rate == np->rate ? port_tx_time(s, np, p->size) : gap_time(s, p->size, f->rate));

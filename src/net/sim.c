@@ -78,7 +78,7 @@ void sim_start(struct sim *s)
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
-    if (s->n_flows)
+    if (s->n_flows) /* a gated first flow only makes flows_due skip it */
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
     for (uint32_t i = 0; i < s->n_link_ev; i++)
         evq_push(&s->evq, s->link_ev[i].at, EV_LINK, i);
@@ -141,6 +141,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         deadlock_check(s);
     else if (kind == EV_HOLD)
         lb_hold_fire(s, id);
+    else if (kind == EV_FLOW_DEP)
+        deps_start(s, id);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -369,6 +371,7 @@ void sim_free(struct sim *s)
     free(s->host_port);
     free(s->flows);
     free(s->start_order);
+    sim_deps_free(s);
     lb_paths_free(s);
     lb_mem_free(s);
     free(s->lbsw);

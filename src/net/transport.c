@@ -82,6 +82,8 @@ void flow_complete(struct sim *s, struct qp *f)
     f->irn_rx = f->irn_tx = NULL;
     s->c.flows_completed++;
     nic_remove_qp(nic_of(s, f->src), f->id);
+    if (s->deps)
+        deps_release(s, f);
     if (s->hooks.flow_done)
         s->hooks.flow_done(s->hooks.ctx, s, f);
 }
@@ -480,8 +482,11 @@ void flows_due_ns3(struct sim *s, uint32_t hop)
     } else if (hop == 1) {
         evq_push(&s->evq, s->now, EV_FLOW_START, 2);
     } else {
-        while (s->next_start < s->n_flows && s->flows[s->start_order[s->next_start]].start <= s->now)
-            flow_start(s, &s->flows[s->start_order[s->next_start++]]);
+        while (s->next_start < s->n_flows && s->flows[s->start_order[s->next_start]].start <= s->now) {
+            uint32_t id = s->start_order[s->next_start++];
+            if (!(s->deps && s->deps->gated[id])) /* gated flows start from deps.c */
+                flow_start(s, &s->flows[id]);
+        }
     }
 }
 
@@ -494,7 +499,8 @@ void flows_due(struct sim *s)
             return;
         }
         s->next_start++;
-        flow_start(s, f);
+        if (!(s->deps && s->deps->gated[f->id])) /* gated flows start from deps.c */
+            flow_start(s, f);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "net/cc.h"
 #include "net/lb.h"
+#include "traffic/collective.h"
 
 #define F(S, m) offsetof(struct S, m)
 
@@ -113,24 +114,32 @@ static const struct param lb_params[] = {
     PARAM_END};
 
 const struct param cfg_traffic_params[] = {
-    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation or burst", TRAFFIC_CHOICES, 0, 0},
+    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation, burst, or a collective job (README: Collectives)", TRAFFIC_CHOICES, 0, 0},
     {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from workloads/ (see below) or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
     {"cdf_sampling", P_ENUM, F(cfg_traffic, cdf_sampling), "linear", "sample between CDF points (ns-3 traffic_gen) or at the points", CDF_SAMPLING_CHOICES, 0, 0},
     {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "poisson: offered load as a share of each host link; incast with repeat=poisson: share of the total host capacity (see load_of)", NULL, 0.000001, 1},
     {"load_of", P_ENUM, F(cfg_traffic, load_of), "host", "what load is a share of: host = the host links (above); core = the fabric's core capacity, the smallest total capacity of the links between two switch layers (leaf-spine: the leaves' uplinks), spread evenly over the hosts: each host offers load x core / total host capacity of its link (1:1 fabrics: the same as host)", LOAD_OF_CHOICES, 0, 0},
     {"start", P_TIME, F(cfg_traffic, start), "0", "poisson, repeated incast: time of the first possible arrival; else when the flows start", NULL, 0, 0},
     {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
-    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file", NULL, 0, 0},
+    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished; 3s: once its last byte left the sender), or -", NULL, 0, 0},
     {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
     {"incast_ratio", P_STR, F(cfg_traffic, incast_ratio), "1", "poisson: senders per arrival, N or LO-HI (uniform): each arrival at a receiver brings that many distinct senders, one CDF-sized flow each, and load is the share of each receiver's link (PCN sec. 7.4: 1-15); 1 = sender-driven arrivals, one flow each", NULL, 0, 0},
     {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
-    {"size", P_SIZE, F(cfg_traffic, size), "64KB", "incast, permutation, burst: bytes of every flow", NULL, 1, 1e15},
+    {"size", P_SIZE, F(cfg_traffic, size), "64KB", "incast, permutation, burst: bytes of every flow; collective: S, the per-host buffer", NULL, 1, 1e15},
     {"repeat", P_ENUM, F(cfg_traffic, repeat), "off", "incast: once at start, or a Poisson process offering `load` of the total host capacity until start+duration", REPEAT_CHOICES, 0, 0},
     {"senders", P_STR, F(cfg_traffic, senders), "", "burst: sender host ids, e.g. 2-15 or 2,3,4 or 0-3,8; empty = fan_in random hosts", NULL, 0, 0},
     {"receiver", P_INT, F(cfg_traffic, receiver), "-1", "incast, burst: receiver host id; -1 = random (incast: a new one per incast)", NULL, -1, 4294967294.0},
     {"count", P_INT, F(cfg_traffic, count), "1", "burst: flows each sender starts per burst", NULL, 1, 1e7},
     {"interval", P_TIME, F(cfg_traffic, interval), "0", "burst: repeat every interval while before start+duration; 0 = once", NULL, 0, 0},
     {"pg", P_INT, F(cfg_traffic, pg), "0", "priority group of this generator's flows; 0 = transport.pg", NULL, 0, 7},
+    {"collective", P_ENUM, F(cfg_traffic, collective), "ring_allreduce", "pattern=collective: the algorithm; size is NCCL's S, the per-host buffer (README: Collectives)", COLL_CHOICES, 0, 0},
+    {"group", P_INT, F(cfg_traffic, group), "0", "collective: hosts in the job; 0 = every host not in an earlier job", NULL, 0, 1e7},
+    {"iterations", P_INT, F(cfg_traffic, iterations), "1", "collective: times the collective runs, each after the previous one ended at that host plus compute_gap", NULL, 1, 1e6},
+    {"compute_gap", P_TIME, F(cfg_traffic, compute_gap), "0", "collective: compute time between a host's last flow of an iteration and its first of the next", NULL, 0, 0},
+    {"placement", P_ENUM, F(cfg_traffic, placement), "contiguous", "collective: ranks on the lowest free host ids, on random free hosts, or spread one per ToR in turn (rail-like)", COLL_PLACE_CHOICES, 0, 0},
+    {"chunks", P_INT, F(cfg_traffic, chunks), "1", "collective: pieces each transfer is cut into and pipelined (piece p+1 follows piece p back to back; piece p of a step follows piece p of the last)", NULL, 1, 1024},
+    {"alltoall", P_ENUM, F(cfg_traffic, alltoall), "pairwise", "collective=alltoall: n-1 pairwise steps (r -> r+s), or all n(n-1) flows at once", COLL_A2A_CHOICES, 0, 0},
+    {"hosts", P_STR, F(cfg_traffic, hosts), "", "collective: the group's host ids in rank order, e.g. 0-7 or 3,9,12; empty = group and placement", NULL, 0, 0},
     PARAM_END};
 
 const struct param cfg_flow_params[] = {

@@ -25,8 +25,9 @@ enum ack_prio { ACK_PRIO_OFF, ACK_PRIO_ON, ACK_PRIO_NIC };
 #define ACK_PRIO_CHOICES "off|on|nic"
 enum nic_wake { NIC_WAKE_EXACT, NIC_WAKE_NS3 };
 #define NIC_WAKE_CHOICES "exact|ns3"
-enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST };
-#define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst"
+enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST,
+                       TRAFFIC_COLLECTIVE };
+#define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst|collective"
 enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
 #define REPEAT_CHOICES "off|poisson"
 enum cdf_sampling { CDF_LINEAR, CDF_STEP };
@@ -119,6 +120,15 @@ struct cfg_traffic {
     int64_t count;               /* burst: flows per sender per burst */
     simtime_t interval;          /* burst: repeat every interval until start+duration; 0 = once */
     int64_t pg;                  /* priority group of this generator's flows; 0 = transport.pg */
+    /* pattern = collective (traffic/collective.h) */
+    int collective;              /* enum coll_algo */
+    int64_t group;               /* hosts; 0 = all not taken by earlier jobs */
+    int64_t iterations;
+    simtime_t compute_gap;
+    int placement;               /* enum coll_place */
+    int64_t chunks;
+    int alltoall;                /* enum coll_a2a */
+    char hosts[PARAM_STR_MAX];   /* explicit group (rank order); empty = placement */
 };
 
 /* [traffic.NAME]: one more generator, with the keys of [traffic]. */

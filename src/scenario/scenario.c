@@ -545,6 +545,22 @@ int scenario_build(struct scenario *sc, struct err *e)
     }
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
         return errf(e, "out of memory ordering %u flows", s->n_flows);
+    _Static_assert(SIM_DEP_SENT == FLOW_DEP_SENT, "one flag for both layers");
+    if (sc->flows.n_deps) { /* flows that wait for others (collectives, a flow file's dependency column) */
+        uint32_t *off = xcalloc((size_t)s->n_flows + 1, sizeof *off), *pre = xcalloc(sc->flows.n_deps, sizeof *pre);
+        simtime_t *delay = xcalloc(s->n_flows ? s->n_flows : 1, sizeof *delay);
+        for (uint32_t i = 0; i < s->n_flows; i++) {
+            const struct flow_spec *fs = &sc->flows.v[i];
+            off[i + 1] = off[i] + fs->ndeps;
+            for (uint32_t k = 0; k < fs->ndeps; k++)
+                pre[off[i] + k] = sc->flows.deps[fs->dep0 + k];
+            delay[i] = fs->dep_delay;
+        }
+        sim_deps_set(s, off, pre, delay);
+        free(off);
+        free(pre);
+        free(delay);
+    }
     assign_sports(s);
     /* IRN's ring bitmaps cover twice the largest window, in packets; the
      * reorder buffer's, twice its capacity */

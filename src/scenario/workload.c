@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scenario/scenario.h"
+#include "traffic/collective.h"
 
 uint64_t workload_stream(const char *section)
 {
@@ -73,7 +74,7 @@ static bool uses_load(const struct cfg_traffic *g)
 static bool uses_topology(const struct cfg_traffic *g)
 {
     return g->pattern == TRAFFIC_INCAST || g->pattern == TRAFFIC_PERMUTATION || g->pattern == TRAFFIC_BURST ||
-           (g->load_of == LOAD_OF_CORE && uses_load(g));
+           g->pattern == TRAFFIC_COLLECTIVE || (g->load_of == LOAD_OF_CORE && uses_load(g));
 }
 
 bool workload_needs_topology(const struct config *c)
@@ -148,6 +149,30 @@ static int check_gen(const struct config *c, const char *s, const struct cfg_tra
                             PRIu32 " hosts, the topology has %" PRIu32, hi, hi + 1, nh);
         }
         return 0;
+    case TRAFFIC_COLLECTIVE: {
+        uint32_t *ids;
+        size_t n;
+        const char *why;
+        if (host_list_parse(g->hosts, &ids, &n, &why) < 0)
+            return fail(k, s, "hosts", NULL, e, "hosts: bad host list '%.100s': %s", g->hosts, why);
+        int rc = 0;
+        if (n == 1 || (n == 0 && g->group == 1))
+            rc = fail(k, s, n ? "hosts" : "group", "pattern", e, "%s: a collective needs at least 2 hosts", n ? "hosts" : "group");
+        else if (n > 0 && g->group > 0 && (size_t)g->group != n)
+            rc = fail(k, s, "group", "hosts", e, "group: %" PRId64 " does not match the %zu hosts listed in %s.hosts", g->group,
+                      n, s);
+        else if (g->collective == COLL_HD_ALLREDUCE && ((n ? (int64_t)n : g->group) & ((n ? (int64_t)n : g->group) - 1)))
+            rc = fail(k, s, n ? "hosts" : "group", "collective", e, "%s: hd_allreduce (recursive halving-doubling) needs a "
+                      "power-of-two group, not %" PRId64 " hosts (use ring_allreduce)", n ? "hosts" : "group",
+                      n ? (int64_t)n : g->group);
+        else if (t && g->group > (int64_t)nh)
+            rc = fail(k, s, "group", "pattern", e, "group: %" PRId64 " hosts, the topology has %" PRIu32, g->group, nh);
+        for (size_t i = 0; t && !rc && i < n; i++)
+            if (*not_host(t, ids[i], buf, sizeof buf))
+                rc = fail(k, s, "hosts", NULL, e, "hosts: %s", buf);
+        free(ids);
+        return rc;
+    }
     case TRAFFIC_PERMUTATION:
         if (t && nh < 2)
             return fail(k, s, "pattern", NULL, e, "pattern=permutation needs at least 2 hosts, the topology has %" PRIu32,
@@ -244,7 +269,7 @@ int workload_check(const struct config *c, const struct topo *t, struct wl_key *
 /* One generator's flows, appended to out. Errors other than a flow file's
  * (which name the file and line) are prefixed with the section if not [traffic]. */
 static int generate(struct flow_list *out, const struct config *c, const char *s, const struct cfg_traffic *g,
-                    const struct topo *t, struct err *e)
+                    const struct topo *t, uint8_t *taken, struct err *e)
 {
     struct rng r;
     struct err sub;
@@ -323,6 +348,34 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
         free(ids);
         break;
     }
+    case TRAFFIC_COLLECTIVE: {
+        uint32_t *ids;
+        size_t n;
+        const char *why;
+        if (host_list_parse(g->hosts, &ids, &n, &why) < 0) {
+            rc = errf(&sub, "traffic.hosts: bad host list '%.100s': %s", g->hosts, why);
+            break;
+        }
+        struct coll_opts o = {
+            .name = s,
+            .algo = g->collective,
+            .placement = g->placement,
+            .a2a = g->alltoall,
+            .group = (uint32_t)g->group,
+            .size = g->size,
+            .iterations = (uint32_t)g->iterations,
+            .chunks = (uint32_t)g->chunks,
+            .start = g->start,
+            .gap = g->compute_gap,
+            .pg = pg,
+            .hosts = n ? ids : NULL,
+            .n_hosts = n,
+            .taken = taken,
+        };
+        rc = traffic_collective(out, t, &o, &r, &sub);
+        free(ids);
+        break;
+    }
     default:
         rc = errf(&sub, "traffic.pattern: unknown pattern %d", g->pattern);
     }
@@ -340,11 +393,17 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
     size_t n0 = out->n;
     int sources = 0;
     bool file = false;
+    /* hosts of the collective jobs so far: a later job's placement skips them */
+    uint8_t *taken = calloc(t && t->n_hosts ? t->n_hosts : 1, 1);
+    if (!taken)
+        return errf(e, "out of memory");
     if (c->traffic.pattern != TRAFFIC_NONE) {
         sources++;
         file = c->traffic.pattern == TRAFFIC_FILE;
-        if (generate(out, c, "traffic", &c->traffic, t, e) < 0)
+        if (generate(out, c, "traffic", &c->traffic, t, taken, e) < 0) {
+            free(taken);
             return -1;
+        }
         for (size_t j = n0; j < out->n; j++)
             out->v[j].source = 0;
     }
@@ -356,8 +415,10 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
         file = g->pattern == TRAFFIC_FILE;
         snprintf(s, sizeof s, "traffic.%s", c->traffic_x[i].name);
         size_t before = out->n;
-        if (generate(out, c, s, g, t, e) < 0)
+        if (generate(out, c, s, g, t, taken, e) < 0) {
+            free(taken);
             return -1;
+        }
         for (size_t j = before; j < out->n; j++) /* fct.csv names the section each flow came from */
             out->v[j].source = (uint16_t)(1 + i);
     }
@@ -376,9 +437,11 @@ int workload_build(struct flow_list *out, const struct config *c, const struct t
         file = false;
         if (flow_list_push_named(out, &fs, f->name) < 0) {
             out->n = n0;
+            free(taken);
             return errf(e, "flow.%s: out of memory", f->name);
         }
     }
+    free(taken);
     if (!(sources == 1 && file))
         flow_list_sort(out);
     return 0;

@@ -1,6 +1,7 @@
 /* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
+#include "stats/collective.h"
 #include "stats/monitor.h"
 #include "core/units.h"
 #include <dirent.h>
@@ -269,7 +270,7 @@ static bool on_progress(void *ctx, const struct sim *s)
 
 /* ---------------------------------------------------------------- open */
 
-const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "queue.csv",
+const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "collective.csv", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
 
 #define TMP_PREFIX ".rocesim-run-"
@@ -651,7 +652,7 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0)
+    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0)
         return name_final(o, e), -1;
     char path[PATH_BUF + 64];
     snprintf(path, sizeof path, "%s/pfc.csv", o->tmp);
@@ -816,6 +817,7 @@ int output_finish(struct output *o, struct err *e)
     } else {
         fprintf(f, "  \"watchdog\": null,\n");
     }
+    collective_write_json(f, o->sc); /* only with collective jobs */
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include "stats/collective.h"
 #include "stats/output.h" /* percentile() */
 
 /* ---------------------------------------------------------------- CSV */
@@ -871,6 +872,7 @@ int report_print(FILE *out, const char *const *dirs, int n, struct err *e)
         fprintf(out, "%s\n", line);
     }
     report_print_compare(out, runs, n);
+    collective_report(out, dirs, n);
 out:
     for (int k = 0; k < n; k++)
         report_free(&runs[k]);

@@ -1,4 +1,11 @@
-/* ns-3 HPCC flow files: "N", then N lines "src dst pg dport size start_s".
+/* ns-3 HPCC flow files: "N", then N lines "src dst pg dport size start_s",
+ * and our optional seventh field, the flow's dependencies: "-" (none) or
+ * prerequisite flow ids (0 = the file's first record) separated by commas,
+ * optionally "+DELAY_S", e.g. "0,3+0.000002": the flow starts 2 us after
+ * flows 0 and 3 have both finished, and not before start_s. An id with an
+ * "s" ("2s") waits only until that flow's last byte has left its sender, as
+ * a NIC takes a queue pair's next work request (collective chunks). Unknown ids, a
+ * flow waiting for itself and cycles are errors naming the line.
  *
  * ns-3 reads whitespace-separated tokens, so it would take records split or
  * joined across lines; we require one record per line so every error can name
@@ -9,12 +16,14 @@
 #include "traffic/traffic.h"
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include "core/ns3time.h"
 #include "topo/topo.h"
 
 #define FLOW_MAX_SIZE 1000000000000000ULL /* 1 PB */
-#define MAXTOK 7
+#define MAXTOK 8
+#define DEPS_TOK 6 /* kept at full length */
 
 struct lex {
     const char *s;
@@ -44,7 +53,7 @@ static int next_line(struct lex *lx, const char **tok, int *tlen)
             tok[nt] = b;
             tlen[nt++] = (int)(q - b > 40 ? 40 : q - b); /* only printed or parsed up to here */
             if (q - b > 40)
-                tlen[nt - 1] = 41; /* too long for any valid field */
+                tlen[nt - 1] = nt - 1 == DEPS_TOK && q - b < (1 << 30) ? (int)(q - b) : 41; /* too long for any other field */
         }
         lx->s = *eol ? eol + 1 : eol;
         if (nt)
@@ -181,18 +190,86 @@ static int parse_record(struct flow_spec *f, const char **tok, const int *tlen, 
     return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The seventh field of record k (of count): prerequisites appended to out->deps
+ * as indices from base; f->ndeps / dep0 / dep_delay set. */
+static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s, int len, uint64_t k, uint64_t count,
+                      size_t base, const char *fname, int line, struct err *e)
+{
+    f->ndeps = f->dep0 = 0;
+    f->dep_delay = 0;
+    if (len == 1 && s[0] == '-')
+        return 0;
+    const char *plus = memchr(s, '+', (size_t)len), *end = plus ? plus : s + len;
+    if (plus) {
+        const char *why = parse_seconds(plus + 1, (int)(s + len - plus - 1), &f->dep_delay);
+        if (why)
+            return errf(e, "%s:%d: dependency delay '%.*s' %s", fname, line, (int)(s + len - plus - 1 > 40 ? 40 : s + len - plus - 1),
+                        plus + 1, why);
+    }
+    size_t at = out->n_deps;
+    for (const char *p = s; p < end;) {
+        const char *c = memchr(p, ',', (size_t)(end - p)), *q = c ? c : end;
+        bool sent = q > p + 1 && q[-1] == 's';
+        uint64_t id;
+        int rc = parse_uint(p, (int)(q - p - sent), UINT64_MAX, &id);
+        if (rc == -1)
+            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)", fname, line,
+                        (int)(q - p > 40 ? 40 : q - p), p);
+        if (rc == -2 || id >= count)
+            return errf(e, "%s:%d: waits for flow %.*s, which does not exist (the file has flows 0..%" PRIu64 ")", fname,
+                        line, (int)(q - p > 40 ? 40 : q - p), p, count - 1);
+        if (id == k)
+            return errf(e, "%s:%d: flow %" PRIu64 " waits for itself", fname, line, k);
+        uint32_t v = (uint32_t)(base + id) | (sent ? FLOW_DEP_SENT : 0);
+        if (base + id > FLOW_DEP_ID || flow_list_add_deps(out, &v, 1) < 0)
+            return errf(e, "%s:%d: out of memory", fname, line);
+        p = c ? c + 1 : end;
+        if (c && p == end)
+            return errf(e, "%s:%d: dependency list '%.*s' ends with a comma", fname, line, len > 40 ? 40 : len, s);
+    }
+    if (out->n_deps == at)
+        return errf(e, "%s:%d: dependency field '%.*s' names no flow (use - for none)", fname, line, len > 40 ? 40 : len, s);
+    size_t m = out->n_deps - at; /* a flow named twice: sorted copy, neighbours */
+    uint32_t *ids = malloc(m * sizeof *ids);
+    if (!ids)
+        return errf(e, "%s:%d: out of memory", fname, line);
+    for (size_t j = 0; j < m; j++)
+        ids[j] = out->deps[at + j] & FLOW_DEP_ID;
+    qsort(ids, m, sizeof *ids, cmp_u32);
+    for (size_t j = 1; j < m; j++)
+        if (ids[j] == ids[j - 1]) {
+            uint32_t dup = ids[j];
+            free(ids);
+            return errf(e, "%s:%d: waits for flow %" PRIu64 " twice", fname, line, (uint64_t)(dup - base));
+        }
+    free(ids);
+    f->dep0 = (uint32_t)at;
+    f->ndeps = (uint32_t)(out->n_deps - at);
+    return 0;
+}
+
 int flowfile_parse(struct flow_list *out, const char *text, const char *fname, const struct topo *t,
                    struct err *e)
 {
+    int rc = 0;
+    int *lines = NULL; /* per record, its line: a cycle is reported where one of its flows is */
+    size_t nlines = 0, caplines = 0;
+    bool any_deps = false;
     struct lex lx = {text, 0};
     const char *tok[MAXTOK];
     int tlen[MAXTOK];
-    size_t n0 = out->n;
+    size_t n0 = out->n, d0 = out->n_deps;
     int nt = next_line(&lx, tok, tlen);
     if (nt < 0)
         return errf(e, "%s:%d: empty flow file (expected the flow count)", fname, lx.line ? lx.line : 1);
     uint64_t count;
-    int rc = parse_uint(tok[0], tlen[0], UINT64_MAX, &count);
+    rc = parse_uint(tok[0], tlen[0], UINT64_MAX, &count);
     if (rc)
         return errf(e, "%s:%d: flow count '%.*s' is %s", fname, lx.line, tlen[0], tok[0],
                     rc == -2 ? "too large" : tok[0][0] == '-' ? "negative" : "not a non-negative integer");
@@ -202,31 +279,59 @@ int flowfile_parse(struct flow_list *out, const char *text, const char *fname, c
     for (uint64_t k = 0; k < count; k++) {
         nt = next_line(&lx, tok, tlen);
         if (nt < 0) {
-            out->n = n0;
-            return errf(e, "%s:%d: expected %" PRIu64 " flows, found %" PRIu64, fname, lx.line ? lx.line : 1,
-                        count, k);
+            rc = errf(e, "%s:%d: expected %" PRIu64 " flows, found %" PRIu64, fname, lx.line ? lx.line : 1, count, k);
+            goto fail;
         }
-        struct flow_spec f;
-        if (nt != 6) {
-            out->n = n0;
-            if (nt > 6)
-                return errf(e, "%s:%d: extra field '%.*s' after 'src dst pg dport size start_s' (one flow per line)",
-                            fname, lx.line, tlen[6], tok[6]);
-            return errf(e, "%s:%d: expected 6 fields 'src dst pg dport size start_s', found %d", fname, lx.line, nt);
+        struct flow_spec f = {0};
+        if (nt < 6 || nt > 7) {
+            if (nt > 7)
+                rc = errf(e, "%s:%d: extra field '%.*s' after 'src dst pg dport size start_s [deps]' (one flow per line)",
+                          fname, lx.line, tlen[7], tok[7]);
+            else
+                rc = errf(e, "%s:%d: expected 6 fields 'src dst pg dport size start_s', found %d",
+                          fname, lx.line, nt);
+            goto fail;
         }
-        if (parse_record(&f, tok, tlen, fname, lx.line, t, e)) {
-            out->n = n0;
-            return -1;
+        if (parse_record(&f, tok, tlen, fname, lx.line, t, e) ||
+            (nt == 7 && parse_deps(out, &f, tok[DEPS_TOK], tlen[DEPS_TOK], k, count, n0, fname, lx.line, e))) {
+            rc = -1;
+            goto fail;
         }
+        any_deps |= f.ndeps > 0;
+        if (nlines == caplines) {
+            size_t nc = caplines ? 2 * caplines : 256;
+            int *nl = realloc(lines, nc * sizeof *nl);
+            if (!nl) {
+                rc = errf(e, "%s:%d: out of memory", fname, lx.line);
+                goto fail;
+            }
+            lines = nl;
+            caplines = nc;
+        }
+        lines[nlines++] = lx.line;
         if (flow_list_push(out, &f)) {
-            out->n = n0;
-            return errf(e, "%s:%d: out of memory", fname, lx.line);
+            rc = errf(e, "%s:%d: out of memory", fname, lx.line);
+            goto fail;
+        }
+    }
+    if (any_deps) {
+        size_t bad;
+        const char *why;
+        if (flow_list_check_deps(out, n0, &bad, &why) < 0) {
+            rc = errf(e, "%s:%d: flow %zu %s", fname, lines[bad - n0], bad - n0, why);
+            goto fail;
         }
     }
     if (next_line(&lx, tok, tlen) >= 0)
         warnf("%s:%d: ignoring what follows the %" PRIu64 " flows the first line announces (as ns-3 does)", fname,
               lx.line, count);
+    free(lines);
     return 0;
+fail:
+    out->n = n0;
+    out->n_deps = d0;
+    free(lines);
+    return rc;
 }
 
 int flowfile_read(struct flow_list *out, const char *path, const struct topo *t, struct err *e)
@@ -251,9 +356,21 @@ void flowfile_write(FILE *f, const struct flow_list *l)
         fprintf(f, "%" PRIu32 " %" PRIu32 " %u %u %" PRIu64 " %s%" PRIu64, s->src, s->dst, (unsigned)s->pg,
                 (unsigned)s->dport, s->size, s->start < 0 ? "-" : "", sec);
         if (frac % 1000 == 0)
-            fprintf(f, ".%09" PRIu64 "\n", frac / 1000);
+            fprintf(f, ".%09" PRIu64, frac / 1000);
         else
-            fprintf(f, ".%012" PRIu64 "\n", frac);
+            fprintf(f, ".%012" PRIu64, frac);
+        if (s->ndeps) { /* our dependency column: ids are places in this list, as the file's are */
+            for (uint32_t k = 0; k < s->ndeps; k++)
+                fprintf(f, "%c%" PRIu32 "%s", k ? ',' : ' ', l->deps[s->dep0 + k] & FLOW_DEP_ID,
+                        l->deps[s->dep0 + k] & FLOW_DEP_SENT ? "s" : "");
+            if (s->dep_delay > 0) {
+                uint64_t d = (uint64_t)s->dep_delay;
+                fprintf(f, "+%" PRIu64 ".%012" PRIu64, d / (uint64_t)T_SEC, d % (uint64_t)T_SEC);
+            }
+        } else if (l->n_deps) {
+            fputs(" -", f);
+        }
+        fputc('\n', f);
     }
 }
 

@@ -65,7 +65,109 @@ void flow_list_free(struct flow_list *l)
     free(l->v);
     free(l->name_of);
     free(l->names);
+    free(l->deps);
+    free(l->jobs);
     memset(l, 0, sizeof *l);
+}
+
+int64_t flow_list_add_deps(struct flow_list *l, const uint32_t *ids, size_t n)
+{
+    if (l->cap_deps - l->n_deps < n) {
+        size_t nc = l->cap_deps ? l->cap_deps : 256;
+        while (nc - l->n_deps < n)
+            nc *= 2;
+        if (nc > UINT32_MAX || nc > SIZE_MAX / sizeof *l->deps)
+            return -1;
+        uint32_t *nd = realloc(l->deps, nc * sizeof *nd);
+        if (!nd)
+            return -1;
+        l->deps = nd;
+        l->cap_deps = nc;
+    }
+    size_t at = l->n_deps;
+    if (n)
+        memcpy(l->deps + at, ids, n * sizeof *ids);
+    l->n_deps += n;
+    return (int64_t)at;
+}
+
+/* Kahn's algorithm over [from, n): what is left when no flow is ready lies on
+ * a cycle or behind one; following unfinished prerequisites from there ends
+ * on the cycle. */
+int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, const char **why)
+{
+    size_t n = l->n, m = n - from;
+    for (size_t i = from; i < n; i++)
+        for (uint32_t k = 0; k < l->v[i].ndeps; k++) {
+            uint32_t d = l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID;
+            if (d < from || d >= n) {
+                *bad = i, *why = "waits for a flow that does not exist";
+                return -1;
+            }
+            if (d == i) {
+                *bad = i, *why = "waits for itself";
+                return -1;
+            }
+        }
+    if (m == 0)
+        return 0;
+    uint32_t *left = calloc(m, sizeof *left), *off = calloc(m + 1, sizeof *off), *queue = malloc(m * sizeof *queue);
+    uint32_t *succ = NULL;
+    int rc = 0;
+    size_t edges = 0;
+    for (size_t i = from; i < n; i++)
+        edges += l->v[i].ndeps;
+    succ = malloc((edges ? edges : 1) * sizeof *succ);
+    if (!left || !off || !queue || !succ) {
+        *bad = from, *why = "out of memory checking dependencies";
+        rc = -1;
+        goto out;
+    }
+    for (size_t i = from; i < n; i++) {
+        left[i - from] = l->v[i].ndeps;
+        for (uint32_t k = 0; k < l->v[i].ndeps; k++)
+            off[(l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - from + 1]++;
+    }
+    for (size_t i = 0; i < m; i++)
+        off[i + 1] += off[i];
+    {
+        uint32_t *fill = queue; /* as a cursor per flow, before it is the queue */
+        memcpy(fill, off, m * sizeof *fill);
+        for (size_t i = from; i < n; i++)
+            for (uint32_t k = 0; k < l->v[i].ndeps; k++)
+                succ[fill[(l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - from]++] = (uint32_t)(i - from);
+    }
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!left[i])
+            queue[tail++] = (uint32_t)i;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t k = off[u]; k < off[u + 1]; k++)
+            if (--left[succ[k]] == 0)
+                queue[tail++] = succ[k];
+    }
+    if (tail < m) {
+        size_t u = 0;
+        while (!left[u])
+            u++;
+        for (size_t step = 0; step < m; step++) { /* m steps along waiting prerequisites land on the cycle */
+            const struct flow_spec *f = &l->v[from + u];
+            for (uint32_t k = 0; k < f->ndeps; k++)
+                if (left[(l->deps[f->dep0 + k] & FLOW_DEP_ID) - from]) {
+                    u = (l->deps[f->dep0 + k] & FLOW_DEP_ID) - from;
+                    break;
+                }
+        }
+        *bad = from + u, *why = "is on a cycle of dependencies";
+        rc = -1;
+    }
+out:
+    free(left);
+    free(off);
+    free(queue);
+    free(succ);
+    return rc;
 }
 
 int flow_list_order(const struct flow_list *l, uint32_t *order)
@@ -100,8 +202,20 @@ int flow_list_order(const struct flow_list *l, uint32_t *order)
     return 0;
 }
 
-/* With names beside the flows: the stable order of positions, then both
- * arrays put in that order; insertion sort if out of memory. */
+/* Dependencies name flows by index: after a permutation (new place i holds
+ * old flow a[i]) they are renamed. */
+static void remap_deps(struct flow_list *l, const uint32_t *a, uint32_t *inv)
+{
+    for (size_t i = 0; i < l->n; i++)
+        inv[a[i]] = (uint32_t)i;
+    for (size_t k = 0; k < l->n_deps; k++)
+        if ((l->deps[k] & FLOW_DEP_ID) < l->n)
+            l->deps[k] = inv[l->deps[k] & FLOW_DEP_ID] | (l->deps[k] & FLOW_DEP_SENT);
+}
+
+/* With names or dependencies beside the flows: the stable order of
+ * positions, then the arrays put in that order; names by insertion sort if
+ * out of memory (dependencies need the order: without memory they stay). */
 static void sort_named(struct flow_list *l)
 {
     size_t n = l->n;
@@ -109,7 +223,7 @@ static void sort_named(struct flow_list *l)
     struct flow_spec *v = malloc(n * sizeof *v);
     uint32_t *nm = malloc(n * sizeof *nm);
     if (!a || !v || !nm || flow_list_order(l, a) < 0) {
-        for (size_t i = 1; i < n; i++) {
+        for (size_t i = 1; l->name_of && !l->n_deps && i < n; i++) {
             struct flow_spec f = l->v[i];
             uint32_t m = l->name_of[i];
             size_t j = i;
@@ -122,12 +236,16 @@ static void sort_named(struct flow_list *l)
         }
         goto out;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         v[i] = l->v[a[i]];
-        nm[i] = l->name_of[a[i]];
-    }
     memcpy(l->v, v, n * sizeof *v);
-    memcpy(l->name_of, nm, n * sizeof *nm);
+    if (l->name_of) {
+        for (size_t i = 0; i < n; i++)
+            nm[i] = l->name_of[a[i]];
+        memcpy(l->name_of, nm, n * sizeof *nm);
+    }
+    if (l->n_deps)
+        remap_deps(l, a, nm);
 out:
     free(a);
     free(v);
@@ -143,7 +261,7 @@ void flow_list_sort(struct flow_list *l)
         ;
     if (i >= n)
         return; /* already sorted: the generators' usual case */
-    if (l->name_of) {
+    if (l->name_of || l->n_deps) {
         sort_named(l);
         return;
     }

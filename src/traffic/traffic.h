@@ -9,6 +9,7 @@
 #include "core/simtime.h"
 
 struct topo;
+struct coll_job;
 
 struct flow_spec {
     uint32_t src, dst; /* host node ids */
@@ -17,6 +18,18 @@ struct flow_spec {
     uint16_t pg;       /* priority group */
     uint16_t dport;    /* ns-3 flow files carry it; generators use 100 like traffic_gen.py */
     uint16_t source;   /* which section made it: 0 [traffic], 1 + i [traffic.NAME] number i, FLOW_SOURCE_NAMED [flow.NAME] */
+    /* Dependencies: the flow starts dep_delay after the last of its ndeps
+     * prerequisites (flow_list.deps[dep0 .. dep0+ndeps), flow indices) has
+     * finished, and not before `start`. ndeps = 0: it starts at `start`. */
+    uint32_t ndeps, dep0;
+    simtime_t dep_delay;
+#define FLOW_DEP_SENT 0x80000000u /* in flow_list.deps: after the flow's last byte left its sender (not its ACK) */
+#define FLOW_DEP_ID 0x7fffffffu
+    /* Collectives (collective.c): 1 + index into flow_list.jobs, 0 = none;
+     * the iteration and the step of the algorithm it belongs to. */
+    uint16_t job;
+    uint16_t step;
+    uint32_t iter;
 };
 #define FLOW_SOURCE_NAMED 0xffff
 
@@ -31,6 +44,10 @@ struct flow_list {
     uint32_t *name_of;            /* NULL until a named flow; else per flow 1 + index into names, 0 = unnamed */
     char (*names)[FLOW_NAME_MAX];
     size_t n_names, cap_names;
+    uint32_t *deps;               /* prerequisites of every flow with ndeps > 0, as flow indices (kept right by flow_list_sort) */
+    size_t n_deps, cap_deps;
+    struct coll_job *jobs;        /* collective jobs (collective.h), flow_spec.job - 1 indexes it */
+    size_t n_jobs;
 };
 /* Appends a copy of *f, unnamed. */
 int flow_list_push(struct flow_list *l, const struct flow_spec *f);
@@ -39,6 +56,14 @@ int flow_list_push_named(struct flow_list *l, const struct flow_spec *f, const c
 /* The name of flow i, or NULL if it has none. Names survive flow_list_sort. */
 const char *flow_list_name(const struct flow_list *l, size_t i);
 void flow_list_free(struct flow_list *l);
+/* Appends n prerequisite flow indices and returns where they start (for
+ * flow_spec.dep0), or -1 if out of memory. */
+int64_t flow_list_add_deps(struct flow_list *l, const uint32_t *ids, size_t n);
+/* Checks flows [from, l->n): every prerequisite is an earlier or later flow
+ * of that range, not the flow itself, and no cycle. 0, or -1 with *bad the
+ * flow at fault and *why what is wrong (a static message; for a cycle *bad
+ * is a flow on it). */
+int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, const char **why);
 /* Stable sort by start time (ties keep their order). */
 void flow_list_sort(struct flow_list *l);
 /* order[0..n-1] = the flows' indices in stable start-time order; -1 if out of memory. */

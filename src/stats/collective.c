@@ -1,0 +1,343 @@
+/* Collective metrics by NCCL's definitions (nccl-tests doc/PERFORMANCE.md):
+ * an iteration's time t runs from the earliest start of its flows to the
+ * latest finish (its sender has the last ACK); algbw = S / t (GB/s, 1e9 B/s);
+ * busbw = algbw * 2(n-1)/n for all-reduce, * (n-1)/n for all-gather,
+ * reduce-scatter and all-to-all, so a collective that keeps every host link
+ * busy reaches the link rate (less headers). The straggler is the iteration's
+ * last flow to finish; why it was slow comes from its per-flow counters:
+ * paused (it met a PFC pause: fct.csv ever_paused), rerouted (its packets
+ * changed path: path_switches), retransmitted (lost packets or timeouts). */
+#include "stats/collective.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats/output.h"
+#include "traffic/collective.h"
+
+/* Back from the straggler: each flow's prerequisite met last (a finish, or
+ * for a "sent" prerequisite the earlier of its finish and this start), while
+ * it belongs to the same iteration. */
+static void critical_path(const struct scenario *sc, struct coll_iter *c)
+{
+    const struct flow_list *fl = &sc->flows;
+    const struct sim *s = &sc->sim;
+    c->path_worst = UINT32_MAX;
+    if (c->straggler == UINT32_MAX || c->done != c->flows)
+        return;
+    uint32_t x = c->straggler;
+    for (uint32_t guard = 0; guard <= s->n_flows; guard++) {
+        const struct qp *q = &s->flows[x];
+        c->path_n++;
+        c->path_paused += q->ever_paused;
+        c->path_rerouted += q->path_switches > 0;
+        c->path_retx += q->lost > 0 || q->timeouts > 0;
+        simtime_t excess = q->finish - q->start - q->ideal_fct;
+        if (c->path_worst == UINT32_MAX || excess > c->path_excess) {
+            c->path_worst = x;
+            c->path_excess = excess;
+        }
+        const struct flow_spec *fs = &fl->v[x];
+        uint32_t next = UINT32_MAX;
+        simtime_t met = -1;
+        for (uint32_t k = 0; k < fs->ndeps; k++) {
+            uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
+            if (id >= s->n_flows || fl->v[id].iter != c->iter || fl->v[id].job != fs->job)
+                continue;
+            simtime_t t = s->flows[id].finish;
+            if ((d & FLOW_DEP_SENT) && t > q->start)
+                t = q->start;
+            if (t > met) {
+                met = t;
+                next = id;
+            }
+        }
+        if (next == UINT32_MAX)
+            break;
+        x = next;
+    }
+}
+
+struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
+{
+    const struct flow_list *fl = &sc->flows;
+    const struct sim *s = &sc->sim;
+    *n = 0;
+    if (!fl->n_jobs)
+        return NULL;
+    size_t *first = calloc(fl->n_jobs + 1, sizeof *first);
+    if (!first)
+        return NULL;
+    for (size_t j = 0; j < fl->n_jobs; j++)
+        first[j + 1] = first[j] + fl->jobs[j].iterations;
+    struct coll_iter *it = calloc(first[fl->n_jobs] ? first[fl->n_jobs] : 1, sizeof *it);
+    if (!it) {
+        free(first);
+        return NULL;
+    }
+    for (size_t j = 0; j < fl->n_jobs; j++)
+        for (uint32_t k = 0; k < fl->jobs[j].iterations; k++)
+            it[first[j] + k] = (struct coll_iter){.job = (uint32_t)j, .iter = k, .start = T_NEVER, .end = -1,
+                                                  .straggler = UINT32_MAX};
+    for (uint32_t i = 0; i < s->n_flows && i < fl->n; i++) {
+        const struct flow_spec *fs = &fl->v[i];
+        if (!fs->job || fs->job > fl->n_jobs || fs->iter >= fl->jobs[fs->job - 1].iterations)
+            continue;
+        struct coll_iter *c = &it[first[fs->job - 1] + fs->iter];
+        const struct qp *q = &s->flows[i];
+        c->flows++;
+        if (q->state != FLOW_PENDING && q->start < c->start)
+            c->start = q->start;
+        if (q->state == FLOW_DONE) {
+            c->done++;
+            if (q->finish > c->end) { /* ties: the lowest id */
+                c->end = q->finish;
+                c->straggler = i;
+            }
+        }
+    }
+    *n = first[fl->n_jobs];
+    for (size_t k = 0; k < *n; k++)
+        critical_path(sc, &it[k]);
+    free(first);
+    return it;
+}
+
+void coll_why(const struct qp *q, char *buf, size_t n)
+{
+    buf[0] = 0;
+    size_t len = 0;
+    if (q->ever_paused)
+        len += (size_t)snprintf(buf + len, n - len, "paused");
+    if (q->path_switches && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%srerouted", len ? "+" : "");
+    if ((q->lost || q->timeouts) && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%sretransmitted", len ? "+" : "");
+    if (!len)
+        snprintf(buf, n, "none");
+}
+
+static bool complete(const struct coll_iter *c) { return c->flows && c->done == c->flows; }
+
+int collective_write_csv(const struct scenario *sc, const char *dir, struct err *e)
+{
+    if (!sc->flows.n_jobs)
+        return 0;
+    size_t n;
+    struct coll_iter *it = coll_iters(sc, &n);
+    if (!it)
+        return errf(e, "out of memory");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/collective.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(it);
+        return errf(e, "%s: cannot create", path);
+    }
+    fputs("job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,flows,"
+          "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why,path_flows,"
+          "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why\n",
+          f);
+    for (size_t k = 0; k < n; k++) {
+        const struct coll_iter *c = &it[k];
+        const struct coll_job *jb = &sc->flows.jobs[c->job];
+        fprintf(f, "%s,%s,%u,%llu,%u,%u,", jb->name, coll_name(jb->algo), jb->n, (unsigned long long)jb->size,
+                jb->chunks, c->iter);
+        if (c->start != T_NEVER)
+            fprintf(f, "%.3f", (double)c->start / T_NS);
+        fputc(',', f);
+        if (complete(c)) {
+            double t = (double)(c->end - c->start) / T_NS, alg = (double)jb->size / t;
+            fprintf(f, "%.3f,%.3f,%.4f,%.4f", (double)c->end / T_NS, t, alg, alg * coll_busbw_factor(jb->algo, jb->n));
+        } else {
+            fputs(",,,", f);
+        }
+        fprintf(f, ",%u,%u,", c->flows, c->done);
+        if (c->straggler != UINT32_MAX && complete(c)) {
+            const struct qp *q = &sc->sim.flows[c->straggler];
+            char why[64];
+            coll_why(q, why, sizeof why);
+            fprintf(f, "%u,%u,%u,%u,%.3f,%s,", c->straggler, q->src, q->dst, sc->flows.v[c->straggler].step,
+                    (double)(q->finish - q->start) / T_NS, why);
+            const struct qp *w = &sc->sim.flows[c->path_worst];
+            coll_why(w, why, sizeof why);
+            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
+                    c->path_worst, sc->flows.v[c->path_worst].step, (double)c->path_excess / T_NS, why);
+        } else {
+            fputs(",,,,,,,,,,,,,\n", f);
+        }
+    }
+    free(it);
+    if (fclose(f) != 0)
+        return errf(e, "%s: write failed", path);
+    return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void collective_write_json(FILE *f, const struct scenario *sc)
+{
+    if (!sc->flows.n_jobs)
+        return;
+    size_t n;
+    struct coll_iter *it = coll_iters(sc, &n);
+    double *t = malloc((n ? n : 1) * sizeof *t);
+    if (!it || !t) {
+        free(it);
+        free(t);
+        return;
+    }
+    fprintf(f, "  \"collectives\": [");
+    size_t k = 0;
+    for (size_t j = 0; j < sc->flows.n_jobs; j++) {
+        const struct coll_job *jb = &sc->flows.jobs[j];
+        size_t m = 0, slow = SIZE_MAX;
+        double sum = 0;
+        for (; k < n && it[k].job == j; k++)
+            if (complete(&it[k])) {
+                t[m] = (double)(it[k].end - it[k].start) / T_US;
+                sum += t[m++];
+                if (slow == SIZE_MAX || it[k].end - it[k].start > it[slow].end - it[slow].start)
+                    slow = k;
+            }
+        double mean = m ? sum / (double)m : 0, alg = m ? (double)jb->size / (mean * 1e3) : 0;
+        double f_bus = coll_busbw_factor(jb->algo, jb->n);
+        fprintf(f, "%s{\"job\": \"%s\", \"collective\": \"%s\", \"hosts\": %u, \"size_bytes\": %llu, \"chunks\": %u, "
+                "\"steps\": %u, \"iterations\": %u, \"iterations_done\": %zu, ", j ? ",\n    " : "\n    ", jb->name,
+                coll_name(jb->algo), jb->n, (unsigned long long)jb->size, jb->chunks, jb->steps, jb->iterations, m);
+        qsort(t, m, sizeof *t, cmp_dbl);
+        if (m)
+            fprintf(f, "\"iteration_us\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, "
+                    "\"algbw_GBps\": %.4f, \"busbw_GBps\": %.4f, ", mean, percentile(t, m, 50), percentile(t, m, 99),
+                    t[m - 1], alg, alg * f_bus);
+        else
+            fprintf(f, "\"iteration_us\": null, \"algbw_GBps\": null, \"busbw_GBps\": null, ");
+        if (slow != SIZE_MAX) {
+            const struct qp *q = &sc->sim.flows[it[slow].straggler];
+            char why[64];
+            coll_why(q, why, sizeof why);
+            const struct coll_iter *c = &it[slow];
+            fprintf(f, "\"slowest\": {\"iteration\": %u, \"straggler_flow\": %u, \"src\": %u, \"dst\": %u, \"step\": %u, "
+                    "\"fct_us\": %.3f, \"why\": \"%s\", ", c->iter, c->straggler, q->src, q->dst,
+                    sc->flows.v[c->straggler].step, (double)(q->finish - q->start) / T_US, why);
+            const struct qp *w = &sc->sim.flows[c->path_worst];
+            coll_why(w, why, sizeof why);
+            fprintf(f, "\"critical_path\": {\"flows\": %u, \"paused\": %u, \"rerouted\": %u, \"retransmitted\": %u, "
+                    "\"worst_flow\": %u, \"worst_step\": %u, \"worst_excess_us\": %.3f, \"worst_why\": \"%s\"}}}",
+                    c->path_n, c->path_paused, c->path_rerouted, c->path_retx, c->path_worst, sc->flows.v[c->path_worst].step,
+                    (double)c->path_excess / T_US, why);
+        } else {
+            fprintf(f, "\"slowest\": null}");
+        }
+    }
+    fprintf(f, "\n  ],\n");
+    free(it);
+    free(t);
+}
+
+/* ---------------------------------------------------------------- report */
+
+struct rjob {
+    char name[64], algo[32];
+    unsigned hosts, iters, done;
+    double sum, max, size, factor;
+    double *t;
+    size_t cap;
+    unsigned why_paused, why_rerouted, why_retx;
+};
+
+void collective_report(FILE *out, const char *const *dirs, int n)
+{
+    bool header = false;
+    for (int d = 0; d < n; d++) {
+        char path[1100], line[1024];
+        snprintf(path, sizeof path, "%s/collective.csv", dirs[d]);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        struct rjob *jobs = NULL;
+        size_t nj = 0;
+        if (!fgets(line, sizeof line, f)) {
+            fclose(f);
+            continue;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *col[32];
+            int nc = 0;
+            line[strcspn(line, "\r\n")] = 0;
+            for (char *p = line; nc < 32;) {
+                col[nc++] = p;
+                char *c = strchr(p, ',');
+                if (!c)
+                    break;
+                *c = 0;
+                p = c + 1;
+            }
+            if (nc < 19)
+                continue;
+            size_t j = 0;
+            while (j < nj && strcmp(jobs[j].name, col[0]) != 0)
+                j++;
+            if (j == nj) {
+                struct rjob *nb = realloc(jobs, (nj + 1) * sizeof *nb);
+                if (!nb)
+                    break;
+                jobs = nb;
+                memset(&jobs[nj], 0, sizeof jobs[nj]);
+                snprintf(jobs[nj].name, sizeof jobs[nj].name, "%s", col[0]);
+                snprintf(jobs[nj].algo, sizeof jobs[nj].algo, "%s", col[1]);
+                jobs[nj].hosts = (unsigned)strtoul(col[2], NULL, 10);
+                nj++;
+            }
+            struct rjob *r = &jobs[j];
+            r->iters++;
+            if (!*col[8])
+                continue;
+            double t = strtod(col[8], NULL) / 1e3;
+            if (r->done == r->cap) {
+                size_t nc2 = r->cap ? 2 * r->cap : 16;
+                double *nt = realloc(r->t, nc2 * sizeof *nt);
+                if (!nt)
+                    continue;
+                r->t = nt;
+                r->cap = nc2;
+            }
+            r->t[r->done++] = t;
+            r->sum += t;
+            r->max = t > r->max ? t : r->max;
+            r->size = strtod(col[3], NULL);
+            r->factor = strtod(col[9], NULL) > 0 ? strtod(col[10], NULL) / strtod(col[9], NULL) : 0;
+            const char *why = nc > 26 ? col[26] : col[18]; /* the critical path's worst flow, else the straggler */
+            r->why_paused += strstr(why, "paused") != NULL;
+            r->why_rerouted += strstr(why, "rerouted") != NULL;
+            r->why_retx += strstr(why, "retransmitted") != NULL;
+        }
+        fclose(f);
+        if (!header) {
+            fprintf(out, "\nCollectives (collective.csv; iteration times in us; busbw by NCCL's definition; "
+                         "slow paths: iterations whose critical path's slowest flow was paused / rerouted / retransmitted)\n");
+            fprintf(out, "  %-4s %-20s %-15s %6s %7s %10s %10s %10s %9s %s\n", "run", "job", "collective", "hosts", "iters",
+                    "mean", "p99", "max", "busbw", "slow paths");
+            header = true;
+        }
+        for (size_t j = 0; j < nj; j++) {
+            struct rjob *r = &jobs[j];
+            qsort(r->t, r->done, sizeof *r->t, cmp_dbl);
+            char it[24];
+            snprintf(it, sizeof it, "%u/%u", r->done, r->iters);
+            if (r->done)
+                fprintf(out, "  %-4d %-20s %-15s %6u %7s %10.3f %10.3f %10.3f %9.3f %u/%u/%u\n", d + 1, r->name, r->algo,
+                        r->hosts, it, r->sum / r->done, percentile(r->t, r->done, 99), r->max,
+                        r->size / (r->sum / r->done * 1e3) * r->factor, /* at the mean time, as summary.json */
+                        r->why_paused, r->why_rerouted, r->why_retx);
+            else
+                fprintf(out, "  %-4d %-20s %-15s %6u %7s %10s %10s %10s %9s -\n", d + 1, r->name, r->algo, r->hosts, it,
+                        "-", "-", "-", "-");
+            free(r->t);
+        }
+        free(jobs);
+    }
+}

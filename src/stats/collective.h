@@ -1,0 +1,39 @@
+/* Collective metrics (collective.c): per job and iteration the completion
+ * time, NCCL's algorithm and bus bandwidth and the straggler; per job the
+ * iteration times. Written to collective.csv and summary.json, read back by
+ * `rocesim report`. */
+#ifndef ROCESIM_STATS_COLLECTIVE_H
+#define ROCESIM_STATS_COLLECTIVE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "core/err.h"
+#include "scenario/scenario.h"
+
+/* One iteration of one job, from the finished simulation. */
+struct coll_iter {
+    uint32_t job, iter;
+    uint32_t flows, done;
+    simtime_t start, end;      /* earliest start, latest finish (end valid when done == flows) */
+    uint32_t straggler;        /* the flow that finished last (UINT32_MAX: none finished) */
+    /* The critical path: from the straggler back through the prerequisite
+     * met last, within the iteration. Its flows, how many of them were
+     * paused / rerouted / retransmitted, and the one that lost most time
+     * against its ideal FCT (its excess in ps). */
+    uint32_t path_n, path_paused, path_rerouted, path_retx;
+    uint32_t path_worst;
+    simtime_t path_excess;
+};
+/* Per (job, iteration), jobs in order: *n records, malloc'ed (NULL if no job). */
+struct coll_iter *coll_iters(const struct scenario *sc, size_t *n);
+/* Why a flow was slow, from its counters: "paused+rerouted+retransmitted" or "none". */
+void coll_why(const struct qp *q, char *buf, size_t n);
+
+/* collective.csv in dir, when the scenario has collective jobs. */
+int collective_write_csv(const struct scenario *sc, const char *dir, struct err *e);
+/* summary.json's "collectives": [...] entry, with the trailing ",\n". */
+void collective_write_json(FILE *f, const struct scenario *sc);
+/* `rocesim report`: the jobs of each run folder that has a collective.csv. */
+void collective_report(FILE *out, const char *const *dirs, int n);
+
+#endif

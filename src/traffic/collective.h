@@ -1,0 +1,55 @@
+/* Collective communication as flows with dependencies (collective.c): the
+ * step schedules of ring and halving-doubling all-reduce, all-gather,
+ * reduce-scatter and all-to-all over a group of hosts, and NCCL's bandwidth
+ * definitions. */
+#ifndef ROCESIM_COLLECTIVE_H
+#define ROCESIM_COLLECTIVE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "core/err.h"
+#include "core/rng.h"
+#include "core/simtime.h"
+#include "traffic/traffic.h"
+
+enum coll_algo { COLL_RING_ALLREDUCE, COLL_HD_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
+#define COLL_CHOICES "ring_allreduce|hd_allreduce|allgather|reducescatter|alltoall"
+enum coll_place { COLL_CONTIGUOUS, COLL_RANDOM, COLL_SPREAD };
+#define COLL_PLACE_CHOICES "contiguous|random|spread"
+enum coll_a2a { COLL_A2A_PAIRWISE, COLL_A2A_ALL };
+#define COLL_A2A_CHOICES "pairwise|all"
+
+/* One collective job: what the metrics need (stats/collective.c). */
+struct coll_job {
+    char name[48];       /* its section: "traffic" or "traffic.NAME" */
+    int algo, a2a;       /* enum coll_algo, enum coll_a2a */
+    uint32_t n;          /* hosts in the group */
+    uint64_t size;       /* S, bytes, as NCCL's tests count it (see collective.c) */
+    uint32_t iterations, steps, chunks;
+    simtime_t start, gap;
+    uint32_t first_rank_host; /* node id of rank 0 */
+};
+
+struct coll_opts {
+    const char *name;        /* section, for coll_job.name */
+    int algo, placement, a2a;
+    uint32_t group;          /* hosts; 0 = every host not taken */
+    uint64_t size;
+    uint32_t iterations, chunks;
+    simtime_t start, gap;
+    uint16_t pg;
+    const uint32_t *hosts;   /* explicit group (node ids, in rank order), or NULL: placement */
+    size_t n_hosts;
+    uint8_t *taken;          /* per host index: in an earlier job's group; updated (may be NULL) */
+};
+
+/* Appends the job's flows (iteration by iteration, step by step, piece by
+ * piece, then by rank) with their dependencies, and the job to out->jobs. */
+int traffic_collective(struct flow_list *out, const struct topo *t, const struct coll_opts *o, struct rng *r,
+                       struct err *e);
+/* Steps of one iteration. */
+uint32_t coll_steps(int algo, int a2a, uint32_t n);
+/* NCCL tests' busbw / algbw: 2(n-1)/n for all-reduce, (n-1)/n otherwise. */
+double coll_busbw_factor(int algo, uint32_t n);
+const char *coll_name(int algo);
+
+#endif

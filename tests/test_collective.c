@@ -1,0 +1,387 @@
+/* Collectives and flow dependencies: the analytic completion times of ring
+ * and halving-doubling all-reduce and of all-to-all on an idle non-blocking
+ * fabric, the step schedules and placements, NCCL's bandwidths, a flow file's
+ * dependency column in the simulator, and bad input. */
+#include "testutil.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "simrun.h"
+#include "stats/collective.h"
+#include "traffic/collective.h"
+
+/* n hosts, one per leaf, one spine, every link 100 Gbps and 1 us: a
+ * non-blocking fabric where every flow takes h = 4 links. cc = none (line
+ * rate). `ack` is the ACK interval: with one ACK per flow (a large interval)
+ * nothing shares a link with data, so the time is exact. */
+static void coll_setup(struct run *r, uint32_t n, const char *algo, const char *size, const char *extra,
+                       const char *ack)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[topology]\ntype = leafspine\nleaves = %u\nspines = 1\nhosts_per_leaf = 1\nfabric_link = 100Gbps\n"
+             "[transport]\ncc = none\nack_interval = %s\n[traffic]\npattern = collective\ncollective = %s\nsize = %s\n%s",
+             n, ack, algo, size, extra);
+    run_setup(r, ini);
+    run_build(r);
+    sim_run(&r->sc.sim);
+    run_check_invariants(r);
+}
+
+/* One flow of B bytes (a multiple of the 1000 B MTU) on h = 4 links at R =
+ * 100 Gbps, d = 1 us, alone: every packet serialised at the NIC with its 48 B
+ * of headers, the last one stored and forwarded by 3 switches, 4 propagation
+ * delays, then the 60 B ACK back over 4 links. In picoseconds. */
+static simtime_t flow_time(uint64_t bytes)
+{
+    uint64_t p = bytes / 1000;
+    simtime_t ser = (simtime_t)((bytes + 48 * p) * 8 * 10); /* 10 ps per bit at 100 Gbps */
+    simtime_t fwd = 3 * 1048 * 8 * 10, ack = 4 * 60 * 8 * 10, prop = 8 * T_US;
+    return ser + fwd + prop + ack;
+}
+
+static simtime_t iter_time(const struct run *r, uint32_t job, uint32_t iter)
+{
+    size_t n;
+    struct coll_iter *it = coll_iters(&r->sc, &n);
+    assert_non_null(it);
+    simtime_t t = -1;
+    for (size_t k = 0; k < n; k++)
+        if (it[k].job == job && it[k].iter == iter) {
+            assert_int_equal(it[k].done, it[k].flows);
+            t = it[k].end - it[k].start;
+        }
+    free(it);
+    assert_true(t > 0);
+    return t;
+}
+
+/* Ring all-reduce: 2(n-1) steps of S/n, so 2(n-1)/n * S * (1 + 48/1000) / rate
+ * of serialisation plus 2(n-1) times the per-step latency. */
+static void test_ring_allreduce_analytic(void **st)
+{
+    (void)st;
+    struct run r;
+    const uint32_t n = 4;
+    const uint64_t S = 400000;
+    coll_setup(&r, n, "ring_allreduce", "400000B", "", "1000000");
+    assert_int_equal(r.sc.sim.n_flows, 2 * (n - 1) * n);
+    simtime_t want = 2 * (n - 1) * flow_time(S / n);
+    assert_int_equal(iter_time(&r, 0, 0), want); /* 99 928.32 ns */
+    double lat = 2 * (n - 1) * (double)(3 * 1048 * 8 * 10 + 8 * T_US + 4 * 60 * 8 * 10);
+    double bw = 2.0 * (n - 1) / n * (double)S * 1.048 * 8 * 10; /* ps of serialisation */
+    assert_true(fabs((double)want - (bw + lat)) < 1);
+    run_free(&r);
+
+    /* An ACK per packet (the default): each host's uplink also carries the
+     * ACKs of what it receives, 60 B per 1000 B, while its own data goes out:
+     * between the exact time and every ACK taking its slot. */
+    coll_setup(&r, n, "ring_allreduce", "400000B", "", "1");
+    simtime_t t = iter_time(&r, 0, 0);
+    assert_true(t > want);
+    assert_true(t <= want + 2 * (n - 1) * (simtime_t)(S / n / 1000) * 60 * 8 * 10);
+    run_free(&r);
+
+    /* two iterations with a compute gap: the second starts gap after the first ends */
+    coll_setup(&r, n, "ring_allreduce", "400000B", "iterations = 2\ncompute_gap = 10us\n", "1000000");
+    assert_int_equal(iter_time(&r, 0, 1), want);
+    size_t k;
+    struct coll_iter *it = coll_iters(&r.sc, &k);
+    assert_int_equal(k, 2);
+    assert_int_equal(it[1].start, it[0].end + 10 * T_US);
+    /* the critical path runs back through every step of the iteration */
+    assert_int_equal(it[0].path_n, 2 * (n - 1));
+    assert_int_equal(it[1].path_n, 2 * (n - 1));
+    assert_int_equal(it[0].path_paused + it[0].path_rerouted + it[0].path_retx, 0);
+    free(it);
+    run_free(&r);
+}
+
+/* Halving-doubling: steps of S/2, S/4, ..., S/n then back up: the same bytes
+ * as the ring in 2 log2 n steps. */
+static void test_hd_allreduce_analytic(void **st)
+{
+    (void)st;
+    struct run r;
+    const uint32_t n = 8;
+    const uint64_t S = 800000, u = S / n;
+    coll_setup(&r, n, "hd_allreduce", "800000B", "", "1000000");
+    assert_int_equal(r.sc.sim.n_flows, 2 * 3 * n);
+    simtime_t want = 0;
+    for (uint32_t k = 0; k < 3; k++) /* halving: n/2, n/4, n/8 = 1 pieces of u */
+        want += flow_time(u * (n >> (k + 1)));
+    for (uint32_t j = 0; j < 3; j++)
+        want += flow_time(u << j);
+    assert_int_equal(iter_time(&r, 0, 0), want);
+    /* partners: step 0 is r xor 4 */
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(r.sc.flows.v[i].dst ^ r.sc.flows.v[i].src, r.sc.sim.flows[0].dst ^ r.sc.sim.flows[0].src);
+    run_free(&r);
+}
+
+/* All-to-all: pairwise, n-1 steps of S/n; all at once, the NIC serves its
+ * n-1 flows in turn, so the last one ends after (n-1) S/n of serialisation. */
+static void test_alltoall_analytic(void **st)
+{
+    (void)st;
+    struct run r;
+    const uint32_t n = 4;
+    const uint64_t S = 400000, u = S / n;
+    coll_setup(&r, n, "alltoall", "400000B", "", "1000000");
+    assert_int_equal(iter_time(&r, 0, 0), (n - 1) * flow_time(u));
+    run_free(&r);
+    coll_setup(&r, n, "alltoall", "400000B", "alltoall = all\n", "1000000");
+    assert_int_equal(r.sc.sim.n_flows, n * (n - 1));
+    assert_int_equal(iter_time(&r, 0, 0), flow_time((n - 1) * u));
+    run_free(&r);
+}
+
+/* Chunks pipeline: piece p of a transfer follows piece p-1 back to back
+ * (once its last byte left the sender, as a NIC takes a QP's next work
+ * request), and piece p of step s waits for piece p of step s-1 at that host.
+ * Where serialisation outweighs the per-step latency (1 MB steps against
+ * ~8.3 us) a chunked ring then ends within about a step's latency of sending
+ * its bytes back to back, well before the unchunked one (measured on this
+ * fabric: 552.7 us unchunked, 514.4 us in 4 pieces, 503.0 us of serialisation). */
+static void test_chunks(void **st)
+{
+    (void)st;
+    struct run r;
+    const uint32_t n = 4, c = 4;
+    const uint64_t S = 4000000;
+    coll_setup(&r, n, "ring_allreduce", "4MB", "chunks = 4\n", "1000000");
+    const struct sim *s = &r.sc.sim;
+    assert_int_equal(s->n_flows, c * 2 * (n - 1) * n);
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        bytes += s->flows[i].size;
+    assert_int_equal(bytes, 2 * (n - 1) * S);
+    /* listed step by step, piece by piece, rank by rank */
+    for (uint32_t i = 0; i < s->n_flows; i++) {
+        uint32_t p = i / n % c;
+        const struct qp *f = &s->flows[i], *prev = &s->flows[i - (p ? n : 0)];
+        if (p > 0) /* not before the piece ahead of it was on the wire */
+            assert_true(f->start >= prev->start + (simtime_t)(prev->size / 1000 - 1) * 1048 * 80);
+        if (i >= c * n) /* the previous step's same piece from the upstream rank */
+            assert_true(f->start >= s->flows[i - c * n + (i % n + n - 1) % n - i % n].finish);
+    }
+    simtime_t t = iter_time(&r, 0, 0), ser = (simtime_t)(2 * (n - 1) * (S / n) * 1.048 * 80);
+    simtime_t step_lat = flow_time(S / n) - (simtime_t)((S / n) * 1.048 * 80);
+    assert_true(t > ser);
+    assert_true(t < ser + 2 * step_lat);
+    assert_true(t < 2 * (n - 1) * flow_time(S / n));
+    run_free(&r);
+}
+
+/* Placement and several jobs: spread puts one rank per leaf; jobs never share hosts. */
+static void test_placement(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 4\nspines = 2\nhosts_per_leaf = 4\n"
+                  "[traffic]\npattern = collective\ncollective = allgather\ngroup = 4\nplacement = spread\nsize = 4KB\n"
+                  "[traffic.b]\npattern = collective\ngroup = 8\nsize = 8KB\n"
+                  "[traffic.c]\npattern = collective\ncollective = reducescatter\nplacement = random\ngroup = 4\nsize = 4KB\n");
+    const struct flow_list *fl = &r.sc.flows;
+    assert_int_equal(fl->n_jobs, 3);
+    int owner[16];
+    for (int i = 0; i < 16; i++)
+        owner[i] = -1;
+    uint32_t leaves_a = 0;
+    for (size_t i = 0; i < fl->n; i++) {
+        uint32_t h = (uint32_t)r.sc.topo.host_index[fl->v[i].src];
+        assert_true(owner[h] < 0 || owner[h] == fl->v[i].job);
+        owner[h] = fl->v[i].job;
+        if (fl->v[i].job == 1)
+            leaves_a |= 1u << (h / 4);
+    }
+    assert_int_equal(leaves_a, 0xf); /* spread: the 4 ranks on 4 leaves */
+    assert_int_equal(fl->jobs[0].steps, 3);
+    assert_int_equal(fl->jobs[1].steps, 14);
+    assert_true(fabs(coll_busbw_factor(COLL_RING_ALLREDUCE, 8) - 1.75) < 1e-12);
+    assert_true(fabs(coll_busbw_factor(COLL_ALLGATHER, 8) - 0.875) < 1e-12);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    run_free(&r);
+}
+
+/* A flow file's dependency column: flow 2 starts 5 us after flows 0 and 1
+ * both finished; its ids survive the start-time sort beside a named flow. */
+static void test_flowfile_deps_sim(void **st)
+{
+    (void)st;
+    char path[256];
+    run_topo_file(path, sizeof path,
+                  "3\n0 1 3 100 100000 0.00001 -\n2 3 3 100 50000 0 -\n4 5 3 100 1000 0 0,1+0.000005\n");
+    char ini[600];
+    snprintf(ini, sizeof ini, "[transport]\ncc = none\n[traffic]\npattern = file\nfile = %s\n"
+                              "[flow.x]\nsrc = 6\ndst = 7\nsize = 1000B\nstart = 1us\n", path);
+    struct run r;
+    run_setup(&r, ini);
+    const struct flow_list *fl = &r.sc.flows;
+    /* sorted by start: 2->3 (0), 4->5 (0, waits), x (1 us), 0->1 (10 us) */
+    assert_int_equal(fl->v[1].src, 4);
+    assert_int_equal(fl->v[1].ndeps, 2);
+    assert_int_equal(fl->v[fl->deps[fl->v[1].dep0]].src, 0);
+    assert_int_equal(fl->v[fl->deps[fl->v[1].dep0 + 1]].src, 2);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    const struct qp *a = &r.sc.sim.flows[3], *b = &r.sc.sim.flows[0], *c = &r.sc.sim.flows[1];
+    simtime_t last = a->finish > b->finish ? a->finish : b->finish;
+    assert_int_equal(c->start, last + 5 * T_US);
+    run_free(&r);
+    unlink(path);
+}
+
+/* "0s": flow 1 starts as flow 0's last packet is handed to host 0's link
+ * (packet 100 of 1048 B at 100 Gbps: 99 x 83.84 ns), then follows it back to
+ * back; `rocesim flows` writes the suffix back. */
+static void test_flowfile_dep_sent(void **st)
+{
+    (void)st;
+    char path[256];
+    run_topo_file(path, sizeof path, "2\n0 1 3 100 100000 0 -\n0 2 3 100 100000 0 0s\n");
+    char ini[400];
+    snprintf(ini, sizeof ini, "[transport]\ncc = none\n[traffic]\npattern = file\nfile = %s\n", path);
+    struct run r;
+    run_setup(&r, ini);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    flowfile_write(f, &r.sc.flows);
+    fclose(f);
+    assert_string_equal(buf, "2\n0 1 3 100 100000 0.000000000 -\n0 2 3 100 100000 0.000000000 0s\n");
+    free(buf);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    const struct qp *a = &r.sc.sim.flows[0], *b = &r.sc.sim.flows[1];
+    assert_int_equal(b->start, 99 * 1048 * 80);
+    assert_true(b->finish > a->finish);
+    run_free(&r);
+    unlink(path);
+}
+
+/* Same inputs, same run: two jobs, chunks, background Poisson and per-packet
+ * spraying, twice; every flow starts and ends at the same picosecond. */
+static void test_deterministic(void **st)
+{
+    (void)st;
+    static const char ini[] =
+        "[run]\nseed = 7\n[topology]\ntype = fattree\nk = 4\n[lb]\nscheme = spray\n[transport]\nreorder = buffer\n"
+        "[traffic]\nload = 0.3\nduration = 200us\n"
+        "[traffic.a]\npattern = collective\ngroup = 8\nplacement = random\nsize = 256KB\nchunks = 2\niterations = 2\n"
+        "compute_gap = 5us\n[traffic.b]\npattern = collective\ncollective = alltoall\nalltoall = all\nplacement = spread\n"
+        "size = 64KB\n";
+    struct run r[2];
+    for (int k = 0; k < 2; k++) {
+        run_setup(&r[k], ini);
+        run_build(&r[k]);
+        sim_run(&r[k].sc.sim);
+        run_check_invariants(&r[k]);
+    }
+    assert_int_equal(r[0].sc.sim.n_flows, r[1].sc.sim.n_flows);
+    assert_int_equal(r[0].sc.flows.n_jobs, 2);
+    for (uint32_t i = 0; i < r[0].sc.sim.n_flows; i++) {
+        assert_int_equal(r[0].sc.sim.flows[i].start, r[1].sc.sim.flows[i].start);
+        assert_int_equal(r[0].sc.sim.flows[i].finish, r[1].sc.sim.flows[i].finish);
+    }
+    assert_int_equal(r[0].sc.sim.c.events, r[1].sc.sim.c.events);
+    run_free(&r[0]);
+    run_free(&r[1]);
+}
+
+/* A generated job written as a flow file (`rocesim flows`: the dependency
+ * column with its "s" suffixes) and read back runs the same, to the picosecond. */
+static void test_flowfile_roundtrip(void **st)
+{
+    (void)st;
+    static const char topo[] = "[topology]\ntype = leafspine\nleaves = 4\nspines = 1\nhosts_per_leaf = 1\n"
+                               "[transport]\ncc = none\n";
+    char ini[1024], path[256];
+    struct run a, b;
+    snprintf(ini, sizeof ini, "%s[traffic]\npattern = collective\nsize = 400KB\nchunks = 2\niterations = 2\n"
+                              "compute_gap = 3us\n", topo);
+    run_setup(&a, ini);
+    run_topo_file(path, sizeof path, "");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    flowfile_write(f, &a.sc.flows);
+    fclose(f);
+    snprintf(ini, sizeof ini, "%s[traffic]\npattern = file\nfile = %s\n", topo, path);
+    run_setup(&b, ini);
+    assert_int_equal(a.sc.flows.n, b.sc.flows.n);
+    assert_int_equal(a.sc.flows.n_deps, b.sc.flows.n_deps);
+    assert_memory_equal(a.sc.flows.deps, b.sc.flows.deps, a.sc.flows.n_deps * sizeof *a.sc.flows.deps);
+    run_build(&a);
+    run_build(&b);
+    sim_run(&a.sc.sim);
+    sim_run(&b.sc.sim);
+    for (uint32_t i = 0; i < a.sc.sim.n_flows; i++) {
+        assert_int_equal(a.sc.sim.flows[i].start, b.sc.sim.flows[i].start);
+        assert_int_equal(a.sc.sim.flows[i].finish, b.sc.sim.flows[i].finish);
+    }
+    run_free(&a);
+    run_free(&b);
+    unlink(path);
+}
+
+static void bad(const char *ini, const char *sub)
+{
+    struct config c;
+    struct scenario sc;
+    struct err e = {{0}};
+    memset(&sc, 0, sizeof sc);
+    assert_int_equal(config_init(&c), 0);
+    int rc = config_load_ini(&c, ini, "t.ini", &e);
+    if (rc == 0)
+        rc = config_validate(&c, &e);
+    if (rc == 0)
+        rc = scenario_load(&sc, &c, &e);
+    if (rc == 0)
+        fail_msg("accepted:\n%s", ini);
+    if (!strstr(e.msg, sub))
+        fail_msg("message '%s'\n  wanted '%s'", e.msg, sub);
+    scenario_free(&sc);
+    config_load_free(&c);
+    config_free(&c);
+}
+
+static void test_bad_input(void **st)
+{
+    (void)st;
+    bad("[traffic]\npattern = collective\ncollective = hd_allreduce\ngroup = 6\n",
+        "t.ini:4: traffic.group: hd_allreduce (recursive halving-doubling) needs a power-of-two group, not 6 hosts");
+    bad("[traffic]\npattern = collective\ngroup = 1\n", "t.ini:3: traffic.group: a collective needs at least 2 hosts");
+    bad("[traffic]\npattern = collective\nhosts = 0,1,0\n", "t.ini:3: traffic.hosts: bad host list");
+    bad("[traffic]\npattern = collective\nhosts = 0-3\ngroup = 3\n", "traffic.group: 3 does not match the 4 hosts");
+    bad("[traffic]\npattern = collective\nhosts = 0,130\n", "traffic.hosts: node 130 is a switch");
+    bad("[traffic]\npattern = collective\ncollective = ring\n", "t.ini:3: ");
+    bad("[traffic]\npattern = collective\nsize = 10B\ngroup = 8\nchunks = 4\n", "leaves empty pieces");
+    bad("[topology]\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n[traffic]\npattern = collective\ngroup = 3\n"
+        "[traffic.b]\npattern = collective\ngroup = 2\n",
+        "[traffic.b] traffic.group: 2 hosts wanted, 1 are free");
+    bad("[topology]\nleaves = 8\nspines = 1\nhosts_per_leaf = 16\n[traffic]\npattern = collective\ncollective = alltoall\n"
+        "alltoall = all\niterations = 10000\n", "more than");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ring_allreduce_analytic),
+        cmocka_unit_test(test_hd_allreduce_analytic),
+        cmocka_unit_test(test_alltoall_analytic),
+        cmocka_unit_test(test_chunks),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_flowfile_deps_sim),
+        cmocka_unit_test(test_flowfile_dep_sent),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_flowfile_roundtrip),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
