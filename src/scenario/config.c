@@ -5,6 +5,7 @@
 #include <string.h>
 #include "net/cc.h"
 #include "net/lb.h"
+#include "scenario/load.h"
 #include "traffic/collective.h"
 
 #define F(S, m) offsetof(struct S, m)
@@ -205,6 +206,7 @@ int config_init(struct config *c)
 
 void config_free(struct config *c)
 {
+    config_load_free(c); /* where each key was set, if a loader recorded it */
     for (size_t i = 0; c->cc_params && cc_registry[i]; i++)
         free(c->cc_params[i]);
     for (size_t i = 0; c->lb_params && lb_registry[i]; i++)

@@ -213,6 +213,7 @@ extern const struct param cfg_flow_params[];    /* [flow.NAME] */
 
 /* Defaults everywhere (the built-in default scenario). */
 int config_init(struct config *c);
+/* Frees everything hung off c, the loaders' record of where keys were set included. */
 void config_free(struct config *c);
 /* Set "section.key" (section may be "cc.NAME" or "lb.NAME") to text.
  * Returns 0 or -1 with a message (no location; the caller adds it). */
