@@ -140,12 +140,7 @@ static void sim_routes_fill(struct scenario *sc)
 {
     const struct topo *t = &sc->topo;
     struct sim *s = &sc->sim;
-    free(s->route_off);
-    free(s->route_cnt);
-    free(s->route_ports);
-    free(s->edge_node);
-    free(s->host_edge);
-    free(s->host_port);
+    sim_routes_free(s);
     /* routing: candidate egress ports per (switch, destination edge switch) */
     const struct routes *rt = &sc->routes;
     s->n_edges = rt->n_edges;
