@@ -8,10 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "simrun.h"
+#include "lb/conga.h"
 #include "net/cc.h"
-
-/* conga.c's test accessor: a To-Leaf (to) or From-Leaf entry as read now, -1 if absent. */
-int conga_table_metric(struct sim *s, uint32_t node, bool to, uint32_t edge, uint32_t i);
 
 static uint32_t first_uplink(const struct sim *s, uint32_t node)
 {

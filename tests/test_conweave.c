@@ -13,15 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simrun.h"
+#include "lb/conweave.h"
 #include "net/cc.h"
-
-struct conweave_counts {
-    uint64_t reroutes, replies_timely, clears, notifies_sent, notifies_rx, held, queue_full, flushes_by_tail,
-        flushes;
-};
-void conweave_counts(const struct sim *s, struct conweave_counts *c);
-int conweave_path_paused(struct sim *s, uint32_t node, uint32_t de, uint32_t i);
-void conweave_derived(struct sim *s, uint32_t node, simtime_t t[3]);
 
 /* Every flow finished (a stepped run stops there). */
 static bool sim_done(const struct sim *s)

@@ -13,15 +13,6 @@
 #include "lb/flb.h"
 #include "net/cc.h"
 
-uint64_t flb_k(struct sim *s, uint32_t node, uint32_t port);
-uint32_t flb_port_congested(struct sim *s, uint32_t node, uint32_t port);
-bool flb_isolated(struct sim *s, uint32_t node, uint32_t port);
-uint32_t flb_n_isolated(struct sim *s, uint32_t node);
-uint32_t flb_n_table(struct sim *s, uint32_t node);
-uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow);
-uint32_t flb_cnm_in(struct sim *s, uint32_t flow);
-bool flb_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd);
-
 /* 2 leaves x 8 hosts (hosts 0-7 on leaf 0, 8-15 on leaf 1), 4 spines; host
  * links 40 Gbps, fabric 400 Gbps (so that only leaf-to-host ports can
  * congest), 1 us links, static PFC threshold 256 KB. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ccfix.h"
 #include "simrun.h"
 #include "cc/pbfs.h"
 
@@ -190,46 +191,16 @@ static void test_definition1_skipped_slots(void **state)
 }
 
 /* ------------------------------------------------------------ sender side
- * A bare struct sim for the clock and the one NIC cc_change_rate wakes. */
+ * One flow of `size` bytes at line rate on ccfix's bare simulator (tests/ccfix.h),
+ * PB-FS's parameters at their defaults but `key` = `val`, initialised. */
 
-struct fix {
-    struct sim s;
-    struct qp qp;
-    void *par, *st;
-};
-
-static void fix_init(struct fix *f, uint64_t size, const char *key, const char *val)
+static void pbfs_fix(struct fix *f, uint64_t size, const char *key, const char *val)
 {
-    memset(f, 0, sizeof *f);
-    sim_init(&f->s);
-    f->s.p.mtu = 1000;
-    f->s.n_hosts = 1;
-    f->s.nics = calloc(1, sizeof *f->s.nics);
-    f->s.host_index = calloc(1, sizeof *f->s.host_index);
-    f->s.nics[0].wake_at = T_NEVER;
-    f->s.now = 100 * T_US;
-    f->par = calloc(1, cc_pbfs.params_size);
-    assert_int_equal(param_defaults(cc_pbfs.params, f->par), 0);
-    if (key) {
-        const char *why;
-        assert_int_equal(param_set(cc_pbfs.params, f->par, key, val, &why), 0);
-    }
-    f->st = calloc(1, cc_pbfs.state_size);
-    f->qp.size = size;
-    f->qp.rate = f->qp.max_rate = G100;
-    f->qp.base_rtt = 10 * T_US; /* DC_RTT: tau = 5 us = 62 500 B at 100 Gbps */
-    f->qp.next_avail = f->s.now;
-    for (int k = 0; k <= CC_TIMERS; k++)
-        f->qp.timer_at[k] = -1;
-    f->qp.state = FLOW_ACTIVE;
-    cc_pbfs.init(&f->s, &f->qp, f->st, f->par);
-}
-
-static void fix_free(struct fix *f)
-{
-    free(f->par);
-    free(f->st);
-    sim_free(&f->s);
+    fix_init(f, &cc_pbfs, G100);
+    if (key)
+        fix_params(f, key, val);
+    f->qp.size = size; /* DC_RTT = base_rtt 10 us: tau = 5 us = 62 500 B at 100 Gbps */
+    fix_start(f);
 }
 
 static bool send_one(struct fix *f)
@@ -271,7 +242,7 @@ static void test_marking(void **state)
     (void)state;
     struct fix f;
     /* 1 MB: the 6th, 12th, 18th ... packets, until the first ACK */
-    fix_init(&f, 1000000, NULL, NULL);
+    pbfs_fix(&f, 1000000, NULL, NULL);
     for (int i = 1; i <= 20; i++)
         assert_int_equal(send_one(&f), i % 6 == 0);
     assert_int_equal(cc_stat(&f.s, &cc_pbfs, PBFS_ST_FLOWS), 1);
@@ -282,7 +253,7 @@ static void test_marking(void **state)
     fix_free(&f);
 
     /* ... or until the first postcard (here one asking for nothing) */
-    fix_init(&f, 1000000, NULL, NULL);
+    pbfs_fix(&f, 1000000, NULL, NULL);
     for (int i = 1; i <= 7; i++)
         send_one(&f);
     postcard(&f, 1, 1000, 0, 6000, 1000);
@@ -292,23 +263,23 @@ static void test_marking(void **state)
     fix_free(&f);
 
     /* tau = DC_RTT/2 = 5 us = 62 500 B at 100 Gbps: shorter flows never mark */
-    fix_init(&f, 62499, NULL, NULL);
+    pbfs_fix(&f, 62499, NULL, NULL);
     for (int i = 1; i <= 60; i++)
         assert_false(send_one(&f));
     assert_int_equal(cc_stat(&f.s, &cc_pbfs, PBFS_ST_FLOWS), 0);
     fix_free(&f);
-    fix_init(&f, 62500, NULL, NULL);
+    pbfs_fix(&f, 62500, NULL, NULL);
     for (int i = 1; i <= 5; i++)
         assert_false(send_one(&f));
     assert_true(send_one(&f));
     fix_free(&f);
 
     /* delta and tau as parameters */
-    fix_init(&f, 62500, "tau", "6us");
+    pbfs_fix(&f, 62500, "tau", "6us");
     for (int i = 1; i <= 60; i++)
         assert_false(send_one(&f));
     fix_free(&f);
-    fix_init(&f, 1000000, "delta", "4");
+    pbfs_fix(&f, 1000000, "delta", "4");
     for (int i = 1; i <= 12; i++)
         assert_int_equal(send_one(&f), i % 4 == 0);
     fix_free(&f);
@@ -322,7 +293,7 @@ static void test_algorithm1(void **state)
 {
     (void)state;
     struct fix f;
-    fix_init(&f, 1000000, NULL, NULL);
+    pbfs_fix(&f, 1000000, NULL, NULL);
 
     /* switch 7: I_p 400 000, Q¹ 25 000, 1000 marked of 12 000 recent bytes
      *   I_PBT = 6 · 1000/12 000 · 400 000 = 200 000, I_nonPBT = 200 000
@@ -387,7 +358,7 @@ static void test_algorithm1(void **state)
     fix_free(&f);
 
     /* a postcard that finds the rate changed by the CC (a timer, say) ends it too */
-    fix_init(&f, 1000000, NULL, NULL);
+    pbfs_fix(&f, 1000000, NULL, NULL);
     f.qp.rate = 70000000000ULL;
     postcard(&f, 7, 400000, 25000, 12000, 1000);
     assert_int_equal(f.qp.rate, 70000000000ULL);

@@ -13,13 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "simrun.h"
+#include "lb/proteus.h"
 #include "net/cc.h"
 
-/* proteus.c's test accessors */
-int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
-void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util);
-void proteus_counts(const struct sim *s, uint64_t *rtt_moves, uint64_t *reroutes, uint64_t *stays);
-bool proteus_path_active(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i);
 /* net/port.c: start a port whose pause the test lifted by hand */
 void port_kick(struct sim *s, uint32_t pid);
 

@@ -499,6 +499,40 @@ static void cp_setup(struct run *r, const char *sample_bytes)
     run_build(r);
 }
 
+/* The CP's sampling jitter comes from run.seed: the same seed gives the same
+ * run, another seed other sample points and so other finish times (the flows
+ * are added by hand and ECN is off, so nothing else draws from the seed). */
+static simtime_t jitter_run(int seed, uint64_t *msgs)
+{
+    char ini[512];
+    snprintf(ini, sizeof ini,
+             "[run]\nseed = %d\n[topology]\ntype = dumbbell\nsenders = 2\nreceivers = 1\n[switch]\necn = off\n"
+             "[transport]\ncc = qcn\n[cc.qcn]\nq_eq = 20000B\nsample_bytes = 20000B\n[traffic]\npattern = none\n",
+             seed);
+    struct run r;
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 2, 2000000, 0);
+    run_add_flow(&r, 1, 2, 2000000, 0);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    simtime_t t = r.sc.sim.flows[0].finish * 3 + r.sc.sim.flows[1].finish;
+    *msgs = r.sc.sim.c.feedback_packets;
+    run_free(&r);
+    return t;
+}
+
+static void test_qcn_jitter_seed(void **state)
+{
+    (void)state;
+    uint64_t m1, m1b, m2;
+    simtime_t a = jitter_run(1, &m1), b = jitter_run(1, &m1b), c = jitter_run(2, &m2);
+    assert_true(m1 > 10); /* the CP sampled and sent feedback */
+    assert_int_equal(a, b);
+    assert_int_equal(m1, m1b);
+    assert_true(a != c || m1 != m2);
+}
+
 /* q_eq 20 000 B, w 2, so Fb_max = 5 x 20 000 = 100 000 B; one sample per packet:
  *   Q 30 000 (Q_old 0):      Fb = -(10 000 + 2 x 30 000)   = -70 000  -> 44.1 -> 44
  *   Q 25 000:                Fb = -(5 000 - 2 x 5 000)     =  +5 000  -> none
@@ -764,7 +798,7 @@ int main(void)
         cmocka_unit_test(test_swift_pacing),
         cmocka_unit_test(test_qcn_rp_trajectory),
         cmocka_unit_test(test_qcn_rp_release),
-        cmocka_unit_test(test_qcn_cp_feedback),
+        cmocka_unit_test(test_qcn_cp_feedback), cmocka_unit_test(test_qcn_jitter_seed),
         cmocka_unit_test(test_qcn_cp_sampling),
         cmocka_unit_test(test_swift_pair),
         cmocka_unit_test(test_qcn_pair),

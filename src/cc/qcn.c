@@ -19,8 +19,9 @@
  * 50, 37.5, 30, 25, 21.4, 18.75 KB for the standard's 150 KB: the more
  * congested, the more often), times a uniform jitter in [1 - j, 1 + j]
  * (j = sample_jitter, 0.15 in the pseudo-code) drawn from a per-port
- * generator seeded by the port id, so runs stay reproducible (the jitter
- * does not change with run.seed). Only data packets on queues 1-7 are
+ * SplitMix64 state seeded by run.seed and the port id (run.seed = 1 keeps the
+ * stream this generator always had, so runs at the default seed are what they
+ * were before the seed counted). Only data packets on queues 1-7 are
  * counted and sampled. The switches' RED/ECN marking (switch.ecn) still runs;
  * QCN ignores the echo. A PB-FS postcard (no PF_CC1) is not a QCN message.
  *
@@ -61,6 +62,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/rng.h"
 #include "net/cc.h"
 
 struct qcn_par {
@@ -117,21 +119,13 @@ static const struct param qcn_params[] = {
 
 /* ------------------------------------------------------------ congestion point */
 
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static int64_t sample_interval(struct qcn_port *ps, uint32_t port, const struct qcn_par *p, int qfb)
+static int64_t sample_interval(const struct sim *s, struct qcn_port *ps, uint32_t port, const struct qcn_par *p, int qfb)
 {
     double n = (double)p->sample_bytes / (1 + qfb / 8);
     if (p->sample_jitter > 0) {
         if (!ps->rng)
-            ps->rng = 0x51c0ffee00000000ULL ^ port;
-        double u = (double)(splitmix(&ps->rng) >> 11) / 9007199254740992.0; /* [0, 1) */
+            ps->rng = (0x51c0ffee00000000ULL ^ port) ^ (cc_seed(s) - 1) * 0xd1b54a32d192ed03ULL;
+        double u = (double)(splitmix64(&ps->rng) >> 11) / 9007199254740992.0; /* [0, 1) */
         n *= 1 - p->sample_jitter + 2 * p->sample_jitter * u;
     }
     return n >= 1 ? (int64_t)n : 1;
@@ -146,7 +140,7 @@ static void qcn_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *
     struct qcn_cp *cp = &ps->cp[q];
     if (!cp->started) {
         cp->started = true;
-        cp->bytes_left = sample_interval(ps, port, p, 0);
+        cp->bytes_left = sample_interval(s, ps, port, p, 0);
     }
     cp->bytes_left -= pk->size;
     if (cp->bytes_left > 0)
@@ -159,7 +153,7 @@ static void qcn_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *
         double fb_max = (1 + 2 * p->w) * (double)p->q_eq;
         qfb = -fb >= fb_max ? 63 : (int)(-fb * 63 / fb_max);
     }
-    cp->bytes_left = sample_interval(ps, port, p, qfb);
+    cp->bytes_left = sample_interval(s, ps, port, p, qfb);
     if (qfb > 0) {
         uint32_t sw = cc_port_node(s, port);
         struct pkt *m = cc_switch_packet(s, sw, pk->flow, PF_CC1, (uint32_t)p->cnm_size);

@@ -1,4 +1,5 @@
 #include "core/eventq.h"
+#include <assert.h>
 #include "core/err.h"
 #include "core/xalloc.h"
 #include <stdio.h>
@@ -271,14 +272,25 @@ static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t
     heap_push(h, d << EV_SEQ_BITS | q->seq++, handle);
 }
 
+/* An event's handle. The id must fit its 28 bits (a wider one would name
+ * another object of the kind): scenario_build refuses networks whose ids
+ * could not (too many ports, flows, nodes' timers, link events), and debug
+ * and sanitizer builds assert it here on every push. */
+static inline uint32_t handle_of(unsigned kind, uint32_t id)
+{
+    assert(kind < 1u << (32 - EV_ID_BITS) && "event kinds are 4 bits");
+    assert(id <= EV_ID_MAX && "event ids are 28 bits");
+    return (kind << EV_ID_BITS) | (id & EV_ID_MAX);
+}
+
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    push(q, &q->fast, t, (kind << EV_ID_BITS) | (id & EV_ID_MAX));
+    push(q, &q->fast, t, handle_of(kind, id));
 }
 
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    push(q, &q->slow, t, (kind << EV_ID_BITS) | (id & EV_ID_MAX));
+    push(q, &q->slow, t, handle_of(kind, id));
 }
 
 static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out)
@@ -332,7 +344,7 @@ void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t 
 {
     simtime_t t = q->tk[ticket].time;
     uint64_t ord = q->tk[ticket].ord;
-    uint32_t handle = (kind << EV_ID_BITS) | (id & EV_ID_MAX);
+    uint32_t handle = handle_of(kind, id);
     q->tk[ticket].time = -1;
     /* a live ticket is never before base (renumbering and evq_take keep base
      * at or below it), and its ord is a rank exactly when t < limit */

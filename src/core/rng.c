@@ -1,7 +1,7 @@
 #include "core/rng.h"
 #include <math.h>
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -10,6 +10,9 @@ struct rng {
 };
 
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream);
+/* SplitMix64: the next value of the 64-bit state *x (which it advances), for a
+ * consumer that keeps one word of state (QCN's per-port sampling jitter). */
+uint64_t splitmix64(uint64_t *x);
 
 static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

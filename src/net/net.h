@@ -325,6 +325,9 @@ int sim_init(struct sim *s);
 void sim_start(struct sim *s);
 void sim_run(struct sim *s);
 void sim_free(struct sim *s);
+/* Free the routing tables (route_*, edge_node, host_edge, host_port), so the
+ * scenario can fill them anew after a link change. */
+void sim_routes_free(struct sim *s);
 /* Schedule the first hooks.sample call (after the hooks are set). */
 void sim_monitor_start(struct sim *s, simtime_t first);
 /* Take a link (given by either of its ports) down or bring it back now; the

@@ -89,6 +89,20 @@ static inline simtime_t port_tx_time(const struct sim *s, const struct port *pt,
     return pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate);
 }
 
+/* The addresses of a packet of flow f: toward its receiver (data), or back
+ * toward its sender as its ACKs go (addresses and ports reversed, so switches
+ * hash it as they hash the ACKs). The one place a flow's header is written. */
+static inline void flow_header(struct pkt *p, const struct qp *f, int type, bool back)
+{
+    p->type = (uint8_t)type;
+    p->prio = f->pg;
+    p->flow = f->id;
+    p->src = back ? f->dst : f->src;
+    p->dst = back ? f->src : f->dst;
+    p->sport = back ? f->dport : f->sport;
+    p->dport = back ? f->sport : f->dport;
+}
+
 static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics[s->host_index[node]]; }
 
 /* port.c */

@@ -38,13 +38,7 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     struct pkt *p = pkt_alloc(s);
     uint64_t left = f->size - seq;
     uint32_t payload = left < s->p.mtu ? (uint32_t)left : s->p.mtu;
-    p->type = PKT_DATA;
-    p->prio = f->pg;
-    p->flow = f->id;
-    p->src = f->src;
-    p->dst = f->dst;
-    p->sport = f->sport;
-    p->dport = f->dport;
+    flow_header(p, f, PKT_DATA, false);
     p->seq = seq;
     p->payload = payload;
     p->size = payload + s->data_hdr;

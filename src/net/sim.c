@@ -349,6 +349,18 @@ uint64_t sim_packets_in_network(const struct sim *s)
     return n + s->ctrl_pending.n + s->lb_held_now;
 }
 
+void sim_routes_free(struct sim *s)
+{
+    free(s->route_off);
+    free(s->route_cnt);
+    free(s->route_ports);
+    free(s->edge_node);
+    free(s->host_edge);
+    free(s->host_port);
+    s->route_off = s->route_ports = s->edge_node = s->host_edge = s->host_port = NULL;
+    s->route_cnt = NULL;
+}
+
 void sim_free(struct sim *s)
 {
     evq_free(&s->evq);
@@ -363,12 +375,7 @@ void sim_free(struct sim *s)
     free(s->ports);
     free(s->nics);
     free(s->host_index);
-    free(s->route_off);
-    free(s->route_cnt);
-    free(s->route_ports);
-    free(s->edge_node);
-    free(s->host_edge);
-    free(s->host_port);
+    sim_routes_free(s);
     free(s->flows);
     free(s->start_order);
     sim_deps_free(s);

@@ -92,13 +92,7 @@ void flow_complete(struct sim *s, struct qp *f)
  * (reversed addresses and ports, so switches hash it like the ACKs). */
 void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags)
 {
-    a->type = (uint8_t)type;
-    a->prio = f->pg;
-    a->flow = f->id;
-    a->src = f->dst;
-    a->dst = f->src;
-    a->sport = f->dport;
-    a->dport = f->sport;
+    flow_header(a, f, type, true);
     a->flags = flags;
 }
 

@@ -140,12 +140,7 @@ static void sim_routes_fill(struct scenario *sc)
 {
     const struct topo *t = &sc->topo;
     struct sim *s = &sc->sim;
-    free(s->route_off);
-    free(s->route_cnt);
-    free(s->route_ports);
-    free(s->edge_node);
-    free(s->host_edge);
-    free(s->host_port);
+    sim_routes_free(s);
     /* routing: candidate egress ports per (switch, destination edge switch) */
     const struct routes *rt = &sc->routes;
     s->n_edges = rt->n_edges;
@@ -506,6 +501,13 @@ int scenario_build(struct scenario *sc, struct err *e)
 
     /* flows */
     uint64_t max_win = 0;
+    /* every event names its object in 28 bits (core/eventq.h): ports, hosts,
+     * flows, link events, and each node's balancer timers */
+    if ((uint64_t)s->n_ports > EV_ID_MAX || (uint64_t)s->n_hosts > EV_ID_MAX || (uint64_t)s->n_link_ev > EV_ID_MAX ||
+        (uint64_t)s->n_nodes * LB_TIMERS > EV_ID_MAX || (uint64_t)sc->flows.n > EV_ID_MAX)
+        return errf(e, "too large to simulate: %u nodes, %u ports, %llu flows, %u link changes (event ids are 28 bits: "
+                       "at most %u of each, %u nodes)", s->n_nodes, s->n_ports, (unsigned long long)sc->flows.n,
+                    s->n_link_ev, EV_ID_MAX, EV_ID_MAX / LB_TIMERS);
     s->n_flows = (uint32_t)sc->flows.n;
     s->flows = xcalloc(s->n_flows, sizeof *s->flows);
     s->start_order = xcalloc(s->n_flows, sizeof *s->start_order);

@@ -302,16 +302,15 @@ void path_info_add_link(struct path_info *p, const struct topo_link *l, uint32_t
     p->hops++;
 }
 
-int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
-                struct path_info *out)
+/* The first-candidate walk from `from` to node `to`: toward host index `key`
+ * (routes_next), or toward edge switch index `key` (routes_next_edge). */
+static int walk(const struct routes *r, const struct topo *t, uint32_t from, uint32_t to, uint32_t key, bool edge,
+                uint32_t payload, struct path_info *out)
 {
-    if (src >= t->n_nodes || dst >= t->n_nodes || src == dst || t->host_index[dst] < 0 || !r->cnt)
-        return -1;
-    uint32_t hi = (uint32_t)t->host_index[dst];
     struct path_info p = {.bw = UINT64_MAX};
-    for (uint32_t cur = src; cur != dst;) {
+    for (uint32_t cur = from; cur != to;) {
         int c;
-        const uint32_t *nx = routes_next(r, cur, hi, &c);
+        const uint32_t *nx = edge ? routes_next_edge(r, cur, key, &c) : routes_next(r, cur, key, &c);
         if (c == 0 || p.hops >= (int)t->n_nodes) /* hop bound: BFS distance strictly drops, so never hit */
             return -1;
         const struct topo_link *l = topo_link_between(t, cur, nx[0]);
@@ -324,21 +323,16 @@ int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint
     return 0;
 }
 
+int routes_path(const struct routes *r, const struct topo *t, uint32_t src, uint32_t dst, uint32_t payload,
+                struct path_info *out)
+{
+    if (src >= t->n_nodes || dst >= t->n_nodes || src == dst || t->host_index[dst] < 0 || !r->cnt)
+        return -1;
+    return walk(r, t, src, dst, (uint32_t)t->host_index[dst], false, payload, out);
+}
+
 int routes_edge_path(const struct routes *r, const struct topo *t, uint32_t from, uint32_t edge, uint32_t payload,
                      struct path_info *out)
 {
-    struct path_info p = {.bw = UINT64_MAX};
-    for (uint32_t cur = from; cur != r->edge_node[edge];) {
-        int c;
-        const uint32_t *nx = routes_next_edge(r, cur, edge, &c);
-        if (c == 0 || p.hops >= (int)t->n_nodes)
-            return -1;
-        const struct topo_link *l = topo_link_between(t, cur, nx[0]);
-        if (!l)
-            return -1;
-        path_info_add_link(&p, l, payload);
-        cur = nx[0];
-    }
-    *out = p;
-    return 0;
+    return walk(r, t, from, r->edge_node[edge], edge, true, payload, out);
 }

@@ -118,6 +118,31 @@ static size_t first_arrivals(struct arrival *h, double *off, const double *gap, 
     return n;
 }
 
+/* Per host: its link rate, the mean gap between its arrivals, the running
+ * offset of its next one; and the heap of next arrivals (both generators). */
+struct arrivals {
+    uint64_t *rate;
+    double *gap, *off;
+    struct arrival *h;
+};
+
+static int arrivals_alloc(struct arrivals *a, uint32_t nh)
+{
+    a->rate = calloc(nh, sizeof *a->rate);
+    a->gap = malloc(nh * sizeof *a->gap);
+    a->off = malloc(nh * sizeof *a->off);
+    a->h = malloc(nh * sizeof *a->h);
+    return a->rate && a->gap && a->off && a->h ? 0 : -1;
+}
+
+static void arrivals_free(struct arrivals *a)
+{
+    free(a->rate);
+    free(a->gap);
+    free(a->off);
+    free(a->h);
+}
+
 /* Append one flow sized from the CDF (the draw comes before the push, as
  * every Poisson generator has always drawn it). */
 /* The arrival window and the CDF's mean, as both Poisson generators need them. */
@@ -252,21 +277,20 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         return -1;
 
     uint32_t nh = t->n_hosts;
-    uint64_t *rate = calloc(nh, sizeof *rate);
-    double *gap = malloc(nh * sizeof *gap), *off = malloc(nh * sizeof *off);
-    struct arrival *h = malloc(nh * sizeof *h);
+    struct arrivals a = {0};
     struct racks rk = {0};
     int rc = -1;
-    if (!rate || !gap || !off || !h || (intra_rack >= 0 && racks_build(&rk, t) < 0)) {
+    if (arrivals_alloc(&a, nh) < 0 || (intra_rack >= 0 && racks_build(&rk, t) < 0)) {
         errf(e, "traffic: out of memory");
         goto out;
     }
-    if (host_gaps(t, rate, gap, 1.0, mean, load, duration, e))
+    struct arrival *h = a.h;
+    if (host_gaps(t, a.rate, a.gap, 1.0, mean, load, duration, e))
         goto out;
 
     simtime_t base = (start + T_NS - 1) / T_NS * T_NS; /* arrivals never precede start */
     simtime_t end = start + duration;
-    size_t n0 = out->n, n = first_arrivals(h, off, gap, nh, base, end, r);
+    size_t n0 = out->n, n = first_arrivals(h, a.off, a.gap, nh, base, end, r);
     while (n > 0) {
         uint32_t hi = h[0].hi, d;
         if (intra_rack < 0) {
@@ -277,15 +301,12 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         }
         if (push_flow(out, n0, t->hosts[hi], t->hosts[d], h[0].t, pg, c, sampling, r, e))
             goto out;
-        next_arrival(h, &n, off, gap, hi, base, end, r);
+        next_arrival(h, &n, a.off, a.gap, hi, base, end, r);
     }
     rc = 0;
 out:
     racks_free(&rk);
-    free(rate);
-    free(gap);
-    free(off);
-    free(h);
+    arrivals_free(&a);
     return rc;
 }
 
@@ -356,19 +377,18 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
         return -1;
 
     uint32_t nh = t->n_hosts;
-    uint64_t *rate = calloc(nh, sizeof *rate);
-    double *gap = malloc(nh * sizeof *gap), *off = malloc(nh * sizeof *off);
-    struct arrival *h = malloc(nh * sizeof *h);
+    struct arrivals a = {0};
     uint32_t *pool = malloc(nh * sizeof *pool), *where = malloc(nh * sizeof *where);
     uint32_t *snd = malloc((size_t)hi * sizeof *snd);
     int rc = -1;
-    if (!rate || !gap || !off || !h || !pool || !where || !snd) {
+    if (arrivals_alloc(&a, nh) < 0 || !pool || !where || !snd) {
         errf(e, "traffic: out of memory");
         goto out;
     }
+    struct arrival *h = a.h;
     /* Arrivals per receiver: each brings (lo+hi)/2 flows on average, so this
      * gap offers `load` of the receiver's link (PCN's "load on ToR downlinks"). */
-    if (host_gaps(t, rate, gap, ((double)lo + (double)hi) / 2.0, mean, load, duration, e))
+    if (host_gaps(t, a.rate, a.gap, ((double)lo + (double)hi) / 2.0, mean, load, duration, e))
         goto out;
     /* The sender pool: a permutation of the host indices; a partial
      * Fisher-Yates over its first nh-1 entries (the receiver swapped out
@@ -377,7 +397,7 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
     for (uint32_t i = 0; i < nh; i++)
         pool[i] = where[i] = i;
     simtime_t base = (start + T_NS - 1) / T_NS * T_NS, end = start + duration;
-    size_t n0 = out->n, n = first_arrivals(h, off, gap, nh, base, end, r);
+    size_t n0 = out->n, n = first_arrivals(h, a.off, a.gap, nh, base, end, r);
     while (n > 0) {
         uint32_t rv = h[0].hi, k = lo + (uint32_t)rng_below(r, (uint64_t)(hi - lo) + 1);
         pool_swap(pool, where, where[rv], nh - 1);
@@ -395,14 +415,11 @@ int traffic_poisson_incast(struct flow_list *out, const struct topo *t, const st
         for (uint32_t j = 0; j < k; j++)
             if (push_flow(out, n0, t->hosts[snd[j]], t->hosts[rv], h[0].t, pg, c, sampling, r, e))
                 goto out;
-        next_arrival(h, &n, off, gap, rv, base, end, r);
+        next_arrival(h, &n, a.off, a.gap, rv, base, end, r);
     }
     rc = 0;
 out:
-    free(rate);
-    free(gap);
-    free(off);
-    free(h);
+    arrivals_free(&a);
     free(pool);
     free(where);
     free(snd);
