@@ -21,7 +21,7 @@
  *    Δ rule and the L-packet bitmap; agrees in kind); a "synchronise
  *    mechanism to ensure in-order memory update whenever needed" (not
  *    modelled, see below);
- *  - "only adds 66B to each connection state": this file keeps about 140 B
+ *  - "only adds 66B to each connection state": this file keeps about 200 B
  *    per flow, most of it simulator bookkeeping a NIC would not need (a
  *    64-entry ring of the VPs released packets go to, a 256-bit set of the
  *    VPs used, counted for the statistics); it changes nothing a flow does;
