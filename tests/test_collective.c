@@ -95,6 +95,8 @@ static void test_ring_allreduce_analytic(void **st)
     assert_int_equal(it[0].path_n, 2 * (n - 1));
     assert_int_equal(it[1].path_n, 2 * (n - 1));
     assert_int_equal(it[0].path_paused + it[0].path_rerouted + it[0].path_retx, 0);
+    assert_int_equal(it[0].path_inherited, 0); /* symmetric: every host starts each iteration together */
+    assert_int_equal(it[1].path_inherited, 0);
     free(it);
     run_free(&r);
 }

@@ -55,6 +55,7 @@ static void critical_path(const struct scenario *sc, struct coll_iter *c)
             break;
         x = next;
     }
+    c->path_inherited = s->flows[x].start - c->start;
 }
 
 struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
@@ -135,7 +136,8 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
     }
     fputs("job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,flows,"
           "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why,path_flows,"
-          "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why\n",
+          "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why,"
+          "path_inherited_ns\n",
           f);
     for (size_t k = 0; k < n; k++) {
         const struct coll_iter *c = &it[k];
@@ -160,10 +162,11 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
                     (double)(q->finish - q->start) / T_NS, why);
             const struct qp *w = &sc->sim.flows[c->path_worst];
             coll_why(w, why, sizeof why);
-            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
-                    c->path_worst, sc->flows.v[c->path_worst].step, (double)c->path_excess / T_NS, why);
+            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s,%.3f\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
+                    c->path_worst, sc->flows.v[c->path_worst].step, (double)c->path_excess / T_NS, why,
+                    (double)c->path_inherited / T_NS);
         } else {
-            fputs(",,,,,,,,,,,,,\n", f);
+            fputs(",,,,,,,,,,,,,,\n", f);
         }
     }
     free(it);
@@ -226,9 +229,10 @@ void collective_write_json(FILE *f, const struct scenario *sc)
             const struct qp *w = &sc->sim.flows[c->path_worst];
             coll_why(w, why, sizeof why);
             fprintf(f, "\"critical_path\": {\"flows\": %u, \"paused\": %u, \"rerouted\": %u, \"retransmitted\": %u, "
-                    "\"worst_flow\": %u, \"worst_step\": %u, \"worst_excess_us\": %.3f, \"worst_why\": \"%s\"}}}",
+                    "\"worst_flow\": %u, \"worst_step\": %u, \"worst_excess_us\": %.3f, \"worst_why\": \"%s\", "
+                    "\"inherited_us\": %.3f}}}",
                     c->path_n, c->path_paused, c->path_rerouted, c->path_retx, c->path_worst, sc->flows.v[c->path_worst].step,
-                    (double)c->path_excess / T_US, why);
+                    (double)c->path_excess / T_US, why, (double)c->path_inherited / T_US);
         } else {
             fprintf(f, "\"slowest\": null}");
         }

@@ -23,6 +23,7 @@ struct coll_iter {
     uint32_t path_n, path_paused, path_rerouted, path_retx;
     uint32_t path_worst;
     simtime_t path_excess;
+    simtime_t path_inherited; /* its first flow's start - the iteration's start: a delay the previous iteration left */
 };
 /* Per (job, iteration), jobs in order: *n records, malloc'ed (NULL if no job). */
 struct coll_iter *coll_iters(const struct scenario *sc, size_t *n);
