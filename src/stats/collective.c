@@ -170,9 +170,7 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
         }
     }
     free(it);
-    if (fclose(f) != 0)
-        return errf(e, "%s: write failed", path);
-    return 0;
+    return output_fclose(f, path, e); /* names the system's reason, as the other files */
 }
 
 static int cmp_dbl(const void *a, const void *b)
