@@ -17,7 +17,7 @@ golden=$(dirname "$0")/golden
 args=(--quiet --set topology.leaves=4 --set topology.spines=4 --set topology.hosts_per_leaf=4
       --set switch.buffer=2MB --set traffic.duration=500us --set traffic.load=0.8)
 update=${ROCESIM_UPDATE_GOLDEN:-0}
-for lb in conga proteus conweave; do
+for lb in conga proteus conweave flb; do
     extra=()
     [ $lb = conga ] && extra=(--set lb.conga.flowlet_timeout=5us)
     "$bin" run "${args[@]}" --set lb.scheme=$lb "${extra[@]}" --out "$tmp/$lb" || { echo "FAIL: run $lb"; exit 1; }

@@ -1516,7 +1516,9 @@ static int plot_sweep(const char *out, const char *csv, bool sizes)
         int prow = (np + 1) / 2, h = np > 1 ? 120 + 350 * prow + 28 * krows : 600 + 24 * krows;
         FILE *f = fig_begin(&g, out, name, np > 1 ? 1200 : 960, h);
         char t1[400], note[120];
-        snprintf(note, sizeof note, maxk > 1 ? " (mean of %d seeds, bars: min-max)" : "", maxk);
+        note[0] = 0;
+        if (maxk > 1)
+            snprintf(note, sizeof note, " (mean of %d seeds, bars: min-max)", maxk);
         snprintf(t1, sizeof t1, "%s vs %s%s", metrics[m].title, xn, note);
         if (np > 1) { /* equal panels, one legend below them all */
             fprintf(f, "set multiplot layout %d,2 margins 0.07,0.98,%.4f,%.4f spacing 0.08,%.4f", prow,
