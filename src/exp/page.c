@@ -87,22 +87,10 @@ static void add_version(struct form *fm, const char *dir)
  * from the text the sweep file resolves to now (as `rocesim sweep` writes it). */
 static int form_scan(struct form *fm, const char *swpath)
 {
-    struct config c;
     struct err e;
-    if (config_init(&c) < 0)
-        return -1;
-    if (config_load_file(&c, swpath, &e) < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        config_load_free(&c);
-        config_free(&c);
-        return -1;
-    }
     char name[PARAM_STR_MAX];
-    snprintf(name, sizeof name, "%s", c.run.name);
-    config_load_free(&c);
-    config_free(&c);
     struct sweep_spec s;
-    if (sweep_spec_load(&s, swpath, &e) < 0) {
+    if (sweep_file_load(&s, swpath, name, sizeof name, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         return -1;
     }

@@ -665,22 +665,10 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     /* The base scenario, with its [sweep] section checked key by key; the
      * whole-scenario checks apply to each point (the base may be invalid
      * alone, e.g. a kmin that only some points keep below kmax). */
-    struct config c;
     struct err e;
-    if (config_init(&c) < 0)
-        return fprintf(stderr, "internal: bad built-in defaults\n"), 1;
-    if (config_load_file(&c, file, &e) < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        config_load_free(&c);
-        config_free(&c);
-        return EXIT_BADINPUT;
-    }
     char name[PARAM_STR_MAX];
-    snprintf(name, sizeof name, "%s", c.run.name);
-    config_load_free(&c);
-    config_free(&c);
     struct sweep_spec s;
-    if (sweep_spec_load(&s, file, &e) < 0) {
+    if (sweep_file_load(&s, file, name, sizeof name, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         return EXIT_BADINPUT;
     }

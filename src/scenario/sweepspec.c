@@ -1,5 +1,6 @@
 /* [sweep] values, points and resolved scenarios; see sweepspec.h. */
 #include "scenario/sweepspec.h"
+#include "scenario/load.h"
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -493,4 +494,17 @@ static char *resolve(const char *text, const char *const *keys, const char *cons
         }
     free(placed);
     return b.s;
+}
+
+int sweep_file_load(struct sweep_spec *s, const char *path, char *name, size_t n, struct err *e)
+{
+    struct config c;
+    memset(s, 0, sizeof *s);
+    if (config_init(&c) < 0)
+        return errf(e, "internal: bad built-in defaults");
+    int rc = config_load_file(&c, path, e);
+    if (rc == 0)
+        snprintf(name, n, "%s", c.run.name);
+    config_free(&c);
+    return rc < 0 ? -1 : sweep_spec_load(s, path, e);
 }

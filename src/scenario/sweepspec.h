@@ -36,6 +36,9 @@ void sweep_values_free(char **v, int n);
 /* Reads path and its [sweep] section. The file must already have passed
  * config_load_file (which checks every [sweep] key and value). */
 int sweep_spec_load(struct sweep_spec *s, const char *path, struct err *e);
+/* The same, after checking the file as a scenario (config_load_file, which
+ * checks every [sweep] key and value); its run.name into name. -1 with *e. */
+int sweep_file_load(struct sweep_spec *s, const char *path, char *name, size_t n, struct err *e);
 void sweep_spec_free(struct sweep_spec *s);
 
 /* Point i (0 <= i < npoints): choice[k] = index into k[k].vals; the last key
