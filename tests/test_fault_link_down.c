@@ -154,6 +154,107 @@ static void test_host_link(void **st)
     run_free(&r);
 }
 
+/* Timeouts by time w of a go-back-N flow whose data went out just after 0
+ * and is never ACKed: the n-th expiry comes rto << min(n - 1, cap) after the
+ * one before (each timeout doubles the RTO, at most cap times). */
+static uint32_t backoff_timeouts(simtime_t rto, uint32_t cap, simtime_t w)
+{
+    uint32_t n = 0;
+    for (simtime_t t = rto, r = rto; t <= w; n++) {
+        if (n + 1 <= cap)
+            r *= 2;
+        t += r;
+    }
+    return n;
+}
+
+/* A link fails for good at 1 us, after two flows have sent from hosts 0 and
+ * 1 (leafspine: host 0's own link, both flows from host 0; dumbbell: the only
+ * link between the switches): nothing is ever ACKed, and each flow's RTO
+ * keeps firing on the backoff schedule. Checked just before and at every
+ * expiry. Host 0's NIC cannot send at all after its first timeout (its port
+ * is dead), so its timer must run while data sent is unACKed, not only while
+ * packets are in flight: that read gave 1 timeout in 1.5 s instead of 7. */
+static void dead_link_backoff(const char *name, const char *topo, uint32_t src1, simtime_t rto, uint32_t cap, simtime_t until)
+{
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[run]\nstop = %lldus\nwatchdog = off\n[topology]\n%s\n"
+             "[transport]\nrto = %lldus\nrto_backoff = %u\n[traffic]\npattern = none\n",
+             (long long)(until / T_US), topo, (long long)(rto / T_US), cap);
+    struct run r;
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 2, 1000000, 0);
+    run_add_flow(&r, src1, 3, 1000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t checked = 0;
+    for (simtime_t t = rto, step = rto; t <= until; checked++) {
+        for (int at = 0; at < 2; at++) { /* just before this expiry, and at it */
+            s->p.stop = at ? t : t - 1;
+            sim_run(s);
+            uint32_t want = backoff_timeouts(rto, cap, s->p.stop);
+            for (uint32_t i = 0; i < 2; i++) {
+                assert_true(s->flows[i].snd_high > 0); /* it sent before the failure */
+                assert_int_equal(s->flows[i].snd_una, 0);
+                assert_int_equal(s->flows[i].timeouts, want);
+            }
+        }
+        if (checked + 1 <= cap)
+            step *= 2;
+        t += step;
+    }
+    print_message("%s dead, rto %.0f us x2 at most %u times: %u timeouts per flow by %.0f ms (analytic %u)\n", name,
+                  (double)rto / T_US, cap, s->flows[0].timeouts, (double)s->now / T_MS,
+                  backoff_timeouts(rto, cap, s->now));
+    assert_true(checked >= cap + 2); /* past the cap: the RTO stays at rto << cap */
+    run_free(&r);
+}
+
+static void test_dead_host_link_backoff(void **st)
+{
+    (void)st;
+    /* the lossless defaults: 10 ms, doubled at most 6 times: 10, 30, 70, 150, 310, 630, 1270 ms */
+    dead_link_backoff("host0-leaf0", "type = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\nfail = host0-leaf0@1us", 0,
+                      10 * T_MS, 6, 2000 * T_MS);
+    assert_int_equal(backoff_timeouts(10 * T_MS, 6, 1500 * T_MS), 7);
+    assert_int_equal(backoff_timeouts(10 * T_MS, 6, 2000 * T_MS), 8); /* then 1910 ms */
+    dead_link_backoff("host0-leaf0", "type = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\nfail = host0-leaf0@1us", 0,
+                      1 * T_MS, 2, 40 * T_MS);
+}
+
+static void test_dead_fabric_link_backoff(void **st)
+{
+    (void)st; /* the NIC still sends; the switch finds no route */
+    dead_link_backoff("s0-s1", "type = dumbbell\nsenders = 2\nreceivers = 2\nfail = s0-s1@1us", 1, 1 * T_MS, 2, 40 * T_MS);
+}
+
+/* Host 0's link is down from 1 us to 50 ms: its two flows time out at 10 and
+ * 30 ms (backoff), and resume when the link comes back, not at the next
+ * expiry (70 ms): the NIC sends as soon as its port is up. */
+static void test_dead_host_link_resumes(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\n"
+                  "fail = host0-leaf0@1us-50ms\n[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 2, 1000000, 0);
+    run_add_flow(&r, 0, 3, 1000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    sim_run(s);
+    print_message("host0 link down 1 us-50 ms: flows done at %.3f / %.3f ms, %u / %u timeouts\n",
+                  (double)s->flows[0].finish / T_MS, (double)s->flows[1].finish / T_MS, s->flows[0].timeouts,
+                  s->flows[1].timeouts);
+    run_check_invariants(&r);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_int_equal(s->flows[i].timeouts, backoff_timeouts(10 * T_MS, 6, 50 * T_MS));
+        assert_true(s->flows[i].finish > 50 * T_MS && s->flows[i].finish < 51 * T_MS);
+    }
+    assert_int_equal(s->flows[0].timeouts, 2);
+    run_free(&r);
+}
+
 /* ns-3's LINK_DOWN key becomes a failure at 2 s + its microseconds (HPCC's
  * third.cc), checked against the topology with the config's line. */
 static void test_link_down_key(void **st)
@@ -181,6 +282,9 @@ int main(void)
         cmocka_unit_test(test_fail_recover_lossless),
         cmocka_unit_test(test_fail_lossy),
         cmocka_unit_test(test_host_link),
+        cmocka_unit_test(test_dead_host_link_backoff),
+        cmocka_unit_test(test_dead_fabric_link_backoff),
+        cmocka_unit_test(test_dead_host_link_resumes),
         cmocka_unit_test(test_link_down_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -506,7 +506,12 @@ void flows_due(struct sim *s)
  * queueing at a 25 Gbps port with 2 MB of buffer; leafspine-asym: ACKs behind
  * PAUSEs for milliseconds) fires again before the resent packet can be ACKed,
  * and every firing resends all the flow has in flight: the resends keep the
- * queue full, the queue keeps the RTO firing. IRN keeps its two fixed RTOs. */
+ * queue full, the queue keeps the RTO firing. IRN keeps its two fixed RTOs.
+ * The timer runs while any data sent is unACKed (snd_una < snd_high), not
+ * only while packets are in flight: after a timeout (or a NACK) has rewound
+ * snd_nxt, a NIC that cannot send (its own link down, a PAUSE) keeps timing
+ * out and backing off, as a RoCE NIC's transport timer does; otherwise a host
+ * whose link failed timed out once and never again. */
 void rto_fire(struct sim *s, struct qp *f)
 {
     simtime_t rto = s->p.rto;
@@ -514,7 +519,7 @@ void rto_fire(struct sim *s, struct qp *f)
         rto = (f->snd_nxt - f->snd_una + s->p.mtu - 1) / s->p.mtu <= s->p.irn_n ? s->p.rto_low : s->p.rto_high;
     else
         rto <<= f->rto_backoff;
-    if (f->snd_una < f->snd_nxt && s->now - f->last_progress >= rto) {
+    if (f->snd_una < f->snd_high && s->now - f->last_progress >= rto) {
         s->c.timeouts++;
         f->timeouts++;
         if (s->lb->host_timeout)
