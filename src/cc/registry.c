@@ -1,5 +1,6 @@
-/* Every congestion control, by name. Adding a scheme: one file and one line
- * here (a companion: and one in cc_companions). */
+/* Every congestion control, by name. Adding a scheme: one file, its extern
+ * line and its line in cc_registry[]; a companion also a line in
+ * cc_companions[] (docs/adding-a-scheme.md). */
 #include <string.h>
 #include "net/cc.h"
 
@@ -9,11 +10,31 @@ extern const struct cc_ops cc_flbrc;
 extern const struct cc_ops cc_slowstart;
 extern const struct cc_ops cc_mprdma;
 
-const struct cc_ops *const cc_registry[] = { &cc_dcqcn, &cc_dctcp, &cc_hf2t, &cc_hpcc, &cc_mprdma, &cc_none, &cc_pbfs, &cc_pcn, &cc_qcn, &cc_swift, &cc_timely, &cc_flbrc, &cc_slowstart, NULL };
+const struct cc_ops *const cc_registry[] = {
+    &cc_dcqcn,
+    &cc_dctcp,
+    &cc_hf2t,
+    &cc_hpcc,
+    &cc_mprdma,
+    &cc_none,
+    &cc_pbfs,
+    &cc_pcn,
+    &cc_qcn,
+    &cc_swift,
+    &cc_timely,
+    &cc_flbrc,
+    &cc_slowstart,
+    NULL,
+};
 
 /* A companion is listed here too (at most CC_COMPANIONS_MAX): nothing else
  * names it; [transport] gets its on/off key, the run its slot. */
-const struct cc_ops *const cc_companions[] = { &cc_pbfs, &cc_hf2t, &cc_slowstart, NULL };
+const struct cc_ops *const cc_companions[] = {
+    &cc_pbfs,
+    &cc_hf2t,
+    &cc_slowstart,
+    NULL,
+};
 
 int cc_index(const char *name)
 {
