@@ -108,7 +108,6 @@
 #include "net/cc.h"
 #include "net/lb.h"
 
-extern const struct lb_ops lb_ecmp;
 
 enum { NOTIFY_AUTO, NOTIFY_ON, NOTIFY_OFF };
 enum { UNIT_PATH, UNIT_UPLINK };
@@ -707,7 +706,8 @@ static void flb_arrival(struct sim *s, struct lb_switch *sw, const void *par_, s
 static int flb_choose(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, const uint32_t *ports, int n)
 {
     (void)par;
-    return lb_ecmp.choose(s, sw, NULL, p, ports, n); /* packets without a path: ECMP */
+    (void)ports;
+    return lb_ecmp_pick(s, sw, p, n); /* packets without a path: ECMP */
 }
 
 static void flb_enqueue(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t *out, int q)

@@ -68,7 +68,6 @@
 #include <stdint.h>
 #include "net/lb.h"
 
-extern const struct lb_ops lb_ecmp;
 
 enum { GOOD, GRAY, CONGESTED, FAILED };
 /* reroutes: moves off a congested or failed path; replacements: a flow placed
@@ -582,7 +581,8 @@ static int hermes_choose(struct sim *s, struct lb_switch *sw, const void *par, s
                          int n)
 {
     (void)par;
-    return lb_ecmp.choose(s, sw, NULL, p, ports, n); /* flows Hermes does not route (header) */
+    (void)ports;
+    return lb_ecmp_pick(s, sw, p, n); /* flows Hermes does not route (header) */
 }
 
 const struct lb_ops lb_hermes = {

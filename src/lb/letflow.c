@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include "net/lb.h"
 
-extern const struct lb_ops lb_ecmp;
 
 struct letflow_par {
     simtime_t timeout;
@@ -70,7 +69,8 @@ static int letflow_choose(struct sim *s, struct lb_switch *sw, const void *par, 
                           int n)
 {
     (void)par;
-    return lb_ecmp.choose(s, sw, NULL, p, ports, n); /* no path: see the header */
+    (void)ports;
+    return lb_ecmp_pick(s, sw, p, n); /* no path: see the header */
 }
 
 static simtime_t letflow_gap(const void *par) { return ((const struct letflow_par *)par)->timeout; }
