@@ -1,6 +1,6 @@
 #!/bin/bash
-# Golden outputs of three load balancers (beside cli_determinism.sh's DCQCN
-# and HPCC with ECMP): CONGA, Proteus and ConWeave on a small 4x4 leaf-spine
+# Golden outputs of four load balancers (beside cli_determinism.sh's DCQCN
+# and HPCC with ECMP): CONGA, Proteus, ConWeave and FLB on a small 4x4 leaf-spine
 # (16 hosts, 500 us of web-search traffic at load 0.8, DCQCN), each compared
 # byte for byte with tests/golden/lb-NAME-{fct,pfc}.csv and its summary.json
 # lb_stats line with lb-NAME-stats.txt. CONGA runs with a 5 us flowlet
@@ -8,7 +8,7 @@
 # results (a model fix) regenerates that scheme's files and says so in its
 # commit (tests/golden/README.md):
 #   ROCESIM_UPDATE_GOLDEN=proteus tests/cli_golden_lb.sh build/rocesim   (one scheme)
-#   ROCESIM_UPDATE_GOLDEN=1 tests/cli_golden_lb.sh build/rocesim         (all three)
+#   ROCESIM_UPDATE_GOLDEN=1 tests/cli_golden_lb.sh build/rocesim         (all four)
 # usage: cli_golden_lb.sh ROCESIM_BIN
 set -u
 bin=$1
