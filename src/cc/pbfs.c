@@ -252,7 +252,7 @@ static uint64_t port_queue(const struct sim *s, uint32_t port)
 {
     uint64_t b = 0;
     for (int q = 0; q < NQ; q++)
-        b += cc_port_queue_bytes(s, port, q);
+        b += lb_port_queue_bytes(s, port, q);
     return b;
 }
 
@@ -263,7 +263,7 @@ static void roll(struct sim *s, uint32_t port, struct pbfs_port *ps, int n, uint
     if (k <= ps->cur)
         return;
     int64_t from = ps->cur + 1 > k - n ? ps->cur + 1 : k - n;
-    double bytes_per_ps = (double)cc_port_rate(s, port) / 8 / (double)T_SEC;
+    double bytes_per_ps = (double)lb_port_rate(s, port) / 8 / (double)T_SEC;
     for (int64_t j = from; j <= k; j++) {
         struct pbfs_slot *sl = &ps->ring[j % (n + 1)];
         double drained = (double)(j * ps->slot_len - ps->t_last) * bytes_per_ps;
@@ -320,7 +320,7 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     double i_p = window(ps, n, f, n, false) + n * window(ps, n, f, 1, false);
     const struct pbfs_slot *a = slot_at(ps, ps->cur - n, n), *b = slot_at(ps, ps->cur - n + 1, n);
     double q1 = (1 - f) * (double)a->q0 + f * (double)b->q0;
-    uint64_t rate = cc_port_rate(s, port);
+    uint64_t rate = lb_port_rate(s, port);
     double cap = (double)rate / 8 * (double)(2 * n * ps->slot_len) / (double)T_SEC;
     if (i_p <= cap - q1)
         return;
@@ -331,7 +331,7 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     double m = t_delta / (double)ps->slot_len;
     if (m > n)
         m = n;
-    uint32_t sw = cc_port_node(s, port);
+    uint32_t sw = lb_port_node(s, port);
     struct pkt *pc = cc_switch_packet(s, sw, pk->flow, 0, PBFS_POSTCARD_BYTES);
     pc->aux = PBFS_TAG;
     pc->fb[FB_SWITCH] = sw;

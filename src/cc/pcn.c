@@ -207,7 +207,7 @@ static bool pcn_sw_mark(struct sim *s, uint32_t port, void *pst, const void *par
         pp->pn[q]--;
         return false; /* it waited behind the PAUSE */
     }
-    return cc_port_queue_bytes(s, port, q) > p->mark_threshold;
+    return lb_port_queue_bytes(s, port, q) > p->mark_threshold;
 }
 
 static void pcn_sw_resume(struct sim *s, uint32_t port, void *pst, const void *par, int q)

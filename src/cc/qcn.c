@@ -145,7 +145,7 @@ static void qcn_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *
     cp->bytes_left -= pk->size;
     if (cp->bytes_left > 0)
         return;
-    uint64_t Q = cc_port_queue_bytes(s, port, q);
+    uint64_t Q = lb_port_queue_bytes(s, port, q);
     double fb = -(((double)Q - (double)p->q_eq) + p->w * ((double)Q - (double)cp->q_old));
     cp->q_old = Q;
     int qfb = 0;
@@ -155,7 +155,7 @@ static void qcn_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void *
     }
     cp->bytes_left = sample_interval(s, ps, port, p, qfb);
     if (qfb > 0) {
-        uint32_t sw = cc_port_node(s, port);
+        uint32_t sw = lb_port_node(s, port);
         struct pkt *m = cc_switch_packet(s, sw, pk->flow, PF_CC1, (uint32_t)p->cnm_size);
         m->aux = (uint64_t)qfb;
         cc_switch_send(s, sw, m);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "core/param.h"
 #include "core/simtime.h"
+#include "net/fabric.h"
 #include "net/packet.h"
 
 struct sim;
@@ -135,11 +136,7 @@ void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux);
  * priority (queue 0); the sender's scheme gets it in on_feedback. */
 struct pkt *cc_switch_packet(struct sim *s, uint32_t sw, uint32_t flow, uint8_t flags, uint32_t size);
 void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p);
-/* Facts a switch-side hook may read about egress port `port`. */
-uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q);
-uint64_t cc_port_rate(const struct sim *s, uint32_t port);
-uint32_t cc_port_node(const struct sim *s, uint32_t port);
-bool cc_port_paused(const struct sim *s, uint32_t port, int q);
+/* Facts a switch-side hook may read about egress port `port`: net/fabric.h (lb_port_*). */
 /* A companion's per-flow state for `flow` (for its switch-side hooks, which
  * get the port's state); NULL if that companion is not running. */
 void *cc_companion_state(struct sim *s, const struct cc_ops *ops, uint32_t flow);

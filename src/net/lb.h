@@ -30,6 +30,7 @@
 #include "core/param.h"
 #include "core/rng.h"
 #include "core/simtime.h"
+#include "net/fabric.h"
 #include "net/packet.h"
 
 struct sim;
@@ -226,23 +227,7 @@ int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t 
  * back): state a scheme keeps per path index must then be mapped by word. */
 uint32_t lb_path_epoch(const struct sim *s);
 
-/* Fabric facts about egress port `port` (a global port id). */
-uint64_t lb_port_queue_bytes(const struct sim *s, uint32_t port, int q);
-uint64_t lb_port_bytes(const struct sim *s, uint32_t port); /* all queues */
-uint64_t lb_port_rate(const struct sim *s, uint32_t port);
-uint64_t lb_port_tx_bytes(const struct sim *s, uint32_t port); /* bytes sent so far (utilisation = its rate of change) */
-bool lb_port_paused(const struct sim *s, uint32_t port, int q);
-simtime_t lb_port_paused_since(const struct sim *s, uint32_t port, int q); /* T_NEVER when not paused */
-/* Predicted queueing delay of a packet joining queue q now: the bytes ahead
- * of it at the port's rate; T_NEVER while q is paused. */
-simtime_t lb_port_predicted_delay(const struct sim *s, uint32_t port, int q);
-/* lb_port_predicted_delay(s, port, q) == T_NEVER (paused, or its link down), without computing the delay. */
-bool lb_port_blocked(const struct sim *s, uint32_t port, int q);
-uint32_t lb_port_peer_node(const struct sim *s, uint32_t port);
-uint32_t lb_port_peer(const struct sim *s, uint32_t port); /* the port at the link's far end */
-simtime_t lb_port_delay(const struct sim *s, uint32_t port);   /* its link's propagation delay */
-bool lb_port_to_host(const struct sim *s, uint32_t port);      /* its peer is a host */
-uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q); /* packets in queue q */
+/* Fabric facts about a port (lb_port_*): net/fabric.h. */
 
 /* Re-steer packets already waiting in egress queue q of switch port `port`
  * (a rerouting decision taken while they wait, e.g. when a PAUSE outlasts a

@@ -161,6 +161,7 @@ bool lb_port_blocked(const struct sim *s, uint32_t port, int q)
 }
 
 uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }
+uint32_t lb_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
 simtime_t lb_port_delay(const struct sim *s, uint32_t port) { return s->ports[port].delay; }
 bool lb_port_to_host(const struct sim *s, uint32_t port) { return s->ports[port].to_host; }
 uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].n; }

@@ -95,10 +95,6 @@ void cc_switch_send(struct sim *s, uint32_t sw, struct pkt *p)
     switch_receive(s, sw, UINT32_MAX, p); /* queue 0: no ingress accounting */
 }
 
-uint64_t cc_port_queue_bytes(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].bytes; }
-uint64_t cc_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
-uint32_t cc_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
-bool cc_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
 struct qp *cc_flow(struct sim *s, uint32_t flow) { return &s->flows[flow]; }
 void cc_stat_add(struct sim *s, const struct cc_ops *ops, int i, uint64_t n)
 {
