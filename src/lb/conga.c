@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "lb/conga.h"
+#include "lb/pathtab.h"
 #include "net/lb.h"
 
 struct conga_par {
@@ -61,26 +62,31 @@ struct dre {
     double level;  /* bytes per quantisation step: C·T_dre/alpha / 8 / 2^Q */
 };
 
-/* A table row: one leaf pair's paths. In a Congestion-To-Leaf row (at the
- * source) word/port say where path i goes; a From-Leaf row (at the
- * destination) uses changed/rr/nchanged for the feedback order. */
-struct centry {
-    simtime_t t;      /* last update, for ageing */
-    uint32_t word;    /* path word (To-Leaf) */
-    uint32_t port;    /* its first hop: the local uplink (To-Leaf) */
+/* The tables (lb/pathtab.h) hold one leaf pair's paths per row: a
+ * Congestion-To-Leaf row at the source (pt_path: where path i goes), a
+ * Congestion-From-Leaf row at the destination (pt_fb: the feedback order). */
+struct cto {
+    struct pt_path p;
+    simtime_t t;     /* last update, for ageing */
     uint8_t metric;
-    bool changed;     /* From-Leaf: not fed back since it changed */
 };
-
-struct crow {
-    uint32_t n, rr, nchanged;
-    struct centry e[];
+struct cfrom {
+    struct pt_fb fb;
+    simtime_t t;
+    uint8_t metric;
+};
+struct cto_row {
+    struct pt_row pt;
+    struct cto e[];
+};
+struct cfrom_row {
+    struct pt_row pt;
+    struct cfrom e[];
 };
 
 struct conga_sw {
     struct dre *dre;    /* by port - port0 */
-    struct crow **to;   /* edges only, by destination edge: Congestion-To-Leaf */
-    struct crow **from; /* edges only, by source edge: Congestion-From-Leaf */
+    struct pathtab tab; /* edges only: to = Congestion-To-Leaf by destination edge, from = -From-Leaf by source edge */
     uint32_t keep;      /* 1 - alpha, 16-bit fixed point */
     uint32_t qmax;
 };
@@ -91,8 +97,19 @@ struct conga_flow {
     bool valid;
 };
 
-#define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 8 | metric */
 #define CONGA_MAX_PATHS 65535u /* the path index travels in two bytes of lb.b */
+
+/* p->lb.fb = PT_FB_VALID | path << 8 | metric */
+static const struct pt_spec conga_tab = {
+    .to_row = offsetof(struct cto_row, e),
+    .to_entry = sizeof(struct cto),
+    .from_row = offsetof(struct cfrom_row, e),
+    .from_entry = sizeof(struct cfrom),
+    .max_paths = CONGA_MAX_PATHS,
+    .fb_always = true, /* an entry not measured yet is fed back as 0 */
+    .fb_shift = 8,
+    .fb_imask = 0xffffu,
+};
 
 #define P(m) offsetof(struct conga_par, m)
 static const struct param conga_params[] = {
@@ -135,55 +152,36 @@ static uint32_t local_metric(struct sim *s, const struct lb_switch *sw, const st
 
 /* ---------------------------------------------------------------- tables */
 
-static struct crow *row_new(struct sim *s, uint32_t se, uint32_t de, bool to)
+/* Rows are made on a pair's first packet (pathtab). */
+static struct cto_row *to_row(struct sim *s, struct conga_sw *cs, uint32_t here, uint32_t de)
 {
-    uint32_t n = lb_path_count(s, se, de);
-    if (n > CONGA_MAX_PATHS)
-        n = CONGA_MAX_PATHS;
-    struct crow *r = lb_alloc(s, sizeof *r + n * sizeof r->e[0]);
-    r->n = n;
-    for (uint32_t i = 0; to && i < n; i++) {
-        r->e[i].word = lb_path_word(s, se, de, i);
-        lb_path_ports(s, se, de, r->e[i].word, &r->e[i].port, 1);
-    }
-    return r;
+    return (struct cto_row *)pt_to(s, &cs->tab, here, de);
 }
 
-/* Rows are made on a pair's first packet: memory grows with the leaf pairs
- * that talk, not with the square of the edge count. */
-static struct crow *to_row(struct sim *s, struct conga_sw *cs, uint32_t here, uint32_t de)
+static struct cfrom_row *from_row(struct sim *s, struct conga_sw *cs, uint32_t se, uint32_t here)
 {
-    if (!cs->to[de])
-        cs->to[de] = row_new(s, here, de, true);
-    return cs->to[de];
+    return (struct cfrom_row *)pt_from(s, &cs->tab, se, here);
 }
 
-static struct crow *from_row(struct sim *s, struct conga_sw *cs, uint32_t se, uint32_t here)
+static uint32_t entry_metric(const struct conga_par *par, simtime_t t, uint8_t metric, simtime_t now)
 {
-    if (!cs->from[se])
-        cs->from[se] = row_new(s, se, here, false);
-    return cs->from[se];
-}
-
-static uint32_t entry_metric(const struct conga_par *par, const struct centry *e, simtime_t now)
-{
-    return now - e->t < par->aging ? e->metric : 0;
+    return now - t < par->aging ? metric : 0;
 }
 
 /* ---------------------------------------------------------------- decision */
 
-static uint32_t path_cost(struct sim *s, const struct lb_switch *sw, const struct conga_par *par, const struct crow *r,
+static uint32_t path_cost(struct sim *s, const struct lb_switch *sw, const struct conga_par *par, const struct cto_row *r,
                           uint32_t i)
 {
-    uint32_t local = local_metric(s, sw, par, r->e[i].port);
-    uint32_t remote = entry_metric(par, &r->e[i], lb_now(s));
+    uint32_t local = local_metric(s, sw, par, r->e[i].p.port);
+    uint32_t remote = entry_metric(par, r->e[i].t, r->e[i].metric, lb_now(s));
     return local > remote ? local : remote;
 }
 
-static uint32_t best_path(struct sim *s, struct lb_switch *sw, const struct conga_par *par, const struct crow *r,
+static uint32_t best_path(struct sim *s, struct lb_switch *sw, const struct conga_par *par, const struct cto_row *r,
                           uint32_t prev)
 {
-    uint32_t n = r->n;
+    uint32_t n = r->pt.n;
     uint32_t k = par->candidates > 0 && (uint64_t)par->candidates < n ? (uint32_t)par->candidates : n;
     uint32_t i = k < n ? (uint32_t)rng_below(&sw->rng, n) : 0;
     uint32_t best = UINT32_MAX, choice = 0, ties = 0;
@@ -208,17 +206,17 @@ static void route_flowlet(struct sim *s, struct lb_switch *sw, const struct cong
                           uint32_t de)
 {
     struct conga_sw *cs = sw->st;
-    struct crow *r = to_row(s, cs, (uint32_t)sw->edge, de);
-    if (!r->n)
+    struct cto_row *r = to_row(s, cs, (uint32_t)sw->edge, de);
+    if (!r->pt.n)
         return; /* no path (partitioned): the switches' own choice */
     struct conga_flow *f = lb_flow_state(s, p->flow);
     simtime_t now = lb_now(s);
-    if (!f->valid || now - f->last >= par->flowlet_timeout || f->path >= r->n) {
+    if (!f->valid || now - f->last >= par->flowlet_timeout || f->path >= r->pt.n) {
         f->path = best_path(s, sw, par, r, f->valid ? f->path : UINT32_MAX);
         f->valid = true;
     }
     f->last = now;
-    p->lb.path = r->e[f->path].word;
+    p->lb.path = r->e[f->path].p.word;
     p->lb.path_hop = 0;
     p->lb.metric = 0;
     p->lb.b[0] = (uint8_t)f->path;
@@ -229,19 +227,11 @@ static void route_flowlet(struct sim *s, struct lb_switch *sw, const struct cong
  * leaving here toward `to`: changed entries first, else round robin. */
 static void piggyback(struct sim *s, struct conga_sw *cs, const struct conga_par *par, struct pkt *p, uint32_t to)
 {
-    struct crow *r = cs->from[to];
-    if (!r || !r->n)
+    uint32_t i = pt_fb_pick(&cs->tab, to);
+    if (i == UINT32_MAX)
         return;
-    uint32_t i = r->rr;
-    if (r->nchanged)
-        while (!r->e[i].changed)
-            i = i + 1 == r->n ? 0 : i + 1;
-    if (r->e[i].changed) {
-        r->e[i].changed = false;
-        r->nchanged--;
-    }
-    r->rr = i + 1 == r->n ? 0 : i + 1;
-    p->lb.fb = FB_VALID | i << 8 | entry_metric(par, &r->e[i], lb_now(s));
+    const struct cfrom *e = &((struct cfrom_row *)cs->tab.from[to])->e[i];
+    p->lb.fb = pt_fb_word(&cs->tab, i, entry_metric(par, e->t, e->metric, lb_now(s)));
 }
 
 /* ---------------------------------------------------------------- hooks */
@@ -257,10 +247,7 @@ static void conga_init(struct sim *s, struct lb_switch *sw, const void *par_)
         if (!lb_port_to_host(s, sw->port0 + k)) /* host-facing ports are on no fabric path */
             cs->dre[k].level = (double)lb_port_rate(s, sw->port0 + k) * (double)par->t_dre / 1e12 / par->alpha / 8.0 /
                                (double)(1u << par->q_bits);
-    if (sw->edge >= 0) {
-        cs->to = lb_alloc(s, lb_edge_count(s) * sizeof *cs->to);
-        cs->from = lb_alloc(s, lb_edge_count(s) * sizeof *cs->from);
-    }
+    pt_init(s, sw, &cs->tab, &conga_tab, cs);
 }
 
 static void conga_on_arrival(struct sim *s, struct lb_switch *sw, const void *par_, struct pkt *p, uint32_t in_port)
@@ -279,24 +266,21 @@ static void conga_on_arrival(struct sim *s, struct lb_switch *sw, const void *pa
     } else if (here == de) { /* from the fabric at the destination leaf */
         simtime_t now = lb_now(s);
         if (p->type == PKT_DATA && p->lb.path != PATH_NONE) {
-            struct crow *r = from_row(s, cs, se, here);
+            struct cfrom_row *r = from_row(s, cs, se, here);
             uint32_t i = p->lb.b[0] | (uint32_t)p->lb.b[1] << 8;
-            if (i < r->n) {
-                struct centry *e = &r->e[i];
+            if (i < r->pt.n) {
+                struct cfrom *e = &r->e[i];
                 uint8_t m = (uint8_t)p->lb.metric;
-                if (!e->changed && m != entry_metric(par, e, now)) {
-                    e->changed = true;
-                    r->nchanged++;
-                }
+                pt_fb_note(&cs->tab, &r->pt, i, m != entry_metric(par, e->t, e->metric, now));
                 e->metric = m;
                 e->t = now;
             }
         }
-        if (p->lb.fb & FB_VALID) { /* about the paths from here to the sender's leaf */
-            struct crow *r = to_row(s, cs, here, se);
-            uint32_t i = (p->lb.fb >> 8) & 0xffffu;
-            if (i < r->n) {
-                r->e[i].metric = (uint8_t)(p->lb.fb & 0xffu);
+        if (p->lb.fb & PT_FB_VALID) { /* about the paths from here to the sender's leaf */
+            struct cto_row *r = to_row(s, cs, here, se);
+            uint32_t i = pt_fb_index(&cs->tab, p->lb.fb);
+            if (i < r->pt.n) {
+                r->e[i].metric = (uint8_t)pt_fb_value(&cs->tab, p->lb.fb);
                 r->e[i].t = now;
             }
         }
@@ -353,8 +337,12 @@ int conga_table_metric(struct sim *s, uint32_t node, bool to, uint32_t edge, uin
     if (!par || !sw)
         return -1;
     const struct conga_sw *cs = sw->st;
-    struct crow *const *tab = to ? cs->to : cs->from;
+    struct pt_row *const *tab = to ? cs->tab.to : cs->tab.from;
     if (!tab || edge >= lb_edge_count(s) || !tab[edge] || i >= tab[edge]->n)
         return -1;
-    return (int)entry_metric(par, &tab[edge]->e[i], lb_now(s));
+    if (to)
+        return (int)entry_metric(par, ((struct cto_row *)tab[edge])->e[i].t, ((struct cto_row *)tab[edge])->e[i].metric,
+                                 lb_now(s));
+    return (int)entry_metric(par, ((struct cfrom_row *)tab[edge])->e[i].t, ((struct cfrom_row *)tab[edge])->e[i].metric,
+                             lb_now(s));
 }

@@ -105,9 +105,11 @@
 #include <stddef.h>
 #include <string.h>
 #include "lb/flb.h"
+#include "lb/pathtab.h"
 #include "net/cc.h"
 #include "net/lb.h"
 
+extern const struct lb_ops lb_flb;
 
 enum { NOTIFY_AUTO, NOTIFY_ON, NOTIFY_OFF };
 enum { UNIT_PATH, UNIT_UPLINK };
@@ -138,29 +140,31 @@ static const struct param flb_params[] = {
 
 /* ---------------------------------------------------------------- state */
 
-/* A source edge's view of one path to a destination edge. */
+/* A source edge's view of one path to a destination edge (lb/pathtab.h's
+ * entry; p.base is its unloaded delay: the least measured, or the links'
+ * before that). */
 struct fpath {
+    struct pt_path p;
     simtime_t owd;        /* latest measured one-way delay */
     simtime_t t;          /* when it arrived here (0 = never) */
-    simtime_t base;       /* unloaded delay: least measured, or the links' before that */
     simtime_t stamped;    /* last time a packet on it was stamped */
-    uint32_t word, port;  /* path word, first hop (local uplink) */
     uint32_t key;         /* its isolation unit (index into flb_sw.kport) */
 };
 
 /* A destination edge's latest measurement of one path from a source edge. */
 struct fmeas {
+    struct pt_fb fb;
     uint32_t owd8;        /* delay in 8 ns units */
-    bool changed;         /* not fed back since it changed */
 };
 
-struct frow {
-    uint32_t n, rr, nchanged;
-    simtime_t period;      /* source edge: stamp period per path */
-    union {
-        struct fpath *to;  /* at the source edge */
-        struct fmeas *from; /* at the destination edge */
-    };
+struct frow {             /* at the source edge */
+    struct pt_row pt;
+    simtime_t period;     /* stamp period per path */
+    struct fpath e[];
+};
+struct fmrow {            /* at the destination edge */
+    struct pt_row pt;
+    struct fmeas e[];
 };
 
 /* An egress port as a congestion point. */
@@ -173,7 +177,7 @@ struct cpoint {
 };
 
 struct flb_sw {
-    struct frow **to, **from; /* edges only, by remote edge, made on first use */
+    struct pathtab tab;       /* edges only: frow by destination edge, fmrow by source edge */
     struct cpoint *cp;        /* by port - port0 */
     bool k_ready;
     /* source edge: isolation. A unit (key) is an upward path, named by its
@@ -207,8 +211,7 @@ struct flb_flow {
     uint32_t cnm_in;      /* at its source edge: 1 + the port its latest CNM came in by (0 = none; for tests) */
 };
 
-#define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 20 | delay / 8 ns */
-#define FB_PATHS 2047u
+#define FB_PATHS 2047u      /* p->lb.fb = PT_FB_VALID | path << 20 | delay / 8 ns */
 #define FB_DMAX 0xfffffu
 #define STAMPED 0x5a        /* p->lb.b[10]: b[0..7] hold the source edge's time, b[8..9] the path */
 #define TIMER_ISO 0
@@ -253,24 +256,18 @@ static uint32_t key_of(struct sim *s, struct flb_sw *fs, uint32_t port, uint32_t
     return fs->nkeys++;
 }
 
-static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_sw *fs, uint32_t here, uint32_t de)
+/* A source row is made (lb/pathtab.h): each path's isolation unit, never
+ * stamped yet, and the pair's stamp period. */
+static void row_made(struct sim *s, void *owner, struct pt_row *pt, uint32_t here, uint32_t de)
 {
-    if (fs->to[de])
-        return fs->to[de];
-    uint32_t n = lb_path_count(s, here, de);
-    if (n > FB_PATHS)
-        n = FB_PATHS;
-    struct frow *r = lb_alloc(s, sizeof *r);
-    r->n = n;
-    r->to = lb_alloc(s, (n ? n : 1) * sizeof *r->to);
+    const struct flb_par *par = lb_running_params(s, &lb_flb);
+    struct flb_sw *fs = owner;
+    struct frow *r = (struct frow *)pt;
+    uint32_t n = pt->n;
     for (uint32_t i = 0; i < n; i++) {
-        struct fpath *e = &r->to[i];
+        struct fpath *e = &r->e[i];
         uint32_t ports[4];
-        e->word = lb_path_word(s, here, de, i);
-        int k = lb_path_ports(s, here, de, e->word, ports, 4);
-        e->port = k ? ports[0] : UINT32_MAX;
-        for (int j = 0; j < k; j++)
-            e->base += lb_port_delay(s, ports[j]) + mtu_time(s, ports[j]);
+        int k = lb_path_ports(s, here, de, e->p.word, ports, 4);
         e->stamped = -1;
         /* the isolation unit: the path's last upward hop (up and down are
          * equally long in a leaf-spine or Clos), or its uplink */
@@ -282,26 +279,35 @@ static struct frow *to_row(struct sim *s, const struct flb_par *par, struct flb_
         uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
         host = lb_port_delay(s, hp) + mtu_time(s, hp);
     }
-    r->period = n ? (simtime_t)(par->sample_rtts * (double)(2 * (r->to[0].base + 2 * host))) : 0;
-    fs->to[de] = r;
-    return r;
+    r->period = n ? (simtime_t)(par->sample_rtts * (double)(2 * (r->e[0].p.base + 2 * host))) : 0;
 }
 
-static struct frow *from_row(struct sim *s, struct flb_sw *fs, uint32_t se, uint32_t here)
+static const struct pt_spec flb_tab = {
+    .to_row = offsetof(struct frow, e),
+    .to_entry = sizeof(struct fpath),
+    .from_row = offsetof(struct fmrow, e),
+    .from_entry = sizeof(struct fmeas),
+    .max_paths = FB_PATHS,
+    .fb_always = true,
+    .fb_shift = 20,
+    .fb_imask = FB_PATHS,
+    .hop = mtu_time, /* base: the links' delays and one MTU's serialisation per hop */
+    .made = row_made,
+};
+
+static struct frow *to_row(struct sim *s, struct flb_sw *fs, uint32_t here, uint32_t de)
 {
-    if (!fs->from[se]) {
-        uint32_t n = lb_path_count(s, se, here);
-        struct frow *r = lb_alloc(s, sizeof *r);
-        r->n = n > FB_PATHS ? FB_PATHS : n;
-        r->from = lb_alloc(s, (r->n ? r->n : 1) * sizeof *r->from);
-        fs->from[se] = r;
-    }
-    return fs->from[se];
+    return (struct frow *)pt_to(s, &fs->tab, here, de);
+}
+
+static struct fmrow *from_row(struct sim *s, struct flb_sw *fs, uint32_t se, uint32_t here)
+{
+    return (struct fmrow *)pt_from(s, &fs->tab, se, here);
 }
 
 static simtime_t path_owd(const struct flb_par *par, const struct fpath *e, simtime_t now)
 {
-    return e->t && now - e->t < par->aging ? e->owd : e->base;
+    return e->t && now - e->t < par->aging ? e->owd : e->p.base;
 }
 
 static bool path_isolated(const struct lb_switch *sw, const struct flb_sw *fs, const struct fpath *e)
@@ -321,13 +327,9 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     }
     simtime_t far = 0;
     for (uint32_t de = 1; de < lb_edge_count(s); de++) { /* the longest edge-to-edge way from edge 0 */
-        uint32_t ports[4];
         if (!lb_path_count(s, 0, de))
             continue;
-        int k = lb_path_ports(s, 0, de, lb_path_word(s, 0, de, 0), ports, 4);
-        simtime_t t = 0;
-        for (int j = 0; j < k; j++)
-            t += lb_port_delay(s, ports[j]) + mtu_time(s, ports[j]);
+        simtime_t t = pt_walk(s, 0, de, lb_path_word(s, 0, de, 0), mtu_time, NULL);
         if (t > far)
             far = t;
     }
@@ -453,8 +455,8 @@ static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par
             pick = hint;
         } else {
             uint64_t most = 0;
-            for (uint32_t i = 0; i < (r ? r->n : fs->nkeys); i++) {
-                uint32_t k = r ? r->to[i].key : i;
+            for (uint32_t i = 0; i < (r ? r->pt.n : fs->nkeys); i++) {
+                uint32_t k = r ? r->e[i].key : i;
                 if (k == UINT32_MAX || fs->kiso[k])
                     continue;
                 uint64_t b = lb_port_bytes(s, fs->kfirst[k]);
@@ -503,9 +505,9 @@ static void iso_add(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     f->crate = rate;
     f->ct = now;
     uint32_t hint = UINT32_MAX;
-    struct frow *r = to_row(s, par, fs, (uint32_t)sw->edge, lb_host_edge(s, cc_flow(s, flow)->dst));
-    if (f->live && f->path < r->n)
-        hint = r->to[f->path].key;
+    struct frow *r = to_row(s, fs, (uint32_t)sw->edge, lb_host_edge(s, cc_flow(s, flow)->dst));
+    if (f->live && f->path < r->pt.n)
+        hint = r->e[f->path].key;
     iso_update(s, sw, par, hint, r);
     if (sw->timer_at[TIMER_ISO] < 0 || sw->timer_at[TIMER_ISO] <= now)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout);
@@ -529,8 +531,8 @@ static uint32_t fastest(struct lb_switch *sw, const struct flb_sw *fs, const str
 {
     uint32_t best = UINT32_MAX, ties = 0;
     simtime_t bd = limit;
-    for (uint32_t i = 0; i < r->n; i++) {
-        const struct fpath *e = &r->to[i];
+    for (uint32_t i = 0; i < r->pt.n; i++) {
+        const struct fpath *e = &r->e[i];
         if (path_isolated(sw, fs, e) != iso_only)
             continue;
         simtime_t d = path_owd(par, e, now);
@@ -552,8 +554,8 @@ static uint32_t random_isolated(struct lb_switch *sw, const struct flb_sw *fs, c
                                 const struct frow *r, simtime_t now, simtime_t lo)
 {
     uint32_t pick = UINT32_MAX, seen = 0;
-    for (uint32_t i = 0; i < r->n; i++)
-        if (path_isolated(sw, fs, &r->to[i]) && (lo < 0 || path_owd(par, &r->to[i], now) > lo) &&
+    for (uint32_t i = 0; i < r->pt.n; i++)
+        if (path_isolated(sw, fs, &r->e[i]) && (lo < 0 || path_owd(par, &r->e[i], now) > lo) &&
             rng_below(&sw->rng, ++seen) == 0)
             pick = i;
     return pick;
@@ -562,12 +564,12 @@ static uint32_t random_isolated(struct lb_switch *sw, const struct flb_sw *fs, c
 static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par, struct pkt *p, uint32_t de)
 {
     struct flb_sw *fs = sw->st;
-    struct frow *r = to_row(s, par, fs, (uint32_t)sw->edge, de);
-    if (!r->n)
+    struct frow *r = to_row(s, fs, (uint32_t)sw->edge, de);
+    if (!r->pt.n)
         return; /* no path a word holds: the switches' own choice */
     struct flb_flow *f = lb_flow_state(s, p->flow);
     simtime_t now = lb_now(s);
-    bool known = f->live && now - f->prev < par->flow_timeout && f->path < r->n;
+    bool known = f->live && now - f->prev < par->flow_timeout && f->path < r->pt.n;
     uint32_t next = UINT32_MAX;
     /* An isolation move keeps the order as Algorithm 1's does (iso_in_order):
      * to a path p' with owd(p) - owd(p') < dt only, so the packet arrives
@@ -575,10 +577,10 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
      * the flow stays where it is. */
     simtime_t lo = -1;
     if (known && par->iso_in_order)
-        lo = path_owd(par, &r->to[f->path], now) - (now - f->prev);
+        lo = path_owd(par, &r->e[f->path], now) - (now - f->prev);
     if (f->congested) {
         f->ct = now;
-        if (known && path_isolated(sw, fs, &r->to[f->path]))
+        if (known && path_isolated(sw, fs, &r->e[f->path]))
             next = f->path;
         else if ((next = random_isolated(sw, fs, par, r, now, lo)) == UINT32_MAX && known && fs->n_iso)
             next = f->path; /* no isolated path keeps it in order yet */
@@ -589,7 +591,7 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
             next = fastest(sw, fs, par, r, now, false, -1, T_NEVER);
             if (next == UINT32_MAX) /* every path isolated (a single-uplink edge) */
                 next = fastest(sw, fs, par, r, now, true, -1, T_NEVER);
-        } else if (path_isolated(sw, fs, &r->to[f->path])) {
+        } else if (path_isolated(sw, fs, &r->e[f->path])) {
             /* an uncongested flow pushed off an isolated path: the fastest
              * other path that keeps the order, else it stays for now */
             next = fastest(sw, fs, par, r, now, false, lo, T_NEVER);
@@ -597,7 +599,7 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
                 next = par->iso_in_order ? f->path : fastest(sw, fs, par, r, now, true, -1, T_NEVER);
         } else {
             /* lines 8-14: the fastest p' with 0 < owd(p) - owd(p') < dt, else stay */
-            simtime_t cur = path_owd(par, &r->to[f->path], now), dt = now - f->prev;
+            simtime_t cur = path_owd(par, &r->e[f->path], now), dt = now - f->prev;
             next = fastest(sw, fs, par, r, now, false, cur - dt, cur);
             if (next == UINT32_MAX)
                 next = f->path;
@@ -606,8 +608,8 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
     f->path = next;
     f->prev = now;
     f->live = true;
-    struct fpath *e = &r->to[next];
-    p->lb.path = e->word;
+    struct fpath *e = &r->e[next];
+    p->lb.path = e->p.word;
     p->lb.path_hop = 0;
     p->lb.b[10] = 0;
     if (e->stamped < 0 || now - e->stamped >= r->period) {
@@ -623,20 +625,10 @@ static void route(struct sim *s, struct lb_switch *sw, const struct flb_par *par
  * here toward `to`: changed entries first, else round robin. */
 static void piggyback(struct flb_sw *fs, struct pkt *p, uint32_t to)
 {
-    struct frow *r = fs->from[to];
     p->lb.fb = 0;
-    if (!r || !r->n)
-        return;
-    uint32_t i = r->rr;
-    if (r->nchanged)
-        while (!r->from[i].changed)
-            i = i + 1 == r->n ? 0 : i + 1;
-    if (r->from[i].changed) {
-        r->from[i].changed = false;
-        r->nchanged--;
-    }
-    r->rr = i + 1 == r->n ? 0 : i + 1;
-    p->lb.fb = FB_VALID | i << 20 | r->from[i].owd8;
+    uint32_t i = pt_fb_pick(&fs->tab, to);
+    if (i != UINT32_MAX)
+        p->lb.fb = pt_fb_word(&fs->tab, i, ((struct fmrow *)fs->tab.from[to])->e[i].owd8);
 }
 
 /* ---------------------------------------------------------------- hooks */
@@ -647,9 +639,8 @@ static void flb_init(struct sim *s, struct lb_switch *sw, const void *par_)
     struct flb_sw *fs = sw->st;
     fs->cp = lb_alloc(s, sw->nports * sizeof *fs->cp);
     fs->notify = par->notify == NOTIFY_ON || (par->notify == NOTIFY_AUTO && lb_cc_paired(s));
+    pt_init(s, sw, &fs->tab, &flb_tab, fs);
     if (sw->edge >= 0) {
-        fs->to = lb_alloc(s, lb_edge_count(s) * sizeof *fs->to);
-        fs->from = lb_alloc(s, lb_edge_count(s) * sizeof *fs->from);
         for (uint32_t i = 0; i < sw->nports; i++)
             if (!lb_port_to_host(s, sw->port0 + i)) {
                 fs->n_up++;
@@ -677,27 +668,23 @@ static void flb_arrival(struct sim *s, struct lb_switch *sw, const void *par_, s
             simtime_t t0;
             memcpy(&t0, p->lb.b, sizeof t0);
             uint32_t i = p->lb.b[8] | (uint32_t)p->lb.b[9] << 8;
-            struct frow *r = from_row(s, fs, se, here);
-            if (i < r->n) {
+            struct fmrow *r = from_row(s, fs, se, here);
+            if (i < r->pt.n) {
                 uint64_t d8 = (uint64_t)(now - t0) / 8000;
                 uint32_t v = d8 > FB_DMAX ? FB_DMAX : (uint32_t)d8;
-                struct fmeas *m = &r->from[i];
-                if (!m->changed && m->owd8 != v) {
-                    m->changed = true;
-                    r->nchanged++;
-                }
-                m->owd8 = v;
+                pt_fb_note(&fs->tab, &r->pt, i, r->e[i].owd8 != v);
+                r->e[i].owd8 = v;
             }
         }
-        if (p->lb.fb & FB_VALID) { /* about the paths from here to the packet's source edge */
-            struct frow *r = to_row(s, par, fs, here, se);
-            uint32_t i = (p->lb.fb >> 20) & FB_PATHS;
-            if (i < r->n) {
-                struct fpath *e = &r->to[i];
-                e->owd = (simtime_t)(p->lb.fb & FB_DMAX) * 8000;
+        if (p->lb.fb & PT_FB_VALID) { /* about the paths from here to the packet's source edge */
+            struct frow *r = to_row(s, fs, here, se);
+            uint32_t i = pt_fb_index(&fs->tab, p->lb.fb);
+            if (i < r->pt.n) {
+                struct fpath *e = &r->e[i];
+                e->owd = (simtime_t)pt_fb_value(&fs->tab, p->lb.fb) * 8000;
                 e->t = now;
-                if (e->owd < e->base)
-                    e->base = e->owd;
+                if (e->owd < e->p.base)
+                    e->p.base = e->owd;
             }
         }
     }
@@ -734,7 +721,7 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     struct flb_sw *fs = sw->st;
     uint32_t flow = p->lb.fb, n;
     memcpy(&n, p->lb.b, sizeof n);
-    if (flow >= lb_flow_count(s) || !fs->to)
+    if (flow >= lb_flow_count(s) || !fs->tab.to)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
     ((struct flb_flow *)lb_flow_state(s, flow))->cnm_in = p->in_port + 1;
@@ -826,9 +813,9 @@ uint32_t flb_flow_uplink(struct sim *s, uint32_t node, uint32_t flow)
     struct flb_sw *fs = sw->st;
     const struct flb_flow *f = lb_flow_state(s, flow);
     uint32_t de = lb_host_edge(s, cc_flow(s, flow)->dst);
-    if (!f->live || !fs->to || !fs->to[de] || f->path >= fs->to[de]->n)
+    if (!f->live || !fs->tab.to || !fs->tab.to[de] || f->path >= fs->tab.to[de]->n)
         return UINT32_MAX;
-    return fs->to[de]->to[f->path].port;
+    return ((struct frow *)fs->tab.to[de])->e[f->path].p.port;
 }
 uint32_t flb_cnm_in(struct sim *s, uint32_t flow)
 {
@@ -837,10 +824,10 @@ uint32_t flb_cnm_in(struct sim *s, uint32_t flow)
 bool flb_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd)
 {
     struct lb_switch *sw = lb_switch_of(s, node);
-    struct frow *r = to_row(s, lb_running_params(s, &lb_flb), sw->st, (uint32_t)sw->edge, dst_edge);
-    if (i >= r->n)
+    struct frow *r = to_row(s, sw->st, (uint32_t)sw->edge, dst_edge);
+    if (i >= r->pt.n)
         return false;
-    r->to[i].owd = owd;
-    r->to[i].t = lb_now(s) > 0 ? lb_now(s) : 1;
+    r->e[i].owd = owd;
+    r->e[i].t = lb_now(s) > 0 ? lb_now(s) : 1;
     return true;
 }
