@@ -98,6 +98,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include "lb/pathtab.h"
 #include "lb/proteus.h"
 #include "net/cc.h"
 #include "net/lb.h"
@@ -121,15 +122,15 @@ struct proteus_par {
 enum { CTRL_KICK = 1, CTRL_UNKICK = 2 }; /* p->lb.proto of Proteus's PKT_CTRL: lb.b[0..3] port, [4..7] dst edge */
 #define CTRL_BYTES 64
 enum { TIMER_WATCH = 0, TIMER_KICKS = 1 };
-#define FB_VALID (1u << 31) /* p->lb.fb = valid | path << 16 | utilisation per mille; delay in b[12..15] */
+/* p->lb.fb = PT_FB_VALID | path << 16 | utilisation per mille; delay in b[12..15] */
 
 /* lb.b[] layout of a data packet routed by Proteus. */
 enum { B_PATH = 0, B_ALT = 1, B_TD = 4, B_TSRC = 8, B_FBDELAY = 12 };
 
-/* Source edge, per destination edge: what it knows of each path. */
+/* Source edge, per destination edge: what it knows of each path (a row of
+ * lb/pathtab.h; p.base: propagation + one MTU's serialisation per hop). */
 struct pent {
-    uint32_t word, port; /* path word, and its first hop (a local uplink) */
-    simtime_t base;      /* propagation + one MTU's serialisation per hop */
+    struct pt_path p;
     simtime_t owd, t;    /* fed-back one-way delay and when (ageing) */
     simtime_t low;       /* RTT_low of this path (constant: from base and the parameters) */
     uint32_t ps_per_byte; /* the uplink's serialisation per byte when exact (8e12 % rate == 0), else 0 */
@@ -137,21 +138,21 @@ struct pent {
     uint16_t down;       /* kicked-out ports further along it, as reported (inactive while > 0) */
 };
 struct prow {
-    uint32_t n;
+    struct pt_row pt;
     struct pent e[];
 };
 
 /* Destination edge, per source edge: the measurement of each path. */
 struct ment {
+    struct pt_fb fb;      /* valid: a period was published */
     simtime_t t0;         /* start of the current period */
     uint64_t sum_owd_ns, sum_util;
     uint32_t cnt;
     uint32_t owd_ns;      /* last period's averages */
     uint16_t util;
-    bool valid, changed;
 };
 struct mrow {
-    uint32_t n, rr, nchanged;
+    struct pt_row pt;
     struct ment e[];
 };
 
@@ -162,8 +163,7 @@ struct putil {
 };
 
 struct proteus_sw {
-    struct prow **to;   /* edges: by destination edge */
-    struct mrow **from; /* edges: by source edge */
+    struct pathtab tab; /* edges: prow by destination edge, mrow by source edge */
     struct putil *pu;   /* by port - port0 */
     simtime_t *kicked;  /* by port - port0: the pause start (paused_since) it was kicked out in, or -1 */
     uint32_t *watch;    /* ports with packets waiting in a paused queue (Algorithm 2's timer) */
@@ -218,46 +218,51 @@ static uint32_t now_ns(const struct sim *s) { return (uint32_t)(lb_now(s) / T_NS
 
 static struct proteus_sw *state(struct sim *s, uint32_t node) { return lb_switch_of(s, node)->st; }
 
-static struct prow *make_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
+/* A source row is made (lb/pathtab.h): per path, RTT_low and the uplink's
+ * exact serialisation per byte; nothing fed back yet. */
+static void row_made(struct sim *s, void *owner, struct pt_row *pt, uint32_t here, uint32_t de)
 {
+    (void)owner;
+    (void)here;
+    (void)de;
     const struct proteus_par *par = lb_running_params(s, &lb_proteus);
-    uint32_t n = lb_path_count(s, here, de);
-    if (n > PMAX)
-        n = 0; /* more than an index byte addresses: ECMP */
-    struct prow *r = lb_alloc(s, sizeof *r + n * sizeof r->e[0]);
-    r->n = n;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t ports[4];
-        r->e[i].word = lb_path_word(s, here, de, i);
-        int k = lb_path_ports(s, here, de, r->e[i].word, ports, 4);
-        r->e[i].port = ports[0];
-        for (int j = 0; j < k; j++)
-            r->e[i].base += lb_port_delay(s, ports[j]) + tx_time(cc_mtu(s) + cc_data_hdr(s), lb_port_rate(s, ports[j]));
-        r->e[i].t = -1;
-        r->e[i].low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)r->e[i].base * par->rtt_low_factor);
-        uint64_t rate = lb_port_rate(s, ports[0]);
+    struct prow *r = (struct prow *)pt;
+    for (uint32_t i = 0; i < pt->n; i++) {
+        struct pent *e = &r->e[i];
+        e->t = -1;
+        e->low = par->rtt_low > 0 ? par->rtt_low : (simtime_t)((double)e->p.base * par->rtt_low_factor);
+        uint64_t rate = lb_port_rate(s, e->p.port);
         if (rate && 8000000000000ULL % rate == 0 && 8000000000000ULL / rate <= UINT32_MAX)
-            r->e[i].ps_per_byte = (uint32_t)(8000000000000ULL / rate);
+            e->ps_per_byte = (uint32_t)(8000000000000ULL / rate);
     }
-    ps->to[de] = r;
-    return r;
 }
+
+static simtime_t mtu_time(const struct sim *s, uint32_t port)
+{
+    return tx_time(cc_mtu(s) + cc_data_hdr(s), lb_port_rate(s, port));
+}
+
+static const struct pt_spec proteus_tab = {
+    .to_row = offsetof(struct prow, e),
+    .to_entry = sizeof(struct pent),
+    .from_row = offsetof(struct mrow, e),
+    .from_entry = sizeof(struct ment),
+    .max_paths = PMAX,
+    .over_none = true, /* more than an index byte addresses: ECMP */
+    .fb_shift = 16,
+    .fb_imask = 0xffu,
+    .hop = mtu_time,
+    .made = row_made,
+};
 
 static inline struct prow *to_row(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de)
 {
-    return ps->to[de] ? ps->to[de] : make_row(s, ps, here, de);
+    return (struct prow *)pt_to(s, &ps->tab, here, de);
 }
 
 static struct mrow *from_row(struct sim *s, struct proteus_sw *ps, uint32_t se, uint32_t here)
 {
-    if (!ps->from[se]) {
-        uint32_t n = lb_path_count(s, se, here);
-        if (n > PMAX)
-            n = 0;
-        ps->from[se] = lb_alloc(s, sizeof(struct mrow) + n * sizeof(struct ment));
-        ps->from[se]->n = n;
-    }
-    return ps->from[se];
+    return (struct mrow *)pt_from(s, &ps->tab, se, here);
 }
 
 /* A port is inactive (kicked out) while the pause it was kicked out in lasts. */
@@ -282,15 +287,15 @@ static inline int view_path(struct sim *s, const struct proteus_par *par, uint32
                             simtime_t now, simtime_t *d_out, uint64_t *key)
 {
     bool fresh = e->t >= 0 && now - e->t < par->aging;
-    simtime_t d = fresh ? e->owd : e->base;
+    simtime_t d = fresh ? e->owd : e->p.base;
     uint32_t u = fresh ? e->util : 0;
     if (par->local_queue) { /* what has queued here since the measurement left the destination */
-        uint64_t bytes = lb_port_bytes(s, e->port);
+        uint64_t bytes = lb_port_bytes(s, e->p.port);
         /* tx_time() without its 128-bit division when the rate divides 8e12 (it is then exact) */
         simtime_t q = e->ps_per_byte && bytes <= UINT32_MAX ? (simtime_t)(bytes * e->ps_per_byte)
-                                                              : tx_time(bytes, lb_port_rate(s, e->port));
-        if (e->base + q > d)
-            d = e->base + q;
+                                                              : tx_time(bytes, lb_port_rate(s, e->p.port));
+        if (e->p.base + q > d)
+            d = e->p.base + q;
     }
     int cls = d < e->low ? NONCONG : u < util_full ? UNDET : CONG;
     /* Delays fit 62 bits: fed back as 32-bit ns (< 2^42 ps), or base plus a
@@ -349,21 +354,21 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
     struct proteus_sw *ps = sw->st;
     simtime_t now = lb_now(s);
     uint64_t all[4] = {0}, active[4];
-    for (uint32_t i = 0; i < r->n; i++) {
+    for (uint32_t i = 0; i < r->pt.n; i++) {
         view_path(s, par, ps->util_full, &r->e[i], now, &d[i], &key[i]);
         all[WORD(NW, i)] |= BIT(i);
     }
     memcpy(active, all, sizeof active);
     if (ps->nkicked || ps->nrk) { /* some port here kicked out once, or one further on reported: still? */
-        for (uint32_t i = 0; i < r->n; i++)
-            if (r->e[i].down || kicked(s, sw, r->e[i].port, p->prio))
+        for (uint32_t i = 0; i < r->pt.n; i++)
+            if (r->e[i].down || kicked(s, sw, r->e[i].p.port, p->prio))
                 active[WORD(NW, i)] &= ~BIT(i);
         if (!any_bit(active, NW)) /* all kicked out: any will do */
             memcpy(active, all, sizeof active);
     }
     struct proteus_flow *f = lb_flow_state(s, p->flow);
-    if (!f->valid || f->path >= r->n) { /* a new flow */
-        f->path = (uint8_t)select_path(sw, r->n, key, active, NW);
+    if (!f->valid || f->path >= r->pt.n) { /* a new flow */
+        f->path = (uint8_t)select_path(sw, r->pt.n, key, active, NW);
         f->valid = true;
     } else { /* lines 6-11: only to a path that cannot deliver it before its predecessor */
         simtime_t gap = now - f->last, df = d[f->path];
@@ -371,14 +376,14 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
          * order, slower ones included; else only faster ones */
         bool off = !(active[WORD(NW, f->path)] & BIT(f->path));
         uint64_t faster[4] = {0};
-        for (uint32_t i = 0; i < r->n; i++) {
+        for (uint32_t i = 0; i < r->pt.n; i++) {
             simtime_t diff = df - d[i];
             faster[WORD(NW, i)] |= (uint64_t)((off ? i != f->path : diff > 0) && diff < gap) << (i & 63);
         }
         for (uint32_t w = 0; w < NW; w++)
             faster[w] &= active[w];
         if (any_bit(faster, NW)) {
-            f->path = (uint8_t)select_path(sw, r->n, key, faster, NW);
+            f->path = (uint8_t)select_path(sw, r->pt.n, key, faster, NW);
             lb_stat_add(s, ST_MOVES, 1);
         }
     }
@@ -390,7 +395,7 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
     rest[WORD(NW, cur)] &= ~BIT(cur);
     uint32_t alt[NALT] = {PMAX, PMAX, PMAX};
     for (int k = 0; k < par->alternatives; k++) {
-        uint32_t a = select_path(sw, r->n, key, rest, NW);
+        uint32_t a = select_path(sw, r->pt.n, key, rest, NW);
         if (a == PMAX)
             break;
         alt[k] = a;
@@ -401,7 +406,7 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
         simtime_t diff = d[alt[0]] - d[cur];
         td = diff <= 0 ? 0 : diff / T_NS >= 0xffffff ? 0xffffff : (uint32_t)(diff / T_NS); /* 24 bits on the wire */
     }
-    p->lb.path = r->e[cur].word;
+    p->lb.path = r->e[cur].p.word;
     p->lb.path_hop = 0;
     p->lb.metric = 0;
     p->lb.b[B_PATH] = (uint8_t)cur;
@@ -416,9 +421,9 @@ static void route(struct sim *s, struct lb_switch *sw, const struct proteus_par 
     const struct prow *r = to_row(s, sw->st, (uint32_t)sw->edge, de);
     simtime_t d[PMAX];
     uint64_t key[PMAX];
-    if (r->n > 64)
+    if (r->pt.n > 64)
         route_nw(s, sw, par, p, r, d, key, 4);
-    else if (r->n)
+    else if (r->pt.n)
         route_nw(s, sw, par, p, r, d, key, 1);
 }
 
@@ -429,20 +434,16 @@ static void measure(struct sim *s, struct proteus_sw *ps, const struct proteus_p
 {
     struct mrow *r = from_row(s, ps, se, here);
     uint32_t i = p->lb.b[B_PATH];
-    if (i >= r->n)
+    if (i >= r->pt.n)
         return;
     struct ment *e = &r->e[i];
     simtime_t now = lb_now(s);
     if (e->cnt && now - e->t0 >= par->period) { /* the period ended: publish its averages */
         uint32_t owd = (uint32_t)(e->sum_owd_ns / e->cnt);
         uint16_t util = (uint16_t)(e->sum_util / e->cnt);
-        if (!e->changed && (!e->valid || owd != e->owd_ns || util != e->util)) {
-            e->changed = true;
-            r->nchanged++;
-        }
+        pt_fb_note(&ps->tab, &r->pt, i, !e->fb.valid || owd != e->owd_ns || util != e->util);
         e->owd_ns = owd;
         e->util = util;
-        e->valid = true;
         e->cnt = 0;
         e->sum_owd_ns = e->sum_util = 0;
     }
@@ -456,30 +457,21 @@ static void measure(struct sim *s, struct proteus_sw *ps, const struct proteus_p
 /* One measured path of the pair (to -> here) on a packet leaving here toward `to`. */
 static void piggyback(struct proteus_sw *ps, struct pkt *p, uint32_t to)
 {
-    struct mrow *r = ps->from[to];
-    if (!r || !r->n)
+    uint32_t i = pt_fb_pick(&ps->tab, to);
+    if (i == UINT32_MAX)
         return;
-    uint32_t i = r->rr;
-    for (uint32_t j = 0; j < r->n && (!r->e[i].valid || (r->nchanged && !r->e[i].changed)); j++)
-        i = i + 1 == r->n ? 0 : i + 1;
-    if (!r->e[i].valid)
-        return;
-    if (r->e[i].changed) {
-        r->e[i].changed = false;
-        r->nchanged--;
-    }
-    r->rr = i + 1 == r->n ? 0 : i + 1;
-    p->lb.fb = FB_VALID | i << 16 | r->e[i].util;
-    put32(&p->lb.b[B_FBDELAY], r->e[i].owd_ns);
+    const struct ment *e = &((struct mrow *)ps->tab.from[to])->e[i];
+    p->lb.fb = pt_fb_word(&ps->tab, i, e->util);
+    put32(&p->lb.b[B_FBDELAY], e->owd_ns);
 }
 
 static void feedback(struct sim *s, struct proteus_sw *ps, const struct pkt *p, uint32_t here, uint32_t se)
 {
     struct prow *r = to_row(s, ps, here, se);
-    uint32_t i = (p->lb.fb >> 16) & 0xffu;
-    if (i < r->n) {
+    uint32_t i = pt_fb_index(&ps->tab, p->lb.fb);
+    if (i < r->pt.n) {
         r->e[i].owd = (simtime_t)get32(&p->lb.b[B_FBDELAY]) * T_NS;
-        r->e[i].util = (uint16_t)(p->lb.fb & 0xffffu);
+        r->e[i].util = (uint16_t)pt_fb_value(&ps->tab, p->lb.fb);
         r->e[i].t = lb_now(s);
     }
 }
@@ -549,9 +541,9 @@ static void kick_poll(struct sim *s, struct lb_switch *sw)
 static void mark_down(struct sim *s, struct proteus_sw *ps, uint32_t here, uint32_t de, uint32_t port, int by)
 {
     struct prow *r = to_row(s, ps, here, de);
-    for (uint32_t i = 0; i < r->n; i++) {
+    for (uint32_t i = 0; i < r->pt.n; i++) {
         uint32_t ports[4];
-        int n = lb_path_ports(s, here, de, r->e[i].word, ports, 4);
+        int n = lb_path_ports(s, here, de, r->e[i].p.word, ports, 4);
         for (int j = 1; j < n; j++)
             if (ports[j] == port) {
                 r->e[i].down = (uint16_t)(r->e[i].down + by);
@@ -768,10 +760,7 @@ static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
     for (uint32_t k = 0; k < sw->nports; k++)
         ps->kicked[k] = -1;
     ps->util_full = (uint32_t)(((const struct proteus_par *)par)->util_full * 1000 + 0.5);
-    if (sw->edge >= 0) {
-        ps->to = lb_alloc(s, lb_edge_count(s) * sizeof *ps->to);
-        ps->from = lb_alloc(s, lb_edge_count(s) * sizeof *ps->from);
-    }
+    pt_init(s, sw, &ps->tab, &proteus_tab, ps);
 }
 
 static void proteus_on_arrival(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port)
@@ -789,7 +778,7 @@ static void proteus_on_arrival(struct sim *s, struct lb_switch *sw, const void *
     } else if (here == de) { /* from the fabric, at the destination edge */
         if (p->type == PKT_DATA && p->lb.path != PATH_NONE)
             measure(s, ps, par, p, se, here);
-        if (p->lb.fb & FB_VALID)
+        if (p->lb.fb & PT_FB_VALID)
             feedback(s, ps, p, here, se);
     }
 }
@@ -854,7 +843,7 @@ int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t
     if (!par || !sw || sw->edge < 0)
         return -1;
     struct prow *r = to_row(s, state(s, node), (uint32_t)sw->edge, dst_edge);
-    if (i >= r->n)
+    if (i >= r->pt.n)
         return -1;
     simtime_t d;
     uint64_t key;
@@ -863,7 +852,7 @@ int proteus_path_class(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t
 void proteus_path_set(struct sim *s, uint32_t node, uint32_t dst_edge, uint32_t i, simtime_t owd, double util)
 {
     struct prow *r = to_row(s, state(s, node), (uint32_t)lb_switch_of(s, node)->edge, dst_edge);
-    if (i < r->n) {
+    if (i < r->pt.n) {
         r->e[i].owd = owd;
         r->e[i].util = (uint16_t)(util * 1000 + 0.5);
         r->e[i].t = lb_now(s);
@@ -879,5 +868,5 @@ bool proteus_path_active(struct sim *s, uint32_t node, uint32_t dst_edge, uint32
 {
     const struct lb_switch *sw = lb_switch_of(s, node);
     struct prow *r = to_row(s, state(s, node), (uint32_t)sw->edge, dst_edge);
-    return i < r->n && !r->e[i].down && !kicked(s, sw, r->e[i].port, 3);
+    return i < r->pt.n && !r->e[i].down && !kicked(s, sw, r->e[i].p.port, 3);
 }
