@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "lb/conweave.h"
+#include "lb/pathtab.h"
 #include "net/lb.h"
 
 struct cw_par {
@@ -145,12 +146,15 @@ static void hdr_get(const struct pkt *p, struct cw_hdr *h)
     h->flag = b[15];
 }
 
-/* One ToR pair's paths as the source ToR sees them. */
+/* One ToR pair's paths as the source ToR sees them (lb/pathtab.h's rows;
+ * p.base: one-way propagation). */
+struct cw_path {
+    struct pt_path p;
+    simtime_t paused_until; /* NOTIFY: not a reroute target before this */
+};
 struct cw_row {
-    uint32_t n;
-    simtime_t rtt;          /* base RTT: round-trip propagation along path 0 */
-    uint32_t *word;
-    simtime_t *paused_until; /* NOTIFY: not a reroute target before this */
+    struct pt_row pt;
+    struct cw_path e[];
 };
 
 /* Per flow: the source ToR's half (tx) and the destination ToR's (rx); each
@@ -171,7 +175,7 @@ struct cw_flow {
 };
 
 struct cw_sw {
-    struct cw_row **rows; /* by destination edge, made on a pair's first packet */
+    struct pathtab tab;      /* to: cw_row by destination edge, made on a pair's first packet */
     uint32_t *free_q, nfree; /* hold queues not in use (a stack) */
     uint32_t *owner;         /* flow reordering in hold queue k */
     /* derived once per edge switch (its first inter-ToR packet) */
@@ -184,28 +188,19 @@ struct cw_sw {
 
 /* ---------------------------------------------------------------- tables */
 
+static const struct pt_spec cw_tab = {
+    .to_row = offsetof(struct cw_row, e),
+    .to_entry = sizeof(struct cw_path),
+    .max_paths = 65535, /* the index travels in 16 bits */
+};
+
 static struct cw_row *row(struct sim *s, struct cw_sw *cs, uint32_t here, uint32_t de)
 {
-    if (cs->rows[de])
-        return cs->rows[de];
-    uint32_t n = lb_path_count(s, here, de);
-    if (n > 65535)
-        n = 65535; /* the index travels in 16 bits */
-    struct cw_row *r = lb_alloc(s, sizeof *r + n * (sizeof *r->word + sizeof *r->paused_until));
-    r->n = n;
-    r->paused_until = (simtime_t *)(r + 1);
-    r->word = (uint32_t *)(r->paused_until + n);
-    for (uint32_t i = 0; i < n; i++)
-        r->word[i] = lb_path_word(s, here, de, i);
-    if (n) {
-        uint32_t ports[8];
-        int h = lb_path_ports(s, here, de, r->word[0], ports, 8);
-        for (int i = 0; i < h; i++)
-            r->rtt += 2 * lb_port_delay(s, ports[i]);
-    }
-    cs->rows[de] = r;
-    return r;
+    return (struct cw_row *)pt_to(s, &cs->tab, here, de);
 }
+
+/* The pair's base RTT: round-trip propagation along path 0. */
+static simtime_t base_rtt(const struct cw_row *r) { return 2 * r->e[0].p.base; }
 
 /* The class and RTT of the fabric as seen from this edge (all ToR pairs from
  * here), and the artifact's per-class times scaled by it (header comment). */
@@ -218,11 +213,8 @@ static void derive(struct sim *s, struct lb_switch *sw, const struct cw_par *par
     for (uint32_t e = 0; e < lb_edge_count(s); e++) {
         if (e == here || lb_path_count(s, here, e) == 0)
             continue;
-        uint32_t ports[8];
-        int h = lb_path_ports(s, here, e, lb_path_word(s, here, e, 0), ports, 8);
-        simtime_t d = 0;
-        for (int i = 0; i < h; i++)
-            d += 2 * lb_port_delay(s, ports[i]);
+        int h;
+        simtime_t d = 2 * pt_walk(s, here, e, lb_path_word(s, here, e, 0), NULL, &h);
         if (d > rtt)
             rtt = d;
         if (h > hops)
@@ -241,16 +233,16 @@ static void derive(struct sim *s, struct lb_switch *sw, const struct cw_par *par
 
 /* ---------------------------------------------------------------- source ToR */
 
-static bool path_free(const struct cw_row *r, uint32_t i, simtime_t now) { return r->paused_until[i] <= now; }
+static bool path_free(const struct cw_row *r, uint32_t i, simtime_t now) { return r->e[i].paused_until <= now; }
 
 /* The reroute target: two random draws, the first not paused (artifact); or
  * none found (UINT32_MAX). */
 static uint32_t good_path(struct lb_switch *sw, const struct cw_par *par, const struct cw_row *r, simtime_t now)
 {
-    uint32_t a = (uint32_t)rng_below(&sw->rng, r->n);
+    uint32_t a = (uint32_t)rng_below(&sw->rng, r->pt.n);
     if (!par->path_aware)
         return a;
-    uint32_t b = (uint32_t)rng_below(&sw->rng, r->n);
+    uint32_t b = (uint32_t)rng_below(&sw->rng, r->pt.n);
     return path_free(r, a, now) ? a : path_free(r, b, now) ? b : UINT32_MAX;
 }
 
@@ -258,7 +250,7 @@ static void source_tor(struct sim *s, struct lb_switch *sw, const struct cw_par 
 {
     struct cw_sw *cs = sw->st;
     struct cw_row *r = row(s, cs, (uint32_t)sw->edge, de);
-    if (!r->n)
+    if (!r->pt.n)
         return; /* partitioned: the switches' own choice */
     struct cw_flow *f = lb_flow_state(s, p->flow);
     simtime_t now = lb_now(s);
@@ -269,7 +261,7 @@ static void source_tor(struct sim *s, struct lb_switch *sw, const struct cw_par 
     f->stabilized = false;
     f->active = now;
     if (expired || stab)
-        f->reply_dl = now + r->rtt + par->reply_extra;
+        f->reply_dl = now + base_rtt(r) + par->reply_extra;
     else if (f->reply_dl != T_NEVER && f->reply_dl < now) {
         f->reply_dl = T_NEVER; /* one reroute per epoch */
         timeout = true;
@@ -289,8 +281,8 @@ static void source_tor(struct sim *s, struct lb_switch *sw, const struct cw_par 
     }
     h.epoch = f->epoch;
     uint32_t good = good_path(sw, par, r, now);
-    if (fresh || f->path >= r->n)
-        f->path = good != UINT32_MAX ? good : (uint32_t)rng_below(&sw->rng, r->n);
+    if (fresh || f->path >= r->pt.n)
+        f->path = good != UINT32_MAX ? good : (uint32_t)rng_below(&sw->rng, r->pt.n);
     else if ((expired || timeout) && good != UINT32_MAX) {
         cs->reroutes += good != f->path;
         if (expired) /* nothing in flight: move now */
@@ -309,7 +301,7 @@ static void source_tor(struct sim *s, struct lb_switch *sw, const struct cw_par 
         h.tail_gap_ns = gap >= NO_TAIL ? NO_TAIL - 1 : (uint32_t)gap;
     }
     hdr_put(p, &h);
-    p->lb.path = r->word[h.path];
+    p->lb.path = r->e[h.path].p.word;
     p->lb.path_hop = 0;
 }
 
@@ -344,9 +336,9 @@ static void on_notify(struct sim *s, struct cw_sw *cs, const struct cw_par *par,
     uint32_t de, i;
     memcpy(&de, c->lb.b, sizeof de);
     memcpy(&i, c->lb.b + 4, sizeof i);
-    if (de >= lb_edge_count(s) || !cs->rows[de] || i >= cs->rows[de]->n)
+    if (de >= lb_edge_count(s) || !cs->tab.to[de] || i >= cs->tab.to[de]->n)
         return;
-    cs->rows[de]->paused_until[i] = lb_now(s) + par->path_pause;
+    ((struct cw_row *)cs->tab.to[de])->e[i].paused_until = lb_now(s) + par->path_pause;
     cs->notifies_rx++;
 }
 
@@ -462,7 +454,7 @@ static void cw_init(struct sim *s, struct lb_switch *sw, const void *par_)
     if (sw->edge < 0)
         return;
     uint32_t nq = (uint32_t)par->reorder_queues;
-    cs->rows = lb_alloc(s, lb_edge_count(s) * sizeof *cs->rows);
+    pt_init(s, sw, &cs->tab, &cw_tab, cs);
     cs->free_q = lb_alloc(s, nq * sizeof *cs->free_q);
     cs->owner = lb_alloc(s, nq * sizeof *cs->owner);
     for (uint32_t k = 0; k < nq; k++)
@@ -575,10 +567,10 @@ int conweave_path_paused(struct sim *s, uint32_t node, uint32_t de, uint32_t i)
 {
     const struct lb_switch *sw = lb_switch_of(s, node);
     const struct cw_sw *cs = sw ? sw->st : NULL;
-    if (!lb_running_params(s, &lb_conweave) || !cs || !cs->rows || de >= lb_edge_count(s) || !cs->rows[de] ||
-        i >= cs->rows[de]->n)
+    if (!lb_running_params(s, &lb_conweave) || !cs || !cs->tab.to || de >= lb_edge_count(s) || !cs->tab.to[de] ||
+        i >= cs->tab.to[de]->n)
         return -1;
-    return !path_free(cs->rows[de], i, lb_now(s));
+    return !path_free((const struct cw_row *)cs->tab.to[de], i, lb_now(s));
 }
 void conweave_derived(struct sim *s, uint32_t node, simtime_t t[3])
 {

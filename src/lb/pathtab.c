@@ -10,7 +10,8 @@ void pt_init(struct sim *s, const struct lb_switch *sw, struct pathtab *t, const
     if (sw->edge < 0)
         return;
     t->to = lb_alloc(s, lb_edge_count(s) * sizeof *t->to);
-    t->from = lb_alloc(s, lb_edge_count(s) * sizeof *t->from);
+    if (spec->from_entry)
+        t->from = lb_alloc(s, lb_edge_count(s) * sizeof *t->from);
 }
 
 static uint32_t row_paths(struct sim *s, const struct pt_spec *spec, uint32_t se, uint32_t de)
@@ -43,8 +44,7 @@ struct pt_row *pt_make_to(struct sim *s, struct pathtab *t, uint32_t here, uint3
         e->word = lb_path_word(s, here, de, i);
         if (!lb_path_ports(s, here, de, e->word, &e->port, 1))
             e->port = UINT32_MAX;
-        if (spec->hop)
-            e->base = pt_walk(s, here, de, e->word, spec->hop, NULL);
+        e->base = pt_walk(s, here, de, e->word, spec->hop, NULL);
     }
     t->to[de] = r;
     if (spec->made)

@@ -11,8 +11,9 @@
  * A switch's tables (struct pathtab, made by pt_init at edge switches only):
  *  - to[de], at a source edge: one row per destination edge, one entry per
  *    path. An entry begins with struct pt_path: the path's word, its first
- *    hop (a local uplink) and, if the spec names a per-hop time, its base
- *    delay (pt_walk). The scheme's own fields follow (fed-back values, ...).
+ *    hop (a local uplink) and its base delay (pt_walk: propagation, plus
+ *    the spec's per-hop time). The scheme's own fields follow (fed-back
+ *    values, ...).
  *  - from[se], at a destination edge: one row per source edge. An entry
  *    begins with struct pt_fb: whether it has a value to feed back and
  *    whether that changed since it was last fed back.
@@ -43,7 +44,7 @@
 #define PT_FB_VALID (1u << 31)
 
 struct pt_path {
-    simtime_t base; /* sum over the hops of propagation plus spec->hop (0 without one) */
+    simtime_t base; /* sum over the hops of propagation plus spec->hop (pt_walk) */
     uint32_t word;  /* path word (lb_path_word) */
     uint32_t port;  /* first hop, a local uplink (UINT32_MAX: none) */
 };
@@ -67,7 +68,7 @@ struct pt_spec {
     uint8_t fb_shift;            /* feedback word: PT_FB_VALID | index << fb_shift | value */
     uint32_t fb_imask;           /* index bits read back: (word >> fb_shift) & fb_imask */
     /* base delay: per hop, beyond the link's propagation (e.g. one MTU's
-     * serialisation); NULL: no base delay */
+     * serialisation); NULL: propagation only */
     simtime_t (*hop)(const struct sim *s, uint32_t port);
     /* called once a source row is made (its pt_path parts filled, the rest
      * zero), to set the scheme's fields; may be NULL */
@@ -78,7 +79,7 @@ struct pathtab {
     const struct pt_spec *spec;
     void *owner;          /* passed to spec->made (the scheme's switch state) */
     struct pt_row **to;   /* by destination edge (NULL at non-edge switches) */
-    struct pt_row **from; /* by source edge */
+    struct pt_row **from; /* by source edge (NULL without from rows: spec->from_entry 0) */
 };
 
 /* At switch sw: the tables, if it is an edge switch (else t->to stays NULL). */
