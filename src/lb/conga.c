@@ -254,16 +254,14 @@ static void conga_on_arrival(struct sim *s, struct lb_switch *sw, const void *pa
 {
     const struct conga_par *par = par_;
     struct conga_sw *cs = sw->st;
-    if (sw->edge < 0 || (p->type != PKT_DATA && p->type != PKT_ACK && p->type != PKT_NACK && p->type != PKT_CNP))
-        return; /* only leaves act, on host-to-host packets */
-    uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
-    if (se == de || se == UINT32_MAX || de == UINT32_MAX)
-        return; /* intra-leaf traffic bypasses CONGA */
-    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* the source leaf */
+    uint32_t se, de;
+    enum pt_role role = pt_role(s, sw, p, in_port, &se, &de); /* only leaves act; intra-leaf traffic bypasses CONGA */
+    uint32_t here = (uint32_t)sw->edge;
+    if (role == PT_SOURCE) { /* the source leaf */
         if (p->type == PKT_DATA)
             route_flowlet(s, sw, par, p, de);
         piggyback(s, cs, par, p, de);
-    } else if (here == de) { /* from the fabric at the destination leaf */
+    } else if (role == PT_DEST) { /* from the fabric at the destination leaf */
         simtime_t now = lb_now(s);
         if (p->type == PKT_DATA && p->lb.path != PATH_NONE) {
             struct cfrom_row *r = from_row(s, cs, se, here);

@@ -234,6 +234,16 @@ static simtime_t mtu_time(const struct sim *s, uint32_t port)
     return (simtime_t)(bits * 1000000000000ULL / lb_port_rate(s, port));
 }
 
+/* A host link's propagation and one MTU's serialisation (host 0's stands
+ * for every host's). */
+static simtime_t host_hop(const struct sim *s)
+{
+    if (!lb_host_count(s))
+        return 0;
+    uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
+    return lb_port_delay(s, hp) + mtu_time(s, hp);
+}
+
 /* The key of isolation unit `port` (first hop `first`), made on first sight. */
 static uint32_t key_of(struct sim *s, struct flb_sw *fs, uint32_t port, uint32_t first)
 {
@@ -274,12 +284,7 @@ static void row_made(struct sim *s, void *owner, struct pt_row *pt, uint32_t her
         e->key = k ? key_of(s, fs, par->iso_unit == UNIT_PATH ? ports[(k - 1) / 2] : ports[0], ports[0]) : UINT32_MAX;
     }
     /* the pair's base RTT: both ways along path 0 and both host links */
-    simtime_t host = 0;
-    if (lb_host_count(s)) {
-        uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
-        host = lb_port_delay(s, hp) + mtu_time(s, hp);
-    }
-    r->period = n ? (simtime_t)(par->sample_rtts * (double)(2 * (r->e[0].p.base + 2 * host))) : 0;
+    r->period = n ? (simtime_t)(par->sample_rtts * (double)(2 * (r->e[0].p.base + 2 * host_hop(s)))) : 0;
 }
 
 static const struct pt_spec flb_tab = {
@@ -320,11 +325,7 @@ static bool path_isolated(const struct lb_switch *sw, const struct flb_sw *fs, c
 static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *par)
 {
     struct flb_sw *fs = sw->st;
-    simtime_t d = 0;
-    if (lb_host_count(s)) {
-        uint32_t hp = cc_host_port(s, lb_host_node(s, 0));
-        d = lb_port_delay(s, hp) + mtu_time(s, hp);
-    }
+    simtime_t d = host_hop(s);
     simtime_t far = 0;
     for (uint32_t de = 1; de < lb_edge_count(s); de++) { /* the longest edge-to-edge way from edge 0 */
         if (!lb_path_count(s, 0, de))
@@ -653,16 +654,14 @@ static void flb_arrival(struct sim *s, struct lb_switch *sw, const void *par_, s
 {
     const struct flb_par *par = par_;
     struct flb_sw *fs = sw->st;
-    if (sw->edge < 0 || (p->type != PKT_DATA && p->type != PKT_ACK && p->type != PKT_NACK && p->type != PKT_CNP))
-        return;
-    uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
-    if (se == de || se == UINT32_MAX || de == UINT32_MAX)
-        return;
-    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* first switch: this is its source edge */
+    uint32_t se, de;
+    enum pt_role role = pt_role(s, sw, p, in_port, &se, &de); /* edges act, on traffic between two of them */
+    uint32_t here = (uint32_t)sw->edge;
+    if (role == PT_SOURCE) { /* first switch: this is its source edge */
         if (p->type == PKT_DATA)
             route(s, sw, par, p, de);
         piggyback(fs, p, de);
-    } else if (here == de) { /* from the fabric at its destination edge */
+    } else if (role == PT_DEST) { /* from the fabric at its destination edge */
         simtime_t now = lb_now(s);
         if (p->type == PKT_DATA && p->lb.b[10] == STAMPED) {
             simtime_t t0;

@@ -14,10 +14,18 @@ void pt_init(struct sim *s, const struct lb_switch *sw, struct pathtab *t, const
         t->from = lb_alloc(s, lb_edge_count(s) * sizeof *t->from);
 }
 
-static uint32_t row_paths(struct sim *s, const struct pt_spec *spec, uint32_t se, uint32_t de)
+/* A zeroed row of the pair se -> de's paths, at most max_paths of them (none
+ * with over_none), stored in *slot. */
+static struct pt_row *row_new(struct sim *s, const struct pt_spec *spec, uint32_t se, uint32_t de, size_t hdr,
+                              size_t entry, struct pt_row **slot)
 {
     uint32_t n = lb_path_count(s, se, de);
-    return n <= spec->max_paths ? n : spec->over_none ? 0 : spec->max_paths;
+    if (n > spec->max_paths)
+        n = spec->over_none ? 0 : spec->max_paths;
+    struct pt_row *r = lb_alloc(s, hdr + (size_t)n * entry);
+    r->n = n;
+    *slot = r;
+    return r;
 }
 
 simtime_t pt_walk(struct sim *s, uint32_t se, uint32_t de, uint32_t word, simtime_t (*hop)(const struct sim *, uint32_t),
@@ -36,17 +44,14 @@ simtime_t pt_walk(struct sim *s, uint32_t se, uint32_t de, uint32_t word, simtim
 struct pt_row *pt_make_to(struct sim *s, struct pathtab *t, uint32_t here, uint32_t de)
 {
     const struct pt_spec *spec = t->spec;
-    uint32_t n = row_paths(s, spec, here, de);
-    struct pt_row *r = lb_alloc(s, spec->to_row + (size_t)n * spec->to_entry);
-    r->n = n;
-    for (uint32_t i = 0; i < n; i++) {
+    struct pt_row *r = row_new(s, spec, here, de, spec->to_row, spec->to_entry, &t->to[de]);
+    for (uint32_t i = 0; i < r->n; i++) {
         struct pt_path *e = pt_path_of(t, r, i);
         e->word = lb_path_word(s, here, de, i);
         if (!lb_path_ports(s, here, de, e->word, &e->port, 1))
             e->port = UINT32_MAX;
         e->base = pt_walk(s, here, de, e->word, spec->hop, NULL);
     }
-    t->to[de] = r;
     if (spec->made)
         spec->made(s, t->owner, r, here, de);
     return r;
@@ -55,12 +60,9 @@ struct pt_row *pt_make_to(struct sim *s, struct pathtab *t, uint32_t here, uint3
 struct pt_row *pt_make_from(struct sim *s, struct pathtab *t, uint32_t se, uint32_t here)
 {
     const struct pt_spec *spec = t->spec;
-    uint32_t n = row_paths(s, spec, se, here);
-    struct pt_row *r = lb_alloc(s, spec->from_row + (size_t)n * spec->from_entry);
-    r->n = n;
-    for (uint32_t i = 0; spec->fb_always && i < n; i++)
+    struct pt_row *r = row_new(s, spec, se, here, spec->from_row, spec->from_entry, &t->from[se]);
+    for (uint32_t i = 0; spec->fb_always && i < r->n; i++)
         pt_fb_of(t, r, i)->valid = true;
-    t->from[se] = r;
     return r;
 }
 

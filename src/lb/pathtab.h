@@ -143,6 +143,29 @@ static inline uint32_t pt_fb_value(const struct pathtab *t, uint32_t fb)
     return fb & ((1u << t->spec->fb_shift) - 1);
 }
 
+enum pt_role { PT_PASS, PT_SOURCE, PT_DEST };
+
+/* Where host-to-host packet p (data, ACK, NACK, CNP), arriving at switch sw
+ * by in_port (UINT32_MAX: none), stands in its edge pair: at its source edge
+ * (it came from a host), at its destination edge (from the fabric), or
+ * PT_PASS (not an edge switch, another kind of packet, traffic within one
+ * edge). *se and *de get its edges (UINT32_MAX when the kind of switch or
+ * packet already says PT_PASS). */
+static inline enum pt_role pt_role(struct sim *s, const struct lb_switch *sw, const struct pkt *p, uint32_t in_port,
+                                   uint32_t *se, uint32_t *de)
+{
+    *se = *de = UINT32_MAX;
+    if (sw->edge < 0 || (p->type != PKT_DATA && p->type != PKT_ACK && p->type != PKT_NACK && p->type != PKT_CNP))
+        return PT_PASS;
+    *se = lb_host_edge(s, p->src);
+    *de = lb_host_edge(s, p->dst);
+    if (*se == *de || *se == UINT32_MAX || *de == UINT32_MAX)
+        return PT_PASS;
+    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port))
+        return PT_SOURCE;
+    return (uint32_t)sw->edge == *de ? PT_DEST : PT_PASS;
+}
+
 /* The base-delay walk: the sum over the hops of path `word` from edge se to
  * de of each link's propagation delay plus hop(port) (NULL: nothing more);
  * *hops (if not NULL) gets the number of hops. */

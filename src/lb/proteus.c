@@ -765,17 +765,15 @@ static void proteus_init(struct sim *s, struct lb_switch *sw, const void *par)
 
 static void proteus_on_arrival(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port)
 {
-    if (sw->edge < 0 || (p->type != PKT_DATA && p->type != PKT_ACK && p->type != PKT_NACK && p->type != PKT_CNP))
-        return;
     struct proteus_sw *ps = sw->st;
-    uint32_t here = (uint32_t)sw->edge, se = lb_host_edge(s, p->src), de = lb_host_edge(s, p->dst);
-    if (se == de || se == UINT32_MAX || de == UINT32_MAX)
-        return;
-    if (in_port != UINT32_MAX && lb_port_to_host(s, in_port)) { /* the source edge */
+    uint32_t se, de;
+    enum pt_role role = pt_role(s, sw, p, in_port, &se, &de); /* edges act, on traffic between two of them */
+    uint32_t here = (uint32_t)sw->edge;
+    if (role == PT_SOURCE) { /* the source edge */
         if (p->type == PKT_DATA)
             route(s, sw, par, p, de);
         piggyback(ps, p, de);
-    } else if (here == de) { /* from the fabric, at the destination edge */
+    } else if (role == PT_DEST) { /* from the fabric, at the destination edge */
         if (p->type == PKT_DATA && p->lb.path != PATH_NONE)
             measure(s, ps, par, p, se, here);
         if (p->lb.fb & PT_FB_VALID)
