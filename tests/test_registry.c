@@ -130,9 +130,26 @@ static void test_registries(void **state)
         assert_ptr_equal(cc_find(cc_registry[i]->name), cc_registry[i]);
 }
 
+/* Whether file `path` defines an ops table (a line "const struct KIND_ops
+ * NAME = {"): a scheme. Files without one are building blocks the schemes
+ * share (lb/pathtab.c). */
+static bool defines_ops(const char *path, const char *kind)
+{
+    char want[32], line[512];
+    snprintf(want, sizeof want, "const struct %s_ops ", kind);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strncmp(line, want, strlen(want)) == 0 && line[strlen(want)] != '*' && strstr(line, " = {");
+    fclose(f);
+    return found;
+}
+
 /* One scheme per file, named as its file: every src/cc/NAME.c and
- * src/lb/NAME.c but registry.c is registered as NAME (a scheme file left out of
- * its registry would build and never run). */
+ * src/lb/NAME.c that defines an ops table is registered as NAME (a scheme
+ * file left out of its registry would build and never run), and every
+ * registered scheme has its file. */
 static void test_files_registered(void **state)
 {
     (void)state;
@@ -147,8 +164,11 @@ static void test_files_registered(void **state)
             size_t n = strlen(e->d_name);
             if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0 || strcmp(e->d_name, "registry.c") == 0)
                 continue;
-            char name[64];
+            char name[64], file[600];
             snprintf(name, sizeof name, "%.*s", (int)(n - 2), e->d_name);
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            if (!defines_ops(file, dirs[d]))
+                continue; /* a shared building block, not a scheme */
             bool found = d == 0 ? cc_find(name) != NULL : lb_find(name) != NULL;
             if (!found)
                 fail_msg("src/%s/%s: no scheme '%s' in %s/registry.c", dirs[d], e->d_name, name, dirs[d]);
