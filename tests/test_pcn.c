@@ -1,7 +1,8 @@
 /* PCN (NSDI'20): the RP rate law (Algorithm 1, Fig. 10), the NP's periodic
  * CNPs (Fig. 8), NP-ECN at the switch (Fig. 7), each driven directly through
  * cc_ops with a bare struct sim; then PCN's Fig. 1 scenario in the whole
- * simulator against PFC alone and DCQCN. */
+ * simulator against PFC alone and DCQCN, and Appendix A's fluid model (eq. 8,
+ * the backlog drains at w_min C) on a small dumbbell. */
 #include "testutil.h"
 #include <math.h>
 #include <stdio.h>
