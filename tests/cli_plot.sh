@@ -165,6 +165,12 @@ check grep -q '<svg' "$tmp/figc/collective_iterations.svg"
 check grep -q 'coll: traffic' "$tmp/figc/collective_iterations.svg"
 want=$(awk -F, 'NR == 3 { printf "%.3f", $9 / 1000 }' "$tmp/coll/collective.csv")
 check awk -v w="$want" '$1 == 1 && $2 == w { ok = 1 } END { exit !ok }' "$tmp/figc/data/collective_0.dat"
+# a run in which no flow finished: the FCT CDF and slowdown figures are left out, said so, exit 0
+"$bin" run "$src/tests/data/sweep-tiny.ini" --quiet --set run.stop=2us --out "$tmp/nofin" >/dev/null 2>&1
+"$bin" plot "$tmp/nofin" --out "$tmp/fignf" >/dev/null 2>"$tmp/errnf"
+check test $? -eq 0
+check grep -q 'fct_cdf: no finished flows in any run, figure left out' "$tmp/errnf"
+check test ! -e "$tmp/fignf/fct_cdf.png"
 # a folder without fct.csv: the report reader's message, exit 2
 mkdir "$tmp/empty"
 "$bin" plot "$tmp/empty" --out "$tmp/fig2" >/dev/null 2>"$tmp/err"

@@ -710,10 +710,10 @@ static int plot_fct_cdf(const char *out, const struct set *S)
     FILE *f = fig_begin(&g, out, "fct_cdf", 960, 600 + 24 * ((S->ns + 2) / 3));
     struct rng xr;
     memset(&xr, 0, sizeof xr);
-    char t[300], note[120] = "";
+    char t[300], pooled[120] = "";
     if (set_maxsize(S) > 1)
-        snprintf(note, sizeof note, " (flows of %d seeds pooled)", set_maxsize(S));
-    snprintf(t, sizeof t, "CDF of flow completion time, finished flows%s", note);
+        snprintf(pooled, sizeof pooled, " (flows of %d seeds pooled)", set_maxsize(S));
+    snprintf(t, sizeof t, "CDF of flow completion time, finished flows%s", pooled);
     fig_title(f, t);
     fprintf(f, "set xlabel 'FCT (µs)'\nset ylabel 'fraction of flows'\nset logscale x\nset yrange [0:1.02]\n");
     key_below(f, S->ns, 3);
@@ -755,6 +755,13 @@ static int plot_fct_cdf(const char *out, const struct set *S)
         gq(p, S->slabel[s]);
     }
     fclose(p);
+    if (!xr.any) { /* gnuplot cannot draw an x range from no points */
+        free(plot);
+        fclose(f);
+        free(g.body);
+        note(out, "fct_cdf: no finished flows in any run, figure left out");
+        return 1;
+    }
     set_range(f, "x", xr, true, false, 0.02);
     fprintf(f, "plot %s\n", plot);
     free(plot);
