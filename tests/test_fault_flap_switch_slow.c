@@ -1,4 +1,4 @@
-/* Faults beyond one link failing once (net/fault.c, topo.c): a flapping link
+/* Faults beyond one link failing once (net/fault.c, topo/faults.c): a flapping link
  * (topology.flap), a switch failure (topology.switch_fail) and a slowed link
  * (topology.slow). Lossless runs lose packets only on the dead links, every
  * flow finishes (the retransmission timeout or a NACK recovers the loss),

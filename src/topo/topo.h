@@ -34,11 +34,11 @@ struct cfg_topology {
     simtime_t link_delay;
     double loss;                            /* per-packet corruption probability of every link */
     char file[PARAM_STR_MAX];               /* file: ns-3 HPCC topology */
-    char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (topo.c) */
-    char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (topo.c) */
-    char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (topo.c) */
-    char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (topo.c) */
-    char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (topo.c) */
+    char link_rate[PARAM_STR_MAX];          /* "A-B:RATE, ...": per-link rate overrides (faults.c) */
+    char fail[PARAM_STR_MAX];               /* "A-B@T" or "A-B@T1-T2, ...": link failures (faults.c) */
+    char flap[PARAM_STR_MAX];               /* "A-B@FROM-UNTIL:every=P[:down=D], ...": flapping links (faults.c) */
+    char switch_fail[PARAM_STR_MAX];        /* "SW@T[-T2], ...": every link of a switch down (faults.c) */
+    char slow[PARAM_STR_MAX];               /* "A-B:RATE@T[-T2], ...": a link's rate cut (faults.c) */
     int next_hop_order;                     /* enum hop_order */
 };
 
@@ -127,6 +127,8 @@ int topo_check_fails_connected(const struct topo *t, struct err *e);
 /* Node names: see enum topo_naming. find: 0, or -1 if no node has that name. */
 int topo_node_find(const struct topo *t, const char *name, uint32_t *id);
 void topo_node_name(const struct topo *t, uint32_t id, char *buf, size_t n);
+/* The names a topology accepts, for error messages ("node ids, hostN, ..."). */
+const char *topo_naming_help(const struct topo *t);
 /* Parse an ns-3 HPCC topology file: "N S L", the S switch ids, then L lines
  * "a b rate delay error_rate". `fname` is used in "fname:line: ..." errors.
  * Rejects: missing nodes, ids out of range, self-links, duplicate links,
