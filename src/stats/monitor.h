@@ -35,10 +35,12 @@ int pfc_ports_write(const struct sim *s, const char *dir, struct err *e);
 /* "host", "edge", "agg", "core" */
 const char *layer_name(unsigned layer);
 
-/* A port list as output.queue_ports takes it, resolved against s: global
+/* monlist.c: a port list as output.queue_ports takes it, resolved against s: global
  * port ids, ascending. Returns the count, or -1 with e set ("KEY: ..."). */
 int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, uint32_t **pids, struct err *e);
-/* A flow list: ids, ranges FIRST-LAST, names of [flow.NAME] flows. Returns the count or -1. */
+/* A port of an edge switch toward another switch. */
+bool monitor_is_uplink(const struct sim *s, uint32_t pid);
+/* monlist.c: a flow list: ids, ranges FIRST-LAST, names of [flow.NAME] flows. Returns the count or -1. */
 int monitor_parse_flows(const struct scenario *sc, const char *key, const char *spec, uint32_t **ids, struct err *e);
 
 #endif
