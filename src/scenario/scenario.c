@@ -339,31 +339,11 @@ static void lb_setup(struct scenario *sc, struct sim *s, const struct lb_ops *lb
     }
 }
 
-int scenario_build(struct scenario *sc, struct err *e)
+/* ---- scenario_build's steps, in the order it takes them ---- */
+
+/* The run's parameters (struct sim_params) from [transport], [switch], [run]. */
+static void build_params(struct sim *s, const struct config *cfg)
 {
-    const struct config *cfg = sc->cfg;
-    const struct topo *t = &sc->topo;
-    struct sim *s = &sc->sim;
-    if (routes_build(&sc->routes, t, e) < 0)
-        return -1;
-    sim_init(s);
-    sc->built = true;
-
-    /* The configuration passed config_validate (scenario/validate.c): the
-     * schemes exist and fit together, the switch and transport keys agree;
-     * nothing of that is checked again here. */
-    const struct cc_ops *cc = cc_find(cfg->transport.cc);
-    const struct lb_ops *lb = lb_find(cfg->lb.scheme);
-    if (!cc || !lb || cc->companion)
-        return errf(e, "%s: the configuration was not validated (config_validate)", cfg->source);
-    s->lb = lb;
-    s->lb_par = cfg->lb_params[lb_index(lb->name)];
-    s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
-    {   /* ns-3 pads an ACK's payload so that it is 60 bytes without INT */
-        int pad = 60 - HDR_L2 - HDR_IP - (int)(12 + cc->int_bytes);
-        s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + HDR_IP + HDR_L2;
-    }
-
     const struct cfg_transport *tp = &cfg->transport;
     const struct cfg_switch *sw = &cfg->sw;
     s->p.mtu = (uint32_t)tp->mtu;
@@ -393,8 +373,11 @@ int scenario_build(struct scenario *sc, struct err *e)
     s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3;
     s->dl.timeout = cfg->run.deadlock_timeout;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
+}
 
-    /* nodes and ports: node n's ports are its links in file order */
+/* Nodes and ports: node n's ports are its links in file order. */
+static void build_ports(struct sim *s, const struct topo *t, const struct config *cfg)
+{
     s->n_nodes = t->n_nodes;
     s->n_ports = 2 * t->n_links;
     s->nodes = xcalloc(s->n_nodes, sizeof *s->nodes);
@@ -434,8 +417,10 @@ int scenario_build(struct scenario *sc, struct err *e)
     for (uint32_t p = 0; s->loss_rng && p < s->n_ports; p++)
         if (s->ports[p].loss > 0)
             rng_seed(&s->loss_rng[p], (uint64_t)cfg->run.seed, LOSS_STREAM_BASE + p);
+}
 
-    /* hosts */
+static int build_hosts(struct sim *s, const struct topo *t, struct err *e)
+{
     s->n_hosts = t->n_hosts;
     if (s->n_hosts == 0)
         return errf(e, "the topology has no hosts");
@@ -446,9 +431,12 @@ int scenario_build(struct scenario *sc, struct err *e)
         s->nics[h].node = t->hosts[h];
         s->nics[h].port = s->nodes[t->hosts[h]].port0;
     }
+    return 0;
+}
 
-    /* switch MMU and ECN, per ns-3 HPCC's third.cc */
-    uint64_t nic_rate = s->ports[s->nics[0].port].rate;
+/* Switch MMU and ECN, per ns-3 HPCC's third.cc. */
+static int build_mmu(struct sim *s, const struct cfg_switch *sw, uint64_t nic_rate, struct err *e)
+{
     uint32_t max_wire = s->p.mtu + s->data_hdr;
     for (uint32_t n = 0; n < s->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
@@ -468,9 +456,13 @@ int scenario_build(struct scenario *sc, struct err *e)
             return errf(e, "switch.buffer (%llu B) is smaller than the headroom and reserve switch %u needs (%llu B)",
                         (unsigned long long)nd->buffer, n, (unsigned long long)(nd->total_hdrm + nd->total_rsrv));
     }
+    return 0;
+}
 
-    sim_routes_fill(sc);
-    /* link failures: one event per change, on the link's port at its a end */
+/* Link failures: one event per change, on the link's port at its a end. */
+static int build_link_events(struct sim *s, const struct topo *t, const struct cfg_switch *sw, uint64_t nic_rate,
+                             struct err *e)
+{
     s->n_link_ev = 0;
     s->link_ev = xcalloc(2 * (size_t)t->n_fails + 1, sizeof *s->link_ev);
     for (uint32_t i = 0; i < t->n_fails; i++) {
@@ -490,16 +482,14 @@ int scenario_build(struct scenario *sc, struct err *e)
         if (f->up != T_NEVER)
             s->link_ev[s->n_link_ev++] = (struct sim_link_event){.at = f->up, .port = pid, .up = true};
     }
-    s->reroute = reroute;
-    s->reroute_ctx = sc;
+    return 0;
+}
 
-    /* ns-3's maxRtt / maxBdp over every host pair. A pair's path is its two
-     * host links around the edge-to-edge path, so the largest is found over
-     * edge pairs with each edge's slowest, longest host link (exact for the
-     * maxima: delay and serialisation add, bandwidth is a minimum). */
-    pair_maxima(sc, t);
-
-    /* flows */
+/* The flows as QPs: path facts, windows, ideal FCTs; *max_win the largest window. */
+static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_win_out, struct err *e)
+{
+    struct sim *s = &sc->sim;
+    const struct cfg_transport *tp = &sc->cfg->transport;
     uint64_t max_win = 0;
     /* every event names its object in 28 bits (core/eventq.h): ports, hosts,
      * flows, link events, and each node's balancer timers */
@@ -545,6 +535,14 @@ int scenario_build(struct scenario *sc, struct err *e)
         f->ideal_fct = pair_rtt + tx_time(f->size + HDR_DATA * npkts, pi.bw);
         f->nack_timer = 0;
     }
+    *max_win_out = max_win;
+    return 0;
+}
+
+/* The start order, and flows that wait for others. */
+static int build_order(struct scenario *sc, struct err *e)
+{
+    struct sim *s = &sc->sim;
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
         return errf(e, "out of memory ordering %u flows", s->n_flows);
     _Static_assert(SIM_DEP_SENT == FLOW_DEP_SENT, "one flag for both layers");
@@ -563,7 +561,14 @@ int scenario_build(struct scenario *sc, struct err *e)
         free(pre);
         free(delay);
     }
-    assign_sports(s);
+    return 0;
+}
+
+/* The receiver's reorder buffer, IRN and bitmap windows. */
+static void build_receiver(struct scenario *sc, uint64_t max_win)
+{
+    struct sim *s = &sc->sim;
+    const struct cfg_transport *tp = &sc->cfg->transport;
     /* IRN's ring bitmaps cover twice the largest window, in packets; the
      * reorder buffer's, twice its capacity */
     s->p.reorder = tp->reorder == REORDER_BUFFER && !s->p.irn;
@@ -580,6 +585,59 @@ int scenario_build(struct scenario *sc, struct err *e)
             ;
     while (s->p.bitmap && s->p.irn_bits < s->p.ooo_window)
         s->p.irn_bits *= 2;
+}
+
+int scenario_build(struct scenario *sc, struct err *e)
+{
+    const struct config *cfg = sc->cfg;
+    const struct topo *t = &sc->topo;
+    struct sim *s = &sc->sim;
+    if (routes_build(&sc->routes, t, e) < 0)
+        return -1;
+    sim_init(s);
+    sc->built = true;
+
+    /* The configuration passed config_validate (scenario/validate.c): the
+     * schemes exist and fit together, the switch and transport keys agree;
+     * nothing of that is checked again here. */
+    const struct cc_ops *cc = cc_find(cfg->transport.cc);
+    const struct lb_ops *lb = lb_find(cfg->lb.scheme);
+    if (!cc || !lb || cc->companion)
+        return errf(e, "%s: the configuration was not validated (config_validate)", cfg->source);
+    s->lb = lb;
+    s->lb_par = cfg->lb_params[lb_index(lb->name)];
+    s->data_hdr = HDR_DATA + cc->int_bytes + lb->hdr_bytes;
+    {   /* ns-3 pads an ACK's payload so that it is 60 bytes without INT */
+        int pad = 60 - HDR_L2 - HDR_IP - (int)(12 + cc->int_bytes);
+        s->ack_size = (uint32_t)(pad > 0 ? pad : 0) + 12 + cc->int_bytes + HDR_IP + HDR_L2;
+    }
+
+    const struct cfg_transport *tp = &cfg->transport;
+    const struct cfg_switch *sw = &cfg->sw;
+    build_params(s, cfg);
+    build_ports(s, t, cfg);
+    if (build_hosts(s, t, e) < 0)
+        return -1;
+    uint64_t nic_rate = s->ports[s->nics[0].port].rate;
+    if (build_mmu(s, sw, nic_rate, e) < 0)
+        return -1;
+    sim_routes_fill(sc);
+    if (build_link_events(s, t, sw, nic_rate, e) < 0)
+        return -1;
+    s->reroute = reroute;
+    s->reroute_ctx = sc;
+
+    /* ns-3's maxRtt / maxBdp over every host pair. A pair's path is its two
+     * host links around the edge-to-edge path, so the largest is found over
+     * edge pairs with each edge's slowest, longest host link (exact for the
+     * maxima: delay and serialisation add, bandwidth is a minimum). */
+    pair_maxima(sc, t);
+
+    uint64_t max_win = 0;
+    if (build_flows(sc, t, &max_win, e) < 0 || build_order(sc, e) < 0)
+        return -1;
+    assign_sports(s);
+    build_receiver(sc, max_win);
     /* the CC and its companions first: a balancer's init may ask about its pair (lb_cc_paired) */
     add_slot(s, cc, cfg->cc_params[cc_index(cc->name)]); /* slot 0 */
     for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++) {
