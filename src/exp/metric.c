@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "exp/exp.h"
 #include "exp/expdef.h"
+#include "stats/csvread.h"
 #include "stats/report.h"
 
 /* KEY, or OBJECT.KEY for a key inside one of summary.json's objects
@@ -61,37 +62,25 @@ static bool in_port_list(const char *list, long node, long port)
  * value of COL in flow FLOW's row (NAN if empty: unfinished). */
 static double fct_column(const char *dir, const char *col, long flow, int what)
 {
-    char p[2048], *line = NULL;
-    size_t cap = 0;
+    char p[2048];
+    struct csv c;
+    struct err e;
     snprintf(p, sizeof p, "%s/fct.csv", dir);
-    FILE *f = fopen(p, "r");
-    if (!f)
+    if (csv_open(&c, p, &e) < 0)
         return NAN;
-    int ci = -1, k = 0;
-    if (getline(&line, &cap, f) > 0)
-        for (char *q = strtok(line, ",\n"); q; q = strtok(NULL, ",\n"), k++)
-            if (strcmp(q, col) == 0)
-                ci = k;
+    int ci = csv_col_opt(&c, col);
     double n = 0, hit = 0, res = NAN;
-    while (ci >= 0 && getline(&line, &cap, f) > 0) {
-        const char *q = line; /* strsep-like walk: empty fields (unfinished flows) count */
-        for (k = 0; k < ci && q; k++) {
-            q = strchr(q, ',');
-            q = q ? q + 1 : NULL;
-        }
-        if (!q)
-            continue;
-        bool empty = *q == ',' || *q == '\n' || !*q;
+    while (ci >= 0 && csv_next(&c, &e) > 0) {
+        const char *q = c.fld[ci]; /* empty: an unfinished flow */
         double v = strtod(q, NULL);
-        if (what == 1 && strtol(line, NULL, 10) == flow) {
-            res = empty ? NAN : v;
+        if (what == 1 && strtol(c.fld[0], NULL, 10) == flow) {
+            res = *q ? v : NAN;
             break;
         }
         n++;
         hit += v > 0;
     }
-    free(line);
-    fclose(f);
+    csv_close(&c);
     return what == 1 ? res : n > 0 ? 100 * hit / n : NAN;
 }
 
@@ -306,43 +295,30 @@ static double arrival_window_s(const char *dir)
  * time from the first start to the last finish, Gbps; NAN if one is unfinished. */
 static double goodput_gbps(const char *dir)
 {
-    char p[2048], line[1024];
+    char p[2048];
+    struct csv c;
+    struct err e;
     snprintf(p, sizeof p, "%s/fct.csv", dir);
-    FILE *f = fopen(p, "r");
-    if (!f || !fgets(line, sizeof line, f)) {
-        if (f)
-            fclose(f);
+    if (csv_open(&c, p, &e) < 0)
         return NAN;
-    }
-    int csize = -1, cstart = -1, cfin = -1, c = 0; /* columns by name: fct.csv gains columns over time */
-    for (char *q = strtok(line, ",\n"); q; q = strtok(NULL, ",\n"), c++)
-        if (strcmp(q, "size_bytes") == 0)
-            csize = c;
-        else if (strcmp(q, "start_ns") == 0)
-            cstart = c;
-        else if (strcmp(q, "finish_ns") == 0)
-            cfin = c;
+    /* columns by name: fct.csv gains columns over time */
+    int csize = csv_col_opt(&c, "size_bytes"), cstart = csv_col_opt(&c, "start_ns"), cfin = csv_col_opt(&c, "finish_ns");
     double bytes = 0, first = INFINITY, last = -INFINITY;
     bool ok = csize >= 0 && cstart >= 0 && cfin >= 0;
-    while (ok && fgets(line, sizeof line, f)) {
-        double v[3] = {NAN, NAN, NAN};
-        c = 0;
-        for (char *q = line, *e; q && *q && *q != '\n'; c++) { /* strsep-like: empty fields count */
-            e = strchr(q, ',');
-            if (c == csize || c == cstart || c == cfin)
-                v[c == csize ? 0 : c == cstart ? 1 : 2] = (e ? e > q : *q && *q != '\n') ? strtod(q, NULL) : NAN;
-            q = e ? e + 1 : NULL;
-        }
-        if (isnan(v[2]) || isnan(v[1]) || isnan(v[0])) {
+    int rc = 0;
+    while (ok && (rc = csv_next(&c, &e)) > 0) {
+        const char *v[3] = {c.fld[csize], c.fld[cstart], c.fld[cfin]};
+        if (!*v[0] || !*v[1] || !*v[2]) {
             ok = false;
             break;
         }
-        bytes += v[0];
-        first = v[1] < first ? v[1] : first;
-        last = v[2] > last ? v[2] : last;
+        double size = strtod(v[0], NULL), start = strtod(v[1], NULL), fin = strtod(v[2], NULL);
+        bytes += size;
+        first = start < first ? start : first;
+        last = fin > last ? fin : last;
     }
-    fclose(f);
-    return ok && last > first ? bytes * 8 / (last - first) : NAN;
+    csv_close(&c);
+    return ok && rc == 0 && last > first ? bytes * 8 / (last - first) : NAN;
 }
 
 /* ------------------------------------------------------------ the kinds:

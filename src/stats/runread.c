@@ -3,6 +3,7 @@
  * report_run; a small strict CSV reader with FILE:LINE errors. The
  * statistics and tables over it are report.c's. */
 #include "stats/report.h"
+#include "stats/csvread.h"
 #include "core/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
@@ -15,22 +16,7 @@
 
 /* ---------------------------------------------------------------- CSV */
 
-#define CSV_MAXF 32
-
-struct csv {
-    FILE *f;
-    const char *path;
-    int line;
-    char *buf;
-    size_t cap;
-    char *hdr[CSV_MAXF];
-    char *hdrbuf;
-    int nh;
-    char *fld[CSV_MAXF];
-    int nf;
-};
-
-static void csv_close(struct csv *c)
+void csv_close(struct csv *c)
 {
     if (c->f)
         fclose(c->f);
@@ -67,7 +53,7 @@ static int split(struct csv *c, char *s, char **out, struct err *e)
     return n;
 }
 
-static int csv_open(struct csv *c, const char *path, struct err *e)
+int csv_open(struct csv *c, const char *path, struct err *e)
 {
     memset(c, 0, sizeof *c);
     c->path = path;
@@ -90,7 +76,7 @@ static int csv_open(struct csv *c, const char *path, struct err *e)
 }
 
 /* 1: a row in c->fld, 0: end of file, -1: error. */
-static int csv_next(struct csv *c, struct err *e)
+int csv_next(struct csv *c, struct err *e)
 {
     if (!csv_getline(c))
         return 0;
@@ -111,7 +97,7 @@ static int csv_col(const struct csv *c, const char *name, struct err *e)
     return errf(e, "%s:1: the header has no column '%s'", c->path, name);
 }
 
-static int csv_col_opt(const struct csv *c, const char *name)
+int csv_col_opt(const struct csv *c, const char *name)
 {
     for (int i = 0; i < c->nh; i++)
         if (strcmp(c->hdr[i], name) == 0)
