@@ -58,6 +58,13 @@ static bool in_port_list(const char *list, long node, long port)
     return false;
 }
 
+/* DIR/fct.csv, its path in p (which c keeps pointing at). */
+static int fct_open(struct csv *c, char *p, size_t np, const char *dir, struct err *e)
+{
+    snprintf(p, np, "%s/fct.csv", dir);
+    return csv_open(c, p, e);
+}
+
 /* fct.csv by column name: what 0 = % of flows whose COL is > 0, 1 = the
  * value of COL in flow FLOW's row (NAN if empty: unfinished). */
 static double fct_column(const char *dir, const char *col, long flow, int what)
@@ -65,8 +72,7 @@ static double fct_column(const char *dir, const char *col, long flow, int what)
     char p[2048];
     struct csv c;
     struct err e;
-    snprintf(p, sizeof p, "%s/fct.csv", dir);
-    if (csv_open(&c, p, &e) < 0)
+    if (fct_open(&c, p, sizeof p, dir, &e) < 0)
         return NAN;
     int ci = csv_col_opt(&c, col);
     double n = 0, hit = 0, res = NAN;
@@ -298,8 +304,7 @@ static double goodput_gbps(const char *dir)
     char p[2048];
     struct csv c;
     struct err e;
-    snprintf(p, sizeof p, "%s/fct.csv", dir);
-    if (csv_open(&c, p, &e) < 0)
+    if (fct_open(&c, p, sizeof p, dir, &e) < 0)
         return NAN;
     /* columns by name: fct.csv gains columns over time */
     int csize = csv_col_opt(&c, "size_bytes"), cstart = csv_col_opt(&c, "start_ns"), cfin = csv_col_opt(&c, "finish_ns");

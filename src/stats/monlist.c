@@ -51,6 +51,20 @@ bool monitor_is_uplink(const struct sim *s, uint32_t pid)
     return s->nodes[pt->node].is_switch && s->nodes[pt->node].layer == LAYER_EDGE && !pt->to_host;
 }
 
+/* The indices i < n with sel[i], ascending, into *ids; their count. */
+static int selected(const bool *sel, uint32_t n, uint32_t **ids)
+{
+    uint32_t cnt = 0;
+    for (uint32_t i = 0; i < n; i++)
+        cnt += sel[i];
+    *ids = xcalloc(cnt, sizeof **ids);
+    cnt = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (sel[i])
+            (*ids)[cnt++] = i;
+    return (int)cnt;
+}
+
 int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, uint32_t **pids, struct err *e)
 {
     bool *sel = xcalloc(s->n_ports, sizeof *sel);
@@ -144,15 +158,7 @@ int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, 
         }
         sel[nd->port0 + port] = true;
     }
-    uint32_t cnt = 0;
-    for (uint32_t i = 0; i < s->n_ports; i++)
-        cnt += sel[i];
-    *pids = xcalloc(cnt, sizeof **pids);
-    cnt = 0;
-    for (uint32_t i = 0; i < s->n_ports; i++) /* ports are numbered node by node, in link order */
-        if (sel[i])
-            (*pids)[cnt++] = i;
-    rc = (int)cnt;
+    rc = selected(sel, s->n_ports, pids); /* ports are numbered node by node, in link order */
 out:
     free(sel);
     return rc;
@@ -209,15 +215,7 @@ int monitor_parse_flows(const struct scenario *sc, const char *key, const char *
         for (unsigned long long i = lo; i <= hi; i++)
             sel[i] = true;
     }
-    uint32_t cnt = 0;
-    for (uint32_t i = 0; i < s->n_flows; i++)
-        cnt += sel[i];
-    *ids = xcalloc(cnt, sizeof **ids);
-    cnt = 0;
-    for (uint32_t i = 0; i < s->n_flows; i++)
-        if (sel[i])
-            (*ids)[cnt++] = i;
-    rc = (int)cnt;
+    rc = selected(sel, s->n_flows, ids);
 out:
     free(sel);
     return rc;
