@@ -1,7 +1,7 @@
 /* Monitors over time (queue.csv, util.csv, flow_rate.csv, paused.csv, ns-3's
  * QLEN_MON_FILE) and pfc_ports.csv (the lists they watch: monlist.c). One
- * EV_MONITOR event at a time drives them
- * all: each sample returns the earliest time any monitor is due next. */
+ * EV_MONITOR event at a time drives them all: each sample returns the
+ * earliest time any monitor is due next. */
 #include "stats/monitor.h"
 #include "stats/output.h"
 #include "core/xalloc.h"
