@@ -164,7 +164,7 @@ static void test_files_registered(void **state)
             size_t n = strlen(e->d_name);
             if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0 || strcmp(e->d_name, "registry.c") == 0)
                 continue;
-            char name[64], file[600];
+            char name[64], file[sizeof path + sizeof e->d_name + 2];
             snprintf(name, sizeof name, "%.*s", (int)(n - 2), e->d_name);
             snprintf(file, sizeof file, "%s/%s", path, e->d_name);
             if (!defines_ops(file, dirs[d]))
