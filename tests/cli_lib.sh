@@ -5,3 +5,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+# check_empty MESSAGE LIST: a pass if LIST is empty, else a failure printing MESSAGE and LIST.
+check_empty() { if [ -z "$2" ]; then pass=$((pass + 1)); else echo "FAIL: $1"; echo "$2"; fail=$((fail + 1)); fi; }

@@ -52,13 +52,6 @@ planted=$(violations "$tmp/src")
 check grep -q '^topo/topo.c includes scenario/config.h' <<< "$planted"
 check grep -q '^lb/spray.c includes cc/pbfs.h' <<< "$planted"
 
-bad=$(violations "$root/src")
-if [ -n "$bad" ]; then
-    echo "FAIL: includes against the layer order of docs/architecture.md:"
-    echo "$bad"
-    fail=$((fail + 1))
-else
-    pass=$((pass + 1))
-fi
+check_empty "includes against the layer order of docs/architecture.md:" "$(violations "$root/src")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

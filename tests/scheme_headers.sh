@@ -44,13 +44,7 @@ planted=$(offenders "$tmp/src")
 check grep -qx cc/planted.c <<< "$planted"
 check grep -qx lb/planted.h <<< "$planted"
 
-bad=$(offenders "$src")
-if [ -n "$bad" ]; then
-    echo "FAIL: these scheme files include net/net.h or net/net_impl.h (use net/cc.h, net/lb.h and their helpers):"
-    echo "$bad"
-    fail=$((fail + 1))
-else
-    pass=$((pass + 1))
-fi
+check_empty "these scheme files include net/net.h or net/net_impl.h (use net/cc.h, net/lb.h and their helpers):" \
+    "$(offenders "$src")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
