@@ -5,14 +5,21 @@
  * aware path selection, the receiver's L-packet bitmap, loss recovery. No
  * code of any implementation was used.
  *
- * Checked against the paper (issue 23, item 9). The paper's full text is not
- * reachable from this project's stored public copies: the USENIX page
- * (usenix.org/conference/nsdi18/presentation/lu), the ToN abstract, two
- * stored copies of the PDFs (vdocuments.us, dokumen.tips) and Microsoft's
- * patent on the same design (US 11,308,024, "Multi-path RDMA transmission")
- * can be read here only as excerpts of their opening (abstract and
- * introduction). What those give, and how this file
- * compares:
+ * Checked against the paper (issue 23, item 9), twice; the design section
+ * (the window law, the inflate rule, VP pruning, loss recovery, the
+ * synchronise mechanism, the parameters) could not be read either time.
+ * Second attempt (2026-11-26): the stored copy of the journal version's PDF
+ * (vdocuments.us/mp-rdma-enabling-rdma-with-multi-path-github-pages.html,
+ * IEEE/ACM ToN 27(6):2308, 2019) answers every query - more than twenty,
+ * each on one design topic: "cwnd ECN ACK clocking inflate", "snd_ooh Δ
+ * prune", "loss recovery retransmission recovery point", "bitmap L 64",
+ * "synchronise ΔT in-order memory update", "burst idle PFC", "Δ and L
+ * evaluation" - with the same excerpt: its first page (title, abstract,
+ * index terms, the introduction's first sentence). The NSDI'18 copy
+ * (dokumen.tips), the USENIX page, bojieli.com, citegraph and the ToN
+ * abstract pages give the abstract only; no stored repository holds the
+ * paper's text or PDF (the text index finds its title only in reference
+ * lists). What those give, and how this file compares:
  *  - the three techniques: multi-path ACK clocking "to distribute traffic in
  *    a congestion-aware manner without incurring per-path states" (here: one
  *    cwnd, the ACK's VP gets the next packet: no per-path state; agrees);
@@ -21,6 +28,14 @@
  *    Δ rule and the L-packet bitmap; agrees in kind); a "synchronise
  *    mechanism to ensure in-order memory update whenever needed" (not
  *    modelled, see below);
+ *  - Microsoft's patent on the design (US 11,308,024, claim 1, stored at
+ *    patentable.app): the ACK carries the path's "congestion notification"
+ *    and "a maximum sequential sequence number among packets received",
+ *    and on each ACK the sender updates "congestion control information
+ *    indicating a congestion condition of the plurality of paths" - one
+ *    state for all paths, updated per ACK from the ECN echo and the
+ *    cumulative ACK, as here (aack, CE echo, one cwnd); the claims' text
+ *    beyond claim 2 (packet fields) is not in the stored excerpt;
  *  - "only adds 66B to each connection state": this file keeps about 200 B
  *    per flow, most of it simulator bookkeeping a NIC would not need (a
  *    64-entry ring of the VPs released packets go to, a 256-bit set of the
@@ -31,12 +46,18 @@
  * Not verifiable without the text, so left as written and named here: the
  * per-ACK window law (+1/cwnd, -1/2 on an ECN echo), the inflate rule, the
  * cwnd - 1 on a pruned VP, L = 64 and Δ = 32, the loss recovery (go back to
- * snd_una here; third-party simulators of MP-RDMA keep a separate
- * retransmission pointer and recovery point), and whether the sender limits
- * how many packets one ACK may release (third-party simulators have a burst
- * timer and an idle restart; this file has neither). No departure is clear
- * enough to change without the text; the values this project's experiments
- * rely on are the defaults below.
+ * snd_una here), how many packets one ACK may release, burst limiting and
+ * idle restart, and the synchronise mechanism. Two public third-party
+ * simulators of MP-RDMA (read for facts only; neither is the paper, and
+ * they disagree) show what readings exist: github.com/the-sure/htsim
+ * (htsim/sim/mprdma.cpp) has the same per-ACK law, Δ = 32, L = 64 and
+ * cwnd - 1 on a late ACK, but a separate retransmission pointer and
+ * recovery point, at most 2 packets per ACK with a burst timer for the
+ * rest, an idle restart (off by default) and a 1 % once-per-RTT probe of a
+ * new VP; github.com/Cherries-Man/NS3-MP-RDMA (mp-rdma-hw.h) sets Δ = 64.
+ * No departure is clear enough to change without the text, so the code is
+ * unchanged; the values this project's experiments rely on are the
+ * defaults below.
  *
  * One connection spreads over virtual paths (VPs): a VP is a UDP source port,
  * which the switches' ECMP hashes (lb.scheme = ecmp), so the sender picks a
