@@ -69,6 +69,17 @@ check grep -q "set multiplot layout 2,2 margins" "$gp"
 check grep -q "set title 'cdf = data_mining'" "$gp"
 check grep -q "index 2 u 1:9 w lp.*dt 3 pt 9.*t 'timely'" "$gp"
 check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # one legend, in PNG and SVG
+# a panel whose values are all 0 beside one that is not (PAUSEs under one
+# workload only): the figure is drawn, the zero panel gets a range gnuplot
+# accepts ([0:0] made gnuplot fail on the whole figure)
+mkdir -p "$tmp/mz"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "pause_frames") c = i; print; next }
+    /cdf=fb_hadoop/ { $c = 10 + NR } { print }' "$tmp/m/sweep.csv" >"$tmp/mz/sweep.csv"
+"$bin" plot "$tmp/mz/sweep.csv" --out "$tmp/fz" >/dev/null 2>"$tmp/errz"
+check test $? -eq 0
+check png_ok "$tmp/fz/pause_frames_vs_load"
+check test "$(grep -c 'set yrange \[0:0\]' "$tmp/fz/pause_frames_vs_load.gp")" -eq 0
+check grep -Eq 'set yrange \[0:0\.5[0-9]*\]' "$tmp/fz/pause_frames_vs_load.gp"
 # --no-title: no figure titles
 "$bin" plot "$tmp/s" --no-title --out "$tmp/fn" >/dev/null 2>&1
 check test $? -eq 0

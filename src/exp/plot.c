@@ -327,7 +327,7 @@ static void set_range(FILE *f, const char *ax, struct rng r, bool logs, bool zer
     if (zero && lo >= 0)
         lo = 0;
     double span = hi - lo;
-    if (span < 0.1 * fabs(hi)) { /* a flat series: do not magnify a 0.1 % difference */
+    if (span < 0.1 * fabs(hi) || span == 0) { /* a flat series: do not magnify a 0.1 % difference; all 0: [0:0.5] */
         double mid = (hi + lo) / 2, half = fabs(hi) > 0 ? 0.05 * fabs(hi) : 0.5;
         lo = mid - half;
         hi = mid + half;
