@@ -88,5 +88,18 @@ check test $? -eq 2
 check grep -q "^$tmp/combo.ini:6: \[sweep\] point kmin=200KB: switch.kmin (200KB) > switch.kmax" "$tmp/err"
 check test ! -e "$tmp/combo/sweep.csv"
 
+# [cc.NAME] keys in a sweep whose points switch schemes: no warning when some
+# point uses them (not one per point that does not); one warning, naming the
+# key, when no point does
+{ sed '/^\[sweep\]/,$d' "$src/tests/data/sweep-tiny.ini"; printf '[cc.dcqcn]\nprofile = paper\n[sweep]\ntransport.cc = dcqcn, hpcc\n'; } >"$tmp/uk.ini"
+"$bin" sweep "$tmp/uk.ini" --out "$tmp/uk" --quiet >/dev/null 2>"$tmp/err"
+check test $? -eq 0
+check test "$(grep -c 'warning' "$tmp/err")" -eq 0
+sed -i 's/^transport.cc = dcqcn, hpcc/transport.cc = timely, hpcc/' "$tmp/uk.ini"
+"$bin" sweep "$tmp/uk.ini" --out "$tmp/uk2" --quiet >/dev/null 2>"$tmp/err"
+check test $? -eq 0
+check test "$(grep -c 'warning' "$tmp/err")" -eq 1
+check grep -q 'warning: .*scenario.ini:[0-9]*: cc.dcqcn.profile is set, but none of the 2 points run here uses it' "$tmp/err"
+
 echo "cli_sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -617,6 +617,36 @@ static void report_foreign(const struct sweep_spec *s, const char *outdir)
                 n > 1 ? ", " : "", n > 1 ? first[1] : "", n > 2 ? ", " : "", n > 2 ? first[2] : "", n > 3 ? ", ..." : "");
 }
 
+/* [cc.NAME] / [lb.NAME] keys of the sweep file that no point runs: a sweep
+ * whose variants switch schemes sets keys that only some points use, so each
+ * point stays quiet and the sweep warns once of keys every point leaves
+ * unused (config_unused_scheme_keys). */
+struct unused_key {
+    char key[80], where[DIRBUF + 48], why[200];
+    size_t points;
+};
+struct unused_tally {
+    struct unused_key *v;
+    size_t n, cap;
+};
+
+static void tally_unused(void *ctx, const char *key, const char *where, const char *why)
+{
+    struct unused_tally *t = ctx;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->v[i].key, key) == 0) {
+            t->v[i].points++;
+            return;
+        }
+    if (t->n == t->cap)
+        t->v = xrealloc(t->v, (t->cap = t->cap ? 2 * t->cap : 8) * sizeof *t->v);
+    struct unused_key *u = &t->v[t->n++];
+    snprintf(u->key, sizeof u->key, "%s", key);
+    snprintf(u->where, sizeof u->where, "%s", where);
+    snprintf(u->why, sizeof u->why, "%s", why);
+    u->points = 1;
+}
+
 int exp_sweep(int argc, char **argv, const struct exp_dist *d)
 {
     const char *file = NULL, *out = NULL;
@@ -697,6 +727,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         name_swept |= strcmp(s.k[k].key, "run.name") == 0;
     int rc = 0;
     size_t n_stale = 0;
+    struct unused_tally unused = {0};
     for (size_t i = (size_t)shard_i, j = 0; i < s.npoints; i += (size_t)shard_n, j++) {
         if (j % (size_t)size != (size_t)rank)
             continue;
@@ -720,7 +751,11 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         /* Every point must be a valid scenario before anything runs: a bad combination is an input error. */
         struct config pc;
         struct err pe;
-        int bad = config_init(&pc) < 0 || config_load_ini(&pc, text, scen, &pe) < 0 || config_validate(&pc, &pe) < 0;
+        int bad = config_init(&pc) < 0;
+        pc.sweep_point = true;
+        bad = bad || config_load_ini(&pc, text, scen, &pe) < 0 || config_validate(&pc, &pe) < 0;
+        if (!bad)
+            config_unused_scheme_keys(&pc, tally_unused, &unused);
         char why[600] = "";
         bool complete = !bad && run_complete(p->dir);
         if (complete)
@@ -759,6 +794,11 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         if (rc)
             break;
     }
+    for (size_t i = 0; !rc && rank == 0 && i < unused.n; i++)
+        if (unused.v[i].points == n)
+            warnf("%s: %s is set, but none of the %zu point%s run here uses it (%s)", unused.v[i].where,
+                  unused.v[i].key, n, n == 1 ? "" : "s", unused.v[i].why);
+    free(unused.v);
     if (rc) {
         free(pts);
         sweep_spec_free(&s);

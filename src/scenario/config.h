@@ -199,6 +199,7 @@ struct config {
     int n_flows;
     char source[PARAM_STR_MAX]; /* the scenario file, or "(built-in default)" */
     void *origins; /* where each key was set ("file:line" / "--set ..."); owned by scenario/load_ini.c */
+    bool sweep_point; /* validated as one point of a sweep: the sweep, not each point, warns of unused scheme keys */
 };
 
 /* Section tables, for the loader and for `rocesim list`. */

@@ -20,6 +20,11 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
 int config_apply_set(struct config *c, const char *opt, struct err *e);
 /* Checks that need the whole config (after the file and every --set). */
 int config_validate(struct config *c, struct err *e);
+/* Each [cc.NAME] / [lb.NAME] key set for a scheme the configuration does not
+ * run (config_validate warns of them, unless c->sweep_point): fn(ctx, key,
+ * where it was set, why it is unused). Returns how many. */
+typedef void (*config_unused_fn)(void *ctx, const char *key, const char *where, const char *why);
+size_t config_unused_scheme_keys(const struct config *c, config_unused_fn fn, void *ctx);
 /* Where "section.key" was last set: "file:line", "--set OPT", or NULL if it
  * still has its default. Valid until the next load/set or config_load_free. */
 const char *config_origin(const struct config *c, const char *section_key);

@@ -86,12 +86,13 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
 }
 
 /* [cc.NAME] / [lb.NAME] keys the user set for a scheme that is not selected
- * do nothing: warn, naming where each was set (a typo'd transport.cc or a
- * leftover section). ns-3 configs set every CC's keys by design: not those. */
-static void warn_unused_scheme_keys(const struct config *c)
+ * do nothing (a typo'd transport.cc or a leftover section): fn gets each,
+ * with where it was set and why it is unused. ns-3 configs set every CC's
+ * keys by design: not those. */
+size_t config_unused_scheme_keys(const struct config *c, config_unused_fn fn, void *ctx)
 {
     const struct origins *o = c->origins;
-    size_t src_len = strlen(c->source);
+    size_t src_len = strlen(c->source), n = 0;
     for (size_t i = 0; o && i < o->n; i++) {
         const char *k = o->v[i].key, *w = o->v[i].where;
         bool cc = strncmp(k, "cc.", 3) == 0, lb = strncmp(k, "lb.", 3) == 0;
@@ -100,15 +101,24 @@ static void warn_unused_scheme_keys(const struct config *c)
             continue;
         if (c->ns3.active && strncmp(w, c->source, src_len) == 0 && w[src_len] == ':')
             continue;
-        char name[64];
+        char name[64], why[200];
         snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
         const char *sel = cc ? c->transport.cc : c->lb.scheme;
         const struct cc_ops *ops = cc ? cc_find(name) : NULL;
         if (strcmp(name, sel) == 0 || (ops && config_cc_selected(c, ops)))
             continue;
-        warnf("%s: %s is set, but %s is %s: [%s.%s] is not used", w, k, cc ? "transport.cc" : "lb.scheme", sel,
-              cc ? "cc" : "lb", name);
+        snprintf(why, sizeof why, "%s is %s: [%s.%s] is not used", cc ? "transport.cc" : "lb.scheme", sel,
+                 cc ? "cc" : "lb", name);
+        fn(ctx, k, w, why);
+        n++;
     }
+    return n;
+}
+
+static void warn_unused(void *ctx, const char *key, const char *where, const char *why)
+{
+    (void)ctx;
+    warnf("%s: %s is set, but %s", where, key, why);
 }
 
 /* Is the scheme of [cc.NAME] running: transport.cc, or a companion that is on. */
@@ -244,7 +254,8 @@ int config_validate(struct config *c, struct err *e)
                     where_of2(c, "transport.back_to_zero", "transport.chunk"));
     if (validate_workload_hosts(c, e) < 0)
         return -1;
-    warn_unused_scheme_keys(c);
+    if (!c->sweep_point)
+        config_unused_scheme_keys(c, warn_unused, NULL);
     if (c->ns3.active && c->run.ns3_timing && !config_origin(c, "run.ns3_timing"))
         warnf("%s: ns-3 config: run.ns3_timing = on (serialisation, pacing and flow starts truncated to whole ns, as ns-3 "
               "does, so results match ns-3's; --set run.ns3_timing=off for exact picoseconds)",
