@@ -59,6 +59,7 @@ assert all(b - a >= d["lookahead_ns"] - 1e-6 for a, b in zip(starts, starts[1:])
 mk = d["makespan_events_unison"]
 assert mk[0] == d["events"] - d["global_events"] and mk[1] == d["busiest_partition_events_sum"]
 assert all(s <= u for s, u in zip(d["makespan_events_bound"], mk))
+assert d["same_time_other_partition"] <= d["same_time_events"] < d["events"]
 PY
 # a partitioning without lookahead is refused, naming the key
 "$BIN" run "$tmp/db.ini" --quiet --set output.partition_report=on --set topology.link_delay=0 --out "$tmp/z" >/dev/null 2>"$tmp/err"

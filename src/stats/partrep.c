@@ -29,6 +29,11 @@ struct partrep {
     uint64_t *ev_total;
     double imb_sum;
     uint64_t mk_unison[NT], mk_static[NT], mk_bound[NT];
+    /* ties: events at the time of the event before them, and those of them
+     * in another partition than it (their order is the tie-break's) */
+    simtime_t last_t;
+    uint32_t last_p;
+    uint64_t ties, ties_cross;
 };
 
 int partrep_open(struct partrep **out, const struct scenario *sc, const char *dir, struct err *e)
@@ -51,6 +56,7 @@ int partrep_open(struct partrep **out, const struct scenario *sc, const char *di
     }
     r->n_links = sc->topo.n_links;
     r->len = r->pt.lookahead; /* T_NEVER with one partition: one window */
+    r->last_t = -1;
     uint32_t P = r->pt.n_parts;
     r->ev = xcalloc(P, sizeof *r->ev);
     r->prev = xcalloc(P, sizeof *r->prev);
@@ -150,11 +156,16 @@ void partrep_event(struct partrep *r, const struct sim *s, uint32_t node, uint32
         r->open = true;
         r->w_start = s->now;
     }
+    uint32_t p = node == SIM_NODE_GLOBAL ? UINT32_MAX : r->pt.part[node];
+    if (s->now == r->last_t) {
+        r->ties++;
+        r->ties_cross += p != r->last_p;
+    }
+    r->last_t = s->now, r->last_p = p;
     if (node == SIM_NODE_GLOBAL) {
         r->global++;
         return;
     }
-    uint32_t p = r->pt.part[node];
     r->ev[p]++;
     if (from != SIM_NODE_GLOBAL && r->pt.part[from] != p) {
         if (pfc)
@@ -214,6 +225,8 @@ int partrep_finish(struct partrep *r, const char *dir, struct err *e)
     fprintf(f, "  \"busiest_partition_events_sum\": %llu,\n", (unsigned long long)r->max_sum);
     fprintf(f, "  \"cut_packets\": %llu,\n  \"cut_pfc\": %llu,\n", (unsigned long long)r->cut_pkt_total,
             (unsigned long long)r->cut_pfc_total);
+    fprintf(f, "  \"same_time_events\": %llu,\n  \"same_time_other_partition\": %llu,\n",
+            (unsigned long long)r->ties, (unsigned long long)r->ties_cross);
     fprintf(f, "  \"cut_messages_per_window\": %.3f,\n", (double)(r->cut_pkt_total + r->cut_pfc_total) / w);
     json_u32s(f, "nodes_per_partition", r->pt.nodes, P);
     json_u32s(f, "hosts_per_partition", r->pt.hosts, P);
