@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""bench/parallel/model.py: the scaling model of docs/parallel.md.
+
+From a run's partition.json (output.partition_report = on) and the CPU
+seconds of the same run with the report off, predicts the wall time of a
+window-synchronised parallel run on T threads:
+
+    time(T) = (makespan_events(T) + global_events) * c_event
+              + windows * barrier(T)
+              + cut_messages * c_message / T
+
+  makespan_events(T)  sum over windows of the busiest thread's events
+                      (partition.json, per schedule: unison, static, bound)
+  global_events       monitors, link changes, deadlock checks: run serially
+  c_event             (serial CPU seconds - set-up CPU seconds) / events
+                      (measured, report off; --setup: a run stopped at 1 ps)
+  barrier(T)          one window barrier with T threads (an assumption:
+                      --barrier-ns B gives B * log2(T), a dissemination
+                      barrier's rounds; --barrier-flat-ns B gives B)
+  c_message           one packet or PFC frame over a cut link, handled by
+                      its receiving partition (spread over the threads)
+
+Speed-up = the serial event loop's CPU seconds / time(T): set-up (topology,
+routes, flows) stays serial and is left out. Prints one row per T.
+
+usage: model.py partition.json CPU_SECONDS [--setup S] [--barrier-ns B | --barrier-flat-ns B]
+                [--message-ns M] [--threads 2,16,64] [--label TEXT]
+"""
+import argparse
+import json
+import math
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json")
+    ap.add_argument("cpu", type=float, help="serial CPU seconds (report off)")
+    ap.add_argument("--setup", type=float, default=0.0, help="set-up CPU seconds, left out")
+    ap.add_argument("--barrier-ns", type=float, default=None)
+    ap.add_argument("--barrier-flat-ns", type=float, default=None)
+    ap.add_argument("--message-ns", type=float, default=20.0)
+    ap.add_argument("--threads", default="2,16,64")
+    ap.add_argument("--label", default="")
+    ap.add_argument("--header", action="store_true")
+    a = ap.parse_args()
+    d = json.load(open(a.json))
+    ev = d["events"]
+    loop = a.cpu - a.setup
+    c_ev = loop / ev
+    W = d["windows"]
+    M = d["cut_packets"] + d["cut_pfc"]
+    G = d["global_events"]
+    if a.header:
+        print("| run | P | cut links | windows | events/window | imbalance (run / window mean) | msgs/window | ns/event "
+              "| T | barrier µs | unison: time s, speed-up | static | bound |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for T in (int(x) for x in a.threads.split(",")):
+        k = d["threads"].index(T)
+        if a.barrier_flat_ns is not None:
+            bar = a.barrier_flat_ns * 1e-9
+        else:
+            bar = (a.barrier_ns if a.barrier_ns is not None else 200.0) * 1e-9 * max(1.0, math.log2(T))
+        cells = []
+        for sched in ("unison", "static", "bound"):
+            mk = d["makespan_events_" + sched][k]
+            t = (mk + G) * c_ev + W * bar + M * a.message_ns * 1e-9 / T
+            cells.append("%.3f, **%.2f×**" % (t, loop / t) if sched == "unison" else "%.2f×" % (loop / t))
+        print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s |"
+              % (a.label, d["partitions"], d["cut_links"], W, d["events_per_window"], d["imbalance_run"],
+                 d["imbalance_window_mean"], M / max(W, 1), c_ev * 1e9, T, bar * 1e6, " | ".join(cells)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
