@@ -20,6 +20,8 @@ window-synchronised parallel run on T threads:
   c_message           one packet or PFC frame over a cut link, handled by
                       its receiving partition (spread over the threads)
 
+"wait" is the share of the threads' time spent at the barrier waiting for the
+busiest thread of each window (unison schedule, events only).
 Speed-up = the serial event loop's CPU seconds / time(T): set-up (topology,
 routes, flows) stays serial and is left out. Prints one row per T.
 
@@ -53,8 +55,8 @@ def main():
     G = d["global_events"]
     if a.header:
         print("| run | P | cut links | windows | events/window | imbalance (run / window mean) | msgs/window | ns/event "
-              "| T | barrier µs | unison: time s, speed-up | static | bound |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| T | barrier µs | unison: time s, speed-up | static | bound | wait |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for T in (int(x) for x in a.threads.split(",")):
         k = d["threads"].index(T)
         if a.barrier_flat_ns is not None:
@@ -62,13 +64,15 @@ def main():
         else:
             bar = (a.barrier_ns if a.barrier_ns is not None else 200.0) * 1e-9 * max(1.0, math.log2(T))
         cells = []
+        # barrier wait: the share of thread time spent waiting for the busiest thread (unison)
+        wait = 1 - (ev - G) / (T * d["makespan_events_unison"][k]) if d["makespan_events_unison"][k] else 0
         for sched in ("unison", "static", "bound"):
             mk = d["makespan_events_" + sched][k]
             t = (mk + G) * c_ev + W * bar + M * a.message_ns * 1e-9 / T
             cells.append("%.3f, **%.2f×**" % (t, loop / t) if sched == "unison" else "%.2f×" % (loop / t))
-        print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s |"
+        print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s | %.0f %% |"
               % (a.label, d["partitions"], d["cut_links"], W, d["events_per_window"], d["imbalance_run"],
-                 d["imbalance_window_mean"], M / max(W, 1), c_ev * 1e9, T, bar * 1e6, " | ".join(cells)))
+                 d["imbalance_window_mean"], M / max(W, 1), c_ev * 1e9, T, bar * 1e6, " | ".join(cells), 100 * wait))
 
 
 if __name__ == "__main__":
