@@ -52,6 +52,9 @@ assert len(rows) == d["windows"]
 assert sum(int(r["events"]) for r in rows) == d["events"]
 assert sum(int(r["cut_pfc"]) for r in rows) == d["cut_pfc"]
 assert all(int(r["events"]) == int(r["global"]) + int(r["p0"]) + int(r["p1"]) for r in rows)
+# every message is received by one partition
+assert all(int(r["m0"]) + int(r["m1"]) == int(r["cut_packets"]) + int(r["cut_pfc"]) for r in rows)
+assert sum(d["messages_per_partition"]) == d["cut_packets"] + d["cut_pfc"] and min(d["messages_per_partition"]) > 0
 # windows start at an event and are at least the lookahead apart
 starts = [float(r["start_ns"]) for r in rows]
 assert all(b - a >= d["lookahead_ns"] - 1e-6 for a, b in zip(starts, starts[1:]))

@@ -20,6 +20,9 @@ window-synchronised parallel run on T threads:
   c_message           one packet or PFC frame over a cut link, handled by
                       its receiving partition (spread over the threads)
 
+"messages at receivers" (when partition.csv is beside the JSON) prices each
+message at the partition that receives it instead: a partition's load in a
+window is events x c_event + messages received x c_message, scheduled as above.
 "wait" is the share of the threads' time spent at the barrier waiting for the
 busiest thread of each window (unison schedule, events only).
 Speed-up = the serial event loop's CPU seconds / time(T): set-up (topology,
@@ -29,9 +32,43 @@ usage: model.py partition.json CPU_SECONDS [--setup S] [--barrier-ns B | --barri
                 [--message-ns M] [--threads 2,16,64] [--label TEXT]
 """
 import argparse
+import csv
+import heapq
 import json
 import math
+import os
 import sys
+
+
+def unison_with_messages(path, T, c_ev, c_msg):
+    """Sum over windows of the busiest thread's seconds, where a partition's
+    load in a window is its events x c_ev + the messages it received x c_msg,
+    scheduled as Unison does (descending by the previous window's load, each to
+    the least-loaded thread). None without partition.csv."""
+    if not os.path.exists(path):
+        return None
+    total = 0.0
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        ps = [i for i, h in enumerate(head) if h.startswith("p") and h[1:].isdigit()]
+        ms = [i for i, h in enumerate(head) if h.startswith("m") and h[1:].isdigit()]
+        if len(ms) != len(ps):
+            return None
+        prev = [0.0] * len(ps)
+        for row in rd:
+            load = [int(row[i]) * c_ev + int(row[j]) * c_msg for i, j in zip(ps, ms)]
+            order = sorted((p for p in range(len(ps)) if load[p] > 0), key=lambda p: (-prev[p], p))
+            heap = [(0.0, t) for t in range(T)]
+            mk = 0.0
+            for p in order:
+                l, t = heapq.heappop(heap)
+                l += load[p]
+                mk = max(mk, l)
+                heapq.heappush(heap, (l, t))
+            total += mk
+            prev = load
+    return total
 
 
 def main():
@@ -55,8 +92,8 @@ def main():
     G = d["global_events"]
     if a.header:
         print("| run | P | cut links | windows | events/window | imbalance (run / window mean) | msgs/window | ns/event "
-              "| T | barrier µs | unison: time s, speed-up | static | bound | wait |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| T | barrier µs | unison: time s, speed-up | static | bound | wait | messages at receivers |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for T in (int(x) for x in a.threads.split(",")):
         k = d["threads"].index(T)
         if a.barrier_flat_ns is not None:
@@ -70,9 +107,13 @@ def main():
             mk = d["makespan_events_" + sched][k]
             t = (mk + G) * c_ev + W * bar + M * a.message_ns * 1e-9 / T
             cells.append("%.3f, **%.2f×**" % (t, loop / t) if sched == "unison" else "%.2f×" % (loop / t))
-        print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s | %.0f %% |"
+        rx = unison_with_messages(os.path.join(os.path.dirname(a.json), "partition.csv"), T, c_ev,
+                                  a.message_ns * 1e-9)
+        rx_cell = "-" if rx is None else "%.2f×" % (loop / (rx + G * c_ev + W * bar))
+        print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s | %.0f %% | %s |"
               % (a.label, d["partitions"], d["cut_links"], W, d["events_per_window"], d["imbalance_run"],
-                 d["imbalance_window_mean"], M / max(W, 1), c_ev * 1e9, T, bar * 1e6, " | ".join(cells), 100 * wait))
+                 d["imbalance_window_mean"], M / max(W, 1), c_ev * 1e9, T, bar * 1e6, " | ".join(cells), 100 * wait,
+                 rx_cell))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ struct partrep {
     simtime_t w_start;
     bool open;
     uint64_t *ev, *prev;  /* this window's and the previous window's events per partition */
+    uint64_t *msg;        /* this window's messages (packets and PFC frames over cut links) per receiving partition */
+    uint64_t *msg_total;
     uint64_t *act;        /* partitions with events in this window: sort key << 32 | partition */
     uint64_t *load;       /* per thread, scratch */
     uint64_t global, cut_pkt, cut_pfc; /* this window */
@@ -61,6 +63,8 @@ int partrep_open(struct partrep **out, const struct scenario *sc, const char *di
     r->ev = xcalloc(P, sizeof *r->ev);
     r->prev = xcalloc(P, sizeof *r->prev);
     r->ev_total = xcalloc(P, sizeof *r->ev_total);
+    r->msg = xcalloc(P, sizeof *r->msg);
+    r->msg_total = xcalloc(P, sizeof *r->msg_total);
     r->act = xcalloc(P, sizeof *r->act);
     r->load = xcalloc(threads[NT - 1], sizeof *r->load);
     snprintf(r->path, sizeof r->path, "%s/partition.csv", dir);
@@ -72,6 +76,8 @@ int partrep_open(struct partrep **out, const struct scenario *sc, const char *di
     fputs("window,start_ns,events,global,cut_packets,cut_pfc,max_partition", r->csv);
     for (uint32_t p = 0; p < P; p++)
         fprintf(r->csv, ",p%u", p);
+    for (uint32_t p = 0; p < P; p++)
+        fprintf(r->csv, ",m%u", p);
     fputc('\n', r->csv);
     *out = r;
     return 0;
@@ -101,6 +107,8 @@ static void flush(struct partrep *r)
             (unsigned long long)r->cut_pfc, (unsigned long long)mx);
     for (uint32_t p = 0; p < P; p++)
         fprintf(r->csv, ",%llu", (unsigned long long)r->ev[p]);
+    for (uint32_t p = 0; p < P; p++)
+        fprintf(r->csv, ",%llu", (unsigned long long)r->msg[p]);
     fputc('\n', r->csv);
     r->windows++;
     r->events += sum + r->global;
@@ -144,6 +152,8 @@ static void flush(struct partrep *r)
         r->ev_total[p] += r->ev[p];
         r->prev[p] = r->ev[p];
         r->ev[p] = 0;
+        r->msg_total[p] += r->msg[p];
+        r->msg[p] = 0;
     }
     r->global = r->cut_pkt = r->cut_pfc = 0;
 }
@@ -168,6 +178,7 @@ void partrep_event(struct partrep *r, const struct sim *s, uint32_t node, uint32
     }
     r->ev[p]++;
     if (from != SIM_NODE_GLOBAL && r->pt.part[from] != p) {
+        r->msg[p]++;
         if (pfc)
             r->cut_pfc++;
         else
@@ -231,6 +242,7 @@ int partrep_finish(struct partrep *r, const char *dir, struct err *e)
     json_u32s(f, "nodes_per_partition", r->pt.nodes, P);
     json_u32s(f, "hosts_per_partition", r->pt.hosts, P);
     json_u64s(f, "events_per_partition", r->ev_total, P, ",");
+    json_u64s(f, "messages_per_partition", r->msg_total, P, ",");
     uint64_t th[NT];
     for (size_t k = 0; k < NT; k++)
         th[k] = threads[k];
@@ -252,6 +264,8 @@ void partrep_free(struct partrep *r)
     free(r->ev);
     free(r->prev);
     free(r->ev_total);
+    free(r->msg);
+    free(r->msg_total);
     free(r->act);
     free(r->load);
     free(r);

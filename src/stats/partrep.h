@@ -8,7 +8,10 @@
  * (net/net.h's hooks.event says which node an event acts on) and the packets
  * and PFC frames that arrive over a cut link (the messages).
  *   partition.csv   one row per window: window,start_ns,events,global,
- *                   cut_packets,cut_pfc,max_partition,p0,p1,...
+ *                   cut_packets,cut_pfc,max_partition, then the events of
+ *                   each partition p0,p1,..., then the messages each received
+ *                   m0,m1,... (the packets and PFC frames arriving in it over
+ *                   a cut link)
  *   partition.json  the partitioning, totals, imbalance, and for 1..64
  *                   threads the sum over windows of the busiest thread's
  *                   events under three schedules (below): the event part of
