@@ -344,8 +344,9 @@ static __attribute__((noinline, cold)) void event_observe(struct sim *s, const s
     case EV_FLOW_DEP:
         node = s->flows[id].src;
         break;
-    default: /* flow timers: CC timers and the RTO live at the sender */
-        node = s->flows[id].src;
+    default: /* flow timers: the RTO and CC timers live at the sender, unless the CC says otherwise */
+        node = kind - EV_TIMER0 < CC_TIMERS && s->slot[0].ops->rx_timers >> (kind - EV_TIMER0) & 1 ? s->flows[id].dst
+                                                                                                : s->flows[id].src;
         break;
     }
     s->hooks.event(s->hooks.ctx, s, node, from, pfc);
