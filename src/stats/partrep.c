@@ -70,8 +70,10 @@ int partrep_open(struct partrep **out, const struct scenario *sc, const char *di
     snprintf(r->path, sizeof r->path, "%s/partition.csv", dir);
     if (!(r->csv = fopen(r->path, "w"))) {
         int en = errno;
+        char path[sizeof r->path];
+        memcpy(path, r->path, sizeof path);
         partrep_free(r);
-        return errf(e, "%s: cannot create: %s", dir, strerror(en));
+        return errf(e, "%s: cannot create: %s", path, strerror(en));
     }
     fputs("window,start_ns,events,global,cut_packets,cut_pfc,max_partition", r->csv);
     for (uint32_t p = 0; p < P; p++)
