@@ -228,6 +228,7 @@ const struct cc_ops cc_pcn = {
     .init = pcn_init,
     .on_cnp = pcn_on_cnp,
     .on_timer = pcn_on_timer,
+    .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,

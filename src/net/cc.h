@@ -67,6 +67,10 @@ struct cc_ops {
     void (*on_cnp)(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *p);
     /* A timer set with cc_timer_set() fired (kind 0..CC_TIMERS-1). */
     void (*on_timer)(struct sim *s, struct qp *qp, void *st, const void *par, int kind);
+    /* Bit k set: timer kind k runs at the receiver (PCN's CNP period), not
+     * at the sender; the partition report counts its events there
+     * (docs/parallel.md). */
+    uint8_t rx_timers;
 
     /* Optional hooks beyond the sender's ACK clock (NULL = not used). */
     /* Sender: a data packet is about to leave the NIC; may set p->flags (PF_MARK). */

@@ -211,7 +211,17 @@ struct sim_hooks {
      * EV_MONITOR event that is not rescheduled once every flow is done or
      * nothing else is pending. NULL = no monitor: no event, no cost. */
     simtime_t (*sample)(void *ctx, const struct sim *s);
+    /* Every event, before it runs (s->now is its time): the node it acts on
+     * (an ARRIVE's receiving node, a TX_DONE's port's node, a NIC wake's
+     * host, a flow timer's or a flow start's source host, a balancer timer's
+     * or hold queue's switch; SIM_NODE_GLOBAL for monitors, link changes and
+     * the deadlock check) and, for an ARRIVE that delivers a packet, the
+     * sending node and whether it is a PFC frame (else from =
+     * SIM_NODE_GLOBAL). The partition report (stats/partrep.c) counts with
+     * it. NULL = none: sim_run then runs the loop compiled without the call. */
+    void (*event)(void *ctx, const struct sim *s, uint32_t node, uint32_t from, bool pfc);
 };
+#define SIM_NODE_GLOBAL UINT32_MAX
 
 struct pkt_pool {
     struct pkt *free;

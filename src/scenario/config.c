@@ -16,6 +16,7 @@ static const struct param run_params[] = {
     {"name", P_STR, F(cfg_run, name), "", "scenario name (output folder results/NAME); default: the file's base name", NULL, 0, 0},
     {"deadlock_timeout", P_TIME, F(cfg_run, deadlock_timeout), "1ms", "PFC deadlock: a cycle of paused switch ports with nothing leaving them this long stops the run (exit 3); 0 = never check", NULL, 0, 0},
     {"watchdog", P_STR, F(cfg_run, watchdog), "auto", "stop a run (exit 4, outputs written, stuck flows named) when flows are active but no byte is delivered for this long; auto = 100 x the largest RTO or twice the longest backed-off RTO (rto x 2^rto_backoff), whichever is longer: 1.28 s lossless, 128 ms lossy with the default RTOs; off = never", NULL, 0, 0},
+    {"partitions", P_INT, F(cfg_run, partitions), "0", "partitions of a parallel run (the engine is not built yet: docs/parallel.md); today read only by output.partition_report. 0 = auto: pods of a fattree or clos, else one per edge switch; capped at the edge switches", NULL, 0, 1048576},
     {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), and start flow-file flows where ns-3 does; for ns-exact comparisons", NULL, 0, 0},
     PARAM_END};
 
@@ -161,6 +162,7 @@ static const struct param output_params[] = {
     {"flows", P_STR, F(cfg_output, flows), "", "flow_rate.csv: receive throughput and sender pacing rate of these flows: ids, ranges FIRST-LAST, [flow.NAME] names; empty = off", NULL, 0, 0},
     {"flow_interval", P_TIME, F(cfg_output, flow_interval), "10us", "flow_rate.csv interval", NULL, 0, 0},
     {"paused_interval", P_TIME, F(cfg_output, paused_interval), "0", "paused.csv: paused ports and paused paths every this often; 0 = off", NULL, 0, 0},
+    {"partition_report", P_BOOL, F(cfg_output, partition_report), "off", "partition.csv and partition.json: how a parallel run would split this one (run.partitions): per window of the lookahead, events per partition and messages over cut links, with the thread load model of docs/parallel.md; slows the run a little, outputs otherwise unchanged", NULL, 0, 0},
     {"imbalance_interval", P_TIME, F(cfg_output, imbalance_interval), "0", "imbalance.csv: per edge switch, (max - min) / mean of its uplinks' bytes in each window of this length (ConWeave: 100us); 0 = off", NULL, 0, 0},
     PARAM_END};
 

@@ -43,6 +43,7 @@ struct cfg_run {
     bool ns3_timing;
     simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
     char watchdog[PARAM_STR_MAX]; /* "auto", "off" or a time: see config.c */
+    int64_t partitions;           /* 0 = auto (topo/partition.h) */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */
@@ -162,6 +163,7 @@ struct cfg_output {
     simtime_t flow_interval;
     simtime_t paused_interval; /* 0 = off */
     simtime_t imbalance_interval; /* 0 = off */
+    bool partition_report;        /* partition.csv / partition.json (stats/partrep.c) */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */

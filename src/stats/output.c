@@ -3,6 +3,7 @@
 #include "stats/output.h"
 #include "stats/collective.h"
 #include "stats/monitor.h"
+#include "stats/partrep.h"
 #include "core/units.h"
 #include <dirent.h>
 #include <errno.h>
@@ -217,6 +218,11 @@ void output_watchdog_text(FILE *f, const struct output *o)
 /* Every 65536 events. Stops the run on a signal; otherwise a progress line:
  * on a terminal, redrawn every 0.5 s; in a log (stderr not a terminal), one
  * line every 5 s, so a batch job's log shows it is alive. */
+static void on_event(void *ctx, const struct sim *s, uint32_t node, uint32_t from, bool pfc)
+{
+    partrep_event(((struct output *)ctx)->part, s, node, from, pfc);
+}
+
 static bool on_progress(void *ctx, const struct sim *s)
 {
     struct output *o = ctx;
@@ -271,7 +277,8 @@ static bool on_progress(void *ctx, const struct sim *s)
 /* ---------------------------------------------------------------- open */
 
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "collective.csv", "queue.csv",
-                                          "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", NULL};
+                                          "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", "partition.csv",
+                                          "partition.json", NULL};
 
 #define TMP_PREFIX ".rocesim-run-"
 
@@ -453,8 +460,9 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
         }
     }
     simtime_t first = T_NEVER;
-    if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0)
+    if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0 || partrep_open(&o->part, sc, o->tmp, e) < 0)
         return -1;
+    h->event = o->part ? on_event : NULL;
     /* run.watchdog: auto = 100 x the largest RTO, at least twice the longest backed-off one */
     if (strcmp(cfg->run.watchdog, "off") != 0) {
         const struct sim_params *sp = &sc->sim.p;
@@ -652,7 +660,8 @@ int output_finish(struct output *o, struct err *e)
     double wall = wall_now() - o->t0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0)
+    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0 ||
+        partrep_finish(o->part, o->tmp, e) < 0)
         return name_final(o, e), -1;
     char path[PATH_BUF + 64];
     snprintf(path, sizeof path, "%s/pfc.csv", o->tmp);
@@ -864,6 +873,8 @@ void output_close(struct output *o)
     o->pfc_csv = o->ns3_fct = o->ns3_pfc = NULL;
     monitors_free(o->mon);
     o->mon = NULL;
+    partrep_free(o->part);
+    o->part = NULL;
     if (!o->committed && o->tmp[0]) { /* an error: the earlier run's files stay, this run's go */
         rm_tmp(o->tmp);
         for (int i = 0; i < o->n_ext; i++)

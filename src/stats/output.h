@@ -42,6 +42,7 @@ struct output {
     double drain_t0;       /* wall time then, 0 before */
     FILE *pfc_csv, *ns3_fct, *ns3_pfc;
     struct monitors *mon; /* stats/monitor.h; NULL when every monitor is off */
+    struct partrep *part; /* stats/partrep.h; NULL unless output.partition_report */
     double t0, last_print, wall;
     bool printed;
     int interrupted;      /* the signal that cut the run short, else 0 */
