@@ -12,8 +12,19 @@ int errf(struct err *e, const char *fmt, ...)
     return -1;
 }
 
+static int muted;
+
+int warn_mute(int on)
+{
+    int was = muted;
+    muted = on;
+    return was;
+}
+
 void warnf(const char *fmt, ...)
 {
+    if (muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
     fputs("rocesim: warning: ", stderr);

@@ -20,5 +20,8 @@ int errf(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* A warning about input we accept but do not act on; goes to stderr. */
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* While muted, warnf prints nothing (a command that loads many configurations
+ * only to compare them, not to run them). Returns the previous setting. */
+int warn_mute(int on);
 
 #endif

@@ -44,6 +44,12 @@ bool exp_on_path(const char *prog);
  * whose summary.json names another. */
 extern const char *exp_version;
 int exp_sweep(int argc, char **argv, const struct exp_dist *d);
+/* Why the run in dir is not what configuration pc would run now: the keys
+ * whose values differ from its summary.json's "config" (comments and layout
+ * of the scenario file do not count), and with binary set, another
+ * rocesim_version. why is "" when it is current. */
+struct config;
+void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *why, size_t n);
 /* The run folders (DIR/RUN) a sweep folder's sweep.csv lists with status
  * ok, malloc'ed, in table order; returns their count, or -1 without a
  * sweep.csv. With who (a command name) set, says on stderr which rows

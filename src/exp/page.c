@@ -12,7 +12,7 @@
  * come from the full form when every one of its runs is there and current,
  * else from the quick form; the page says which, how many of the sweep's
  * runs it found, how many seeds each point has, which rocesim built them,
- * and marks runs whose scenario.ini is not what the sweep file gives now
+ * and marks runs whose configuration is not what the sweep file gives now
  * (stale: the sweep changed since they ran) and runs that are missing.
  * Nothing on the page depends on the binary that writes it or on the clock,
  * so the same files and runs give the same bytes. */
@@ -132,11 +132,30 @@ static int form_scan(struct form *fm, const char *swpath)
             fm->present++;
             fm->interrupted += strstr(sum, "\"interrupted\": true") != NULL;
             add_version(fm, d);
+            /* stale: its configuration is not what the sweep file gives now
+             * (as `rocesim sweep` judges it; a comment does not count, and the
+             * binary's version is listed, not judged) */
             char *want = sweep_resolve(s.text, keys, vals, nk);
             snprintf(p, sizeof p, "%s/scenario.ini", d);
-            char *have = exp_slurp(p, NULL);
-            fm->stale += !have || strcmp(have, want) != 0;
-            free(have);
+            struct config pc;
+            struct err pe;
+            char why[600] = "";
+            int was = warn_mute(1);
+            bool loaded = config_init(&pc) == 0;
+            pc.sweep_point = true;
+            loaded = loaded && config_load_ini(&pc, want, p, &pe) == 0 && config_validate(&pc, &pe) == 0;
+            warn_mute(was);
+            if (loaded) {
+                exp_run_stale(d, &pc, false, why, sizeof why);
+            } else { /* a file it names is not found from here: the scenario's text must be the same */
+                char *have = exp_slurp(p, NULL);
+                if (!have || strcmp(have, want) != 0)
+                    snprintf(why, sizeof why, "scenario.ini differs");
+                free(have);
+            }
+            config_load_free(&pc);
+            config_free(&pc);
+            fm->stale += why[0] != 0;
             free(want);
         }
         free(sum);
@@ -165,7 +184,7 @@ static void form_describe(FILE *f, const struct form *fm)
     if (fm->present < fm->points)
         fprintf(f, " (**%d missing**)", fm->points - fm->present);
     if (fm->stale)
-        fprintf(f, " (**%d stale**: scenario.ini is not what the sweep file gives now)", fm->stale);
+        fprintf(f, " (**%d stale**: their configuration is not what the sweep file gives now)", fm->stale);
     if (fm->interrupted)
         fprintf(f, " (**%d interrupted**)", fm->interrupted);
     fprintf(f, ", %d seed%s per point", fm->seeds, fm->seeds == 1 ? "" : "s");

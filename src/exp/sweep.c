@@ -147,9 +147,36 @@ static const struct kv *find_kv(const struct kv *v, size_t n, const char *key)
     return NULL;
 }
 
+/* The built-in defaults' pairs, made once: a key newer than a run's
+ * summary.json (absent from its "config") that is at its default is no
+ * difference, since a new option's default keeps what runs did before it. */
+static const struct kv *default_pairs(size_t *n)
+{
+    static struct kv *v;
+    static size_t nv;
+    static bool made;
+    if (!made) {
+        made = true;
+        struct config c;
+        char *t = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&t, &len);
+        if (m && config_init(&c) == 0) {
+            config_write_json(m, &c, 2);
+            config_free(&c);
+        }
+        if (m)
+            fclose(m);
+        nv = t ? config_pairs(t, &v) : 0;
+        free(t);
+    }
+    *n = nv;
+    return v;
+}
+
 /* Why the complete run in dir is not what pc would run now ("" if it is):
  * "the binary (VERSION -> VERSION)" or "section.key OLD -> NEW". */
-static void stale_reason(const char *dir, const struct config *pc, char *why, size_t n)
+void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *why, size_t n)
 {
     char path[DIRBUF + 32], ver[128] = "?";
     why[0] = 0;
@@ -180,6 +207,18 @@ static void stale_reason(const char *dir, const struct config *pc, char *why, si
             const struct kv *o = find_kv(i < nb ? a : b, i < nb ? na : nb, x->key);
             if (i < nb ? o && strcmp(o->val, x->val) == 0 : o != NULL)
                 continue;
+            if (i < nb && !o) { /* a key the run's binary did not have */
+                size_t ndef;
+                const struct kv *dv = default_pairs(&ndef), *df = find_kv(dv, ndef, x->key);
+                const char *dot = strrchr(x->key, '.');
+                char base[200];
+                if (!df && strncmp(x->key, "traffic.", 8) == 0 && dot > x->key + 8) { /* [traffic.NAME]: [traffic]'s */
+                    snprintf(base, sizeof base, "traffic%s", dot);
+                    df = find_kv(dv, ndef, base);
+                }
+                if (df && strcmp(df->val, x->val) == 0)
+                    continue;
+            }
             if (i < nb)
                 snprintf(d, sizeof d, "%.100s %.140s -> %.140s", x->key, o ? o->val : "(not set)", x->val);
             else
@@ -192,7 +231,7 @@ static void stale_reason(const char *dir, const struct config *pc, char *why, si
         free(a);
         free(b);
     }
-    if (!why[0] && p && strcmp(ver, exp_version) != 0)
+    if (binary && !why[0] && p && strcmp(ver, exp_version) != 0)
         snprintf(why, n, "the binary (rocesim %s -> %s)", ver, exp_version);
     free(now);
     free(js);
@@ -759,7 +798,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         char why[600] = "";
         bool complete = !bad && run_complete(p->dir);
         if (complete)
-            stale_reason(p->dir, &pc, why, sizeof why);
+            exp_run_stale(p->dir, &pc, true, why, sizeof why);
         config_load_free(&pc);
         config_free(&pc);
         if (why[0]) { /* complete, but not what would run now: run it again */
