@@ -112,6 +112,7 @@ void evq_free(struct eventq *q)
     free(q->slow.handle);
     free(q->far);
     free(q->tk);
+    free(q->tkfree);
     memset(q, 0, sizeof *q);
 }
 
@@ -322,6 +323,7 @@ uint32_t evq_ticket_new(struct eventq *q)
     if (q->ntk == q->captk) {
         q->captk = q->captk ? 2 * q->captk : 256;
         q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
+        q->tkfree = xrealloc(q->tkfree, q->captk * sizeof *q->tkfree);
     }
     q->tk[q->ntk] = (struct ev_ticket){ -1, 0 };
     return q->ntk++;

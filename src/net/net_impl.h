@@ -114,6 +114,9 @@ static inline void flow_header(struct pkt *p, const struct qp *f, int type, bool
     p->dport = back ? f->sport : f->dport;
 }
 
+/* pkt_payload, inline: a data packet's size less the run's data header. */
+static inline uint32_t data_payload(const struct sim *s, const struct pkt *p) { return p->size - s->data_hdr; }
+
 static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics[s->host_index[node]]; }
 
 /* port.c */
