@@ -134,7 +134,6 @@ static const struct pkt *deliver(struct rx *x, uint64_t k, uint8_t flags)
     p->dport = x->f->dport;
     p->prio = x->f->pg;
     p->seq = k * 1000;
-    p->payload = 1000;
     p->size = 1048;
     p->flags = flags;
     p->ts = s->now;

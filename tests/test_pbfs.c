@@ -64,7 +64,6 @@ static void arrive(struct swfix *x, simtime_t t, uint32_t size, bool marked, uin
     p.src = 0;
     p.dst = 2;
     p.size = size;
-    p.payload = size;
     p.prio = 3;
     p.flags = marked ? PF_MARK : 0;
     s->now = t;

@@ -273,8 +273,8 @@ static void mprdma_on_send(struct sim *s, struct qp *qp, void *st, const void *p
         m->rel--;
     if (pk->seq < m->high && m->recover < m->high) /* the RTO went back: no NACK told us */
         go_back(s, m, true);
-    if (pk->seq + pk->payload > m->high)
-        m->high = pk->seq + pk->payload;
+    if (pk->seq + pkt_payload(s, pk) > m->high)
+        m->high = pk->seq + pkt_payload(s, pk);
     pk->sport = (uint16_t)(qp->sport ^ (vp << 8));
     if (!(m->used[vp >> 6] >> (vp & 63) & 1)) {
         m->used[vp >> 6] |= 1ULL << (vp & 63);

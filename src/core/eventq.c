@@ -79,8 +79,12 @@ static inline void heap_pop_root(struct heap4 *h)
         uint64_t m01 = b01 ? ch[1] : ch[0];
         size_t b23 = 2 + (ch[3] < ch[2]);
         uint64_t m23 = ch[3] < ch[2] ? ch[3] : ch[2];
-        size_t b = m23 < m01 ? b23 : b01;
-        uint64_t m = m23 < m01 ? m23 : m01;
+        /* the pick by a mask, not `lt ? b23 : b01`: GCC 12 compiled that
+         * into a branch, taken or not at random (which half holds the least
+         * child), a mispredicted jump at about every other level */
+        size_t lt = m23 < m01;
+        size_t b = b01 + ((b23 - b01) & (0 - lt));
+        uint64_t m = lt ? m23 : m01;
         if (m > lk)
             break;
         k[i] = m;
@@ -112,6 +116,7 @@ void evq_free(struct eventq *q)
     free(q->slow.handle);
     free(q->far);
     free(q->tk);
+    free(q->tkfree);
     memset(q, 0, sizeof *q);
 }
 
@@ -322,6 +327,7 @@ uint32_t evq_ticket_new(struct eventq *q)
     if (q->ntk == q->captk) {
         q->captk = q->captk ? 2 * q->captk : 256;
         q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
+        q->tkfree = xrealloc(q->tkfree, q->captk * sizeof *q->tkfree);
     }
     q->tk[q->ntk] = (struct ev_ticket){ -1, 0 };
     return q->ntk++;

@@ -30,9 +30,11 @@
  * transmission's start, with the place an event at time t pushed then would
  * get; evq_push_ticket pushes the event later into exactly that place. A
  * ticket is a (time, rank) slot that renumbering sorts and ranks again with
- * the entries, so it stays valid across renumbering. Slots belong to their
- * owner for good (a port's TX_DONE, a packet's ARRIVE), so taking a place is
- * two stores, with no allocation. A slot holds no place once pushed, or once
+ * the entries, so it stays valid across renumbering. A port's TX_DONE owns
+ * its slot for good; a packet behind a wire's head borrows one for its
+ * ARRIVE (evq_ticket_get, evq_ticket_put: the slots given back last are
+ * reused first, so the few in use stay in cache). Taking a place is two
+ * stores, with no allocation. A slot holds no place once pushed, or once
  * its place is behind the queue's clock (before the last popped event: an idle
  * port's unused TX_DONE place, a packet lost with its link); renumbering
  * skips it, so an old ticket never holds base back. evq_ticket_ahead tells
@@ -90,6 +92,8 @@ struct eventq {
     int64_t cur_ord;   /* its rank; -1 after renumbering (every entry at now is then after it) */
     struct ev_ticket *tk;
     uint32_t ntk, captk;
+    uint32_t *tkfree;  /* tickets given back (evq_ticket_put), reused last-in first-out; room for captk */
+    uint32_t ntkfree;
 };
 
 void evq_init(struct eventq *q);
@@ -101,6 +105,18 @@ void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 #define EV_TICKET_NONE UINT32_MAX
 /* A new ticket slot, holding no place. */
 uint32_t evq_ticket_new(struct eventq *q);
+/* A ticket slot for a short while: the one given back last if any (its slot
+ * is then likely still in cache), else a new one. */
+static inline uint32_t evq_ticket_get(struct eventq *q)
+{
+    return q->ntkfree ? q->tkfree[--q->ntkfree] : evq_ticket_new(q);
+}
+/* Gives a slot back (it no longer holds a place) for evq_ticket_get. */
+static inline void evq_ticket_put(struct eventq *q, uint32_t ticket)
+{
+    q->tk[ticket].time = -1;
+    q->tkfree[q->ntkfree++] = ticket;
+}
 void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t);
 /* Stamps the ticket with the place a packet event at t (>= the last popped
  * time) pushed now would take, replacing any place it held. */

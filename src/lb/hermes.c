@@ -429,7 +429,7 @@ static void hermes_send(struct sim *s, struct lb_switch *h, const void *par, str
         return;
     simtime_t now = lb_now(s);
     if (!retx)
-        fl->sent += p->payload;
+        fl->sent += pkt_payload(s, p);
     fix_flow(s, fl);
     if (!d->npaths)
         return;

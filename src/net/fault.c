@@ -33,8 +33,14 @@ static void port_down(struct sim *s, uint32_t pid)
     pt->down = true;
     pt->busy_until = T_NEVER;
     pt->tx_at = T_NEVER;
-    while (pt->wire.head)
-        lose(s, q_pop(&pt->wire));
+    while (pt->wire.head) {
+        struct pkt *p = q_pop(&pt->wire);
+        if (p->ticket != EV_TICKET_NONE) { /* run.ns3_timing: its ARRIVE's place, never to be used */
+            evq_ticket_put(&s->evq, p->ticket);
+            p->ticket = EV_TICKET_NONE;
+        }
+        lose(s, p);
+    }
     for (int q = 0; q < NQ; q++)
         while (pt->q[q].head) {
             struct pkt *p = port_q_pop(pt, q);

@@ -230,6 +230,7 @@ struct pkt_pool {
     uint64_t in_use, peak;
 };
 
+#define NS3_TXC 128 /* a power of two */
 struct sim {
     simtime_t now;
     struct eventq evq;
@@ -302,6 +303,14 @@ struct sim {
 
     uint32_t data_hdr, ack_size; /* wire overheads, from the CC's INT size */
     bool stopped;
+    /* run.ns3_timing: ns3_tx_time(bytes, bps) as computed before (it costs a
+     * double division and a double-to-128-bit conversion, per transmission
+     * and per pacing gap); direct-mapped by size and rate (net_impl.h). */
+    struct ns3_txc {
+        uint64_t bps;
+        simtime_t t;
+        uint32_t bytes;
+    } ns3_txc[NS3_TXC];
     struct deadlock dl;
 };
 

@@ -77,15 +77,26 @@ static inline void arrive_push(struct sim *s, uint32_t pid, simtime_t t) { evq_p
  * pacing gap to them (a 1048-byte packet takes 83 ns at 100 Gbps there, 83.84
  * here; a 200-byte one 15 ns, not 16: core/ns3time.h): run.ns3_timing = on
  * does the same, to compare with it to the ns. */
-static inline simtime_t gap_time(const struct sim *s, uint64_t bytes, uint64_t bps)
+static inline simtime_t ns3_tx_cached(struct sim *s, uint32_t bytes, uint64_t bps)
 {
-    return __builtin_expect(s->p.ns3_timing, 0) ? ns3_tx_time(bytes, bps) : tx_time(bytes, bps);
+    struct ns3_txc *c = &s->ns3_txc[(bytes ^ (uint32_t)(bps >> 27)) & (NS3_TXC - 1)];
+    if (c->bytes != bytes || c->bps != bps) {
+        c->bytes = bytes;
+        c->bps = bps;
+        c->t = ns3_tx_time(bytes, bps);
+    }
+    return c->t;
 }
 
-static inline simtime_t port_tx_time(const struct sim *s, const struct port *pt, uint32_t bytes)
+static inline simtime_t gap_time(struct sim *s, uint32_t bytes, uint64_t bps)
+{
+    return __builtin_expect(s->p.ns3_timing, 0) ? ns3_tx_cached(s, bytes, bps) : tx_time(bytes, bps);
+}
+
+static inline simtime_t port_tx_time(struct sim *s, const struct port *pt, uint32_t bytes)
 {
     if (__builtin_expect(s->p.ns3_timing, 0))
-        return ns3_tx_time(bytes, pt->rate);
+        return ns3_tx_cached(s, bytes, pt->rate);
     return pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate);
 }
 
@@ -102,6 +113,9 @@ static inline void flow_header(struct pkt *p, const struct qp *f, int type, bool
     p->sport = back ? f->dport : f->sport;
     p->dport = back ? f->sport : f->dport;
 }
+
+/* pkt_payload, inline: a data packet's size less the run's data header. */
+static inline uint32_t data_payload(const struct sim *s, const struct pkt *p) { return p->size - s->data_hdr; }
 
 static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics[s->host_index[node]]; }
 

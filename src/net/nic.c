@@ -40,7 +40,6 @@ struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq)
     uint32_t payload = left < s->p.mtu ? (uint32_t)left : s->p.mtu;
     flow_header(p, f, PKT_DATA, false);
     p->seq = seq;
-    p->payload = payload;
     p->size = payload + s->data_hdr;
     p->ts = s->now;
     bool retx = seq < f->snd_high;

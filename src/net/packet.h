@@ -82,7 +82,8 @@ struct pkt {
     uint32_t flow;       /* flow id (the QP number a real BTH would carry) */
     uint32_t src, dst;   /* host node ids */
     uint32_t size;       /* bytes on the wire */
-    uint32_t payload;
+    uint32_t ticket;     /* run.ns3_timing: while behind a wire's head, the eventq ticket holding its ARRIVE's place
+                          * (port.c), in the first line, which the ARRIVE that pushes it reads; else EV_TICKET_NONE */
     uint32_t in_port;    /* global port id it entered the current switch by */
     uint16_t sport, dport;
     uint8_t type, prio, flags, nhop;
@@ -93,10 +94,16 @@ struct pkt {
         struct int_hop hop[INT_MAX_HOPS]; /* data and ACKs: INT records */
         uint64_t fb[8];                   /* feedback packets: scheme-defined fields */
     };
-    uint32_t ticket;     /* run.ns3_timing: its own eventq ticket, for its ARRIVE's place while behind a wire's head (port.c) */
 };
 _Static_assert(offsetof(struct pkt, lb) == 56 && offsetof(struct pkt, aux) < 128,
                "forwarding fields and the path in the first cache line, the rest of lb with ts/aux in the second");
+
+struct sim;
+/* A data packet's payload bytes: its size less the run's data header. Not a
+ * field: make_data, where every data packet is made, sets size = payload +
+ * that header, and nothing changes a data packet's size after. (Its 4 bytes
+ * in the first cache line hold the ns-3 timing ticket instead.) */
+uint32_t pkt_payload(const struct sim *s, const struct pkt *p);
 
 /* A flow is one queue pair: sender state at the source NIC, receiver state at
  * the destination NIC. The packet carries the flow id, so neither side needs a

@@ -70,8 +70,7 @@ void port_kick(struct sim *s, uint32_t pid)
         if (idle_wire) {
             arrive_push(s, pid, p->t_arrive);
         } else {
-            if (p->ticket == EV_TICKET_NONE)
-                p->ticket = evq_ticket_new(&s->evq);
+            p->ticket = evq_ticket_get(&s->evq); /* given back when pushed (sim.c) */
             evq_take(&s->evq, p->ticket, p->t_arrive);
         }
         return;

@@ -122,6 +122,7 @@ uint64_t cc_seed(const struct sim *s) { return s->seed; }
 bool cc_ns3_timing(const struct sim *s) { return s->p.ns3_timing; }
 uint32_t cc_ooo_window(const struct sim *s) { return s->p.ooo_window; }
 uint32_t cc_data_hdr(const struct sim *s) { return s->data_hdr; }
+uint32_t pkt_payload(const struct sim *s, const struct pkt *p) { return data_payload(s, p); }
 
 uint32_t cc_hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
 {

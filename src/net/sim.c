@@ -45,7 +45,6 @@ struct pkt *pkt_alloc(struct sim *s)
     p->next = NULL;
     p->flags = 0;
     p->nhop = 0;
-    p->payload = 0;
     p->seq = 0;
     p->aux = 0;
     p->lb = (struct lb_hdr){.path = PATH_NONE, .to_node = UINT32_MAX, .echo_path = PATH_NONE};
@@ -163,9 +162,12 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
             break; /* stale: the packet it was for was lost with its link (fault.c) */
         struct pkt *p = q_pop(&pt->wire);
         if (pt->wire.head) {
-            if (__builtin_expect(s->p.ns3_timing, 0)) /* in the place its transmission's start reserved (port.c) */
-                evq_push_ticket(&s->evq, pt->wire.head->ticket, EV_ARRIVE, id);
-            else
+            if (__builtin_expect(s->p.ns3_timing, 0)) { /* in the place its transmission's start reserved (port.c) */
+                struct pkt *h = pt->wire.head;
+                evq_push_ticket(&s->evq, h->ticket, EV_ARRIVE, id);
+                evq_ticket_put(&s->evq, h->ticket);
+                h->ticket = EV_TICKET_NONE;
+            } else
                 arrive_push(s, id, pt->wire.head->t_arrive);
         }
         s->c.packet_hops++;

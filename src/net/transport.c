@@ -103,7 +103,6 @@ static void ctrl_fill(struct sim *s, struct qp *f, int type, uint8_t flags, stru
 {
     reply_header(a, f, type, flags);
     a->aux = aux;
-    a->payload = 0;
     a->seq = f->rcv_nxt;
     a->size = s->ack_size;
 }
@@ -165,8 +164,8 @@ static void pull_held(struct sim *s, struct qp *f)
 static int irn_receive(struct sim *s, struct qp *f, const struct pkt *p, uint64_t *sack)
 {
     if (p->seq == f->rcv_nxt) {
-        f->rcv_nxt += p->payload;
-        s->c.bytes_delivered += p->payload;
+        f->rcv_nxt += data_payload(s, p);
+        s->c.bytes_delivered += data_payload(s, p);
         pull_held(s, f);
         return PKT_ACK;
     }
@@ -199,8 +198,8 @@ static int bitmap_receive(struct sim *s, struct qp *f, const struct pkt *p, uint
 {
     *sack = p->seq;
     if (p->seq == f->rcv_nxt) {
-        f->rcv_nxt += p->payload;
-        s->c.bytes_delivered += p->payload;
+        f->rcv_nxt += data_payload(s, p);
+        s->c.bytes_delivered += data_payload(s, p);
         pull_held(s, f);
         return PKT_ACK;
     }
@@ -231,7 +230,7 @@ static int bitmap_receive(struct sim *s, struct qp *f, const struct pkt *p, uint
 static bool reorder_hold(struct sim *s, struct qp *f, const struct pkt *p, bool ecn, int *reply)
 {
     uint64_t i = irn_idx(s, p->seq);
-    if (i - irn_idx(s, f->rcv_nxt) >= s->p.irn_bits || f->held_bytes + p->payload > s->p.reorder_bytes)
+    if (i - irn_idx(s, f->rcv_nxt) >= s->p.irn_bits || f->held_bytes + data_payload(s, p) > s->p.reorder_bytes)
         return false;
     if (f->held_bytes && s->now - f->gap_since >= s->p.reorder_timeout)
         return false;
@@ -239,7 +238,7 @@ static bool reorder_hold(struct sim *s, struct qp *f, const struct pkt *p, bool 
         if (!f->held_bytes)
             f->gap_since = s->now;
         bit_put(f->irn_rx, s, i, true);
-        f->held_bytes += p->payload;
+        f->held_bytes += data_payload(s, p);
         if (f->held_bytes > s->c.reorder_peak_bytes)
             s->c.reorder_peak_bytes = f->held_bytes;
     }
@@ -264,8 +263,8 @@ static bool receive_data(struct sim *s, struct pkt *p)
     } else if (s->p.bitmap) {
         reply = bitmap_receive(s, f, p, &sack);
     } else if (p->seq == f->rcv_nxt) {
-        f->rcv_nxt += p->payload;
-        s->c.bytes_delivered += p->payload;
+        f->rcv_nxt += data_payload(s, p);
+        s->c.bytes_delivered += data_payload(s, p);
         f->rcv_since_ack++;
         bool filled = false;
         if (s->p.reorder && f->held_bytes) {
