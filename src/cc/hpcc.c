@@ -103,9 +103,10 @@ static uint64_t next_rate(uint64_t rc, double k, bool mi, const struct hpcc_par 
  * rounding (fma), as ns-3's optimized build computes it: its waf profile
  * adds -march=native and GCC then contracts this multiply-add into an FMA
  * instruction on any x86-64 CPU that has one (rdma-hw.cc, UpdateRateHp; the
- * instruction is in the binary). Rounded twice, u differs in its last bit
- * now and then, and through Rc / k and the pacing gap's truncation a packet
- * leaves 1 ns apart (docs/validation.md, Appendix G). */
+ * instruction is in the binary). Rounded twice, u differs from ns-3's in
+ * its last bits now and then; through Rc / k and the pacing gap's truncation
+ * that could move a packet by 1 ns (not seen so far: docs/validation.md,
+ * Appendix G). */
 static inline double ewma(const struct sim *s, double u, double w, double x)
 {
     return cc_ns3_timing(s) ? fma(u, w, x) : u * w + x;
