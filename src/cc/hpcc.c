@@ -99,6 +99,19 @@ static uint64_t next_rate(uint64_t rc, double k, bool mi, const struct hpcc_par 
     return (uint64_t)r;
 }
 
+/* u * w + x, the numerator of u's moving average. run.ns3_timing: with one
+ * rounding (fma), as ns-3's optimized build computes it: its waf profile
+ * adds -march=native and GCC then contracts this multiply-add into an FMA
+ * instruction on any x86-64 CPU that has one (rdma-hw.cc, UpdateRateHp; the
+ * instruction is in the binary). Rounded twice, u differs from ns-3's in
+ * its last bits now and then; through Rc / k and the pacing gap's truncation
+ * that could move a packet by 1 ns (not seen so far: docs/validation.md,
+ * Appendix G). */
+static inline double ewma(const struct sim *s, double u, double w, double x)
+{
+    return cc_ns3_timing(s) ? fma(u, w, x) : u * w + x;
+}
+
 static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const struct hpcc_par *p, const struct pkt *ack,
                         bool fast_react)
 {
@@ -114,7 +127,10 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
     /* W in u's queue term is ns-3's m_win, the configured (BDP) window. Without
      * a window ns-3 would divide by zero; use the BDP from the base RTT. */
     double win = qp->win ? (double)qp->win : (double)qp->max_rate * (double)qp->base_rtt / 8.0 / (double)T_SEC;
-    double T = (double)qp->base_rtt;
+    /* run.ns3_timing: ns-3 keeps tau, dt and the base RTT in ns, and u's
+     * average rounds differently when all three are 1000 times larger */
+    const simtime_t tunit = cc_ns3_timing(s) ? T_NS : 1;
+    double T = (double)(qp->base_rtt / tunit);
     double U = 0;
     simtime_t dt = 0;
     bool updated[INT_MAX_HOPS] = {false}, updated_any = false;
@@ -146,7 +162,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         } else {
             if (tau > qp->base_rtt)
                 tau = qp->base_rtt;
-            h->hs[i].u = (h->hs[i].u * (T - (double)tau) + u * (double)tau) / T;
+            h->hs[i].u = ewma(s, h->hs[i].u, T - (double)(tau / tunit), u * (double)(tau / tunit)) / T;
         }
         h->hop[i] = *nw;
     }
@@ -157,7 +173,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         if (updated_any) {
             if (dt > qp->base_rtt)
                 dt = qp->base_rtt;
-            h->u = (h->u * (T - (double)dt) + U * (double)dt) / T;
+            h->u = ewma(s, h->u, T - (double)(dt / tunit), U * (double)(dt / tunit)) / T;
             double k = h->u / p->u_target;
             bool mi = k >= 1 || (int64_t)h->inc_stage >= p->mi_thresh;
             new_rate = next_rate(h->cur_rate, k, mi, p, qp->max_rate);

@@ -94,7 +94,12 @@ struct nic {
     struct pktq ackq;
     uint32_t *qps;     /* active flow ids */
     uint32_t nqps, cap, rr_last;
+    uint32_t nstale;   /* entries in stale[] (in what was padding) */
     simtime_t wake_at; /* pending NIC_WAKE event time, or T_NEVER */
+    /* run.ns3_timing: the times of queued NIC_WAKE events that a newer
+     * wake-up superseded, one entry per event (ns-3 cancels them: nic.c) */
+    simtime_t *stale;
+    uint32_t capstale;
 };
 
 struct sim_params {

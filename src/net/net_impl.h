@@ -139,6 +139,9 @@ bool switch_readmit(struct sim *s, struct pkt *p);
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid);
 bool nic_may_send(struct sim *s, uint32_t node);
 void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t);
+/* run.ns3_timing: whether a NIC_WAKE due now is one a newer wake-up
+ * superseded (forgetting it: each is asked about once) */
+bool nic_wake_stale(struct nic *nic, simtime_t now);
 struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq);
 void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);

@@ -27,8 +27,35 @@ void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t)
         t = s->now;
     if (nic->wake_at > s->now && nic->wake_at <= t)
         return; /* an earlier wake-up is already pending */
+    if (s->p.ns3_timing && nic->wake_at != T_NEVER) {
+        /* ns-3 cancels the pending m_nextSend it replaces
+         * (QbbNetDevice::UpdateNextAvail: Simulator::Cancel). Here it stays
+         * queued, so its time is remembered and the event skipped when it
+         * comes due (nic_wake_stale). Its time alone does not tell: when a
+         * later wake-up lands on the same time (a wake-up at T moved to
+         * T' < T, then armed again at T after T' ran), the old event would
+         * run first, in its own earlier place among the events at T, and
+         * the NIC would send before what ns-3 runs in between (an arrival
+         * elsewhere, another NIC's send) instead of after it. Same-time
+         * events at T run in push order, so the stale ones come first. */
+        if (nic->nstale == nic->capstale) {
+            nic->capstale = nic->capstale ? 2 * nic->capstale : 4;
+            nic->stale = xrealloc(nic->stale, nic->capstale * sizeof *nic->stale);
+        }
+        nic->stale[nic->nstale++] = nic->wake_at;
+    }
     nic->wake_at = t;
     evq_push(&s->evq, t, EV_NIC_WAKE, (uint32_t)s->host_index[nic->node]);
+}
+
+bool nic_wake_stale(struct nic *nic, simtime_t now)
+{
+    for (uint32_t i = 0; i < nic->nstale; i++)
+        if (nic->stale[i] == now) {
+            nic->stale[i] = nic->stale[--nic->nstale];
+            return true;
+        }
+    return false;
 }
 
 /* The data packet starting at byte `seq`: new data at snd_nxt, or an IRN

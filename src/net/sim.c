@@ -186,6 +186,8 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
     }
     case EV_NIC_WAKE: {
         struct nic *nic = &s->nics[id];
+        if (__builtin_expect(nic->nstale != 0, 0) && nic_wake_stale(nic, s->now))
+            break; /* superseded (run.ns3_timing: nic_wake_at) */
         if (nic->wake_at != s->now)
             break; /* superseded */
         nic->wake_at = T_NEVER;
@@ -435,8 +437,10 @@ void sim_free(struct sim *s)
     for (size_t i = 0; i < s->pool.nchunks; i++)
         free(s->pool.chunks[i]);
     free(s->pool.chunks);
-    for (uint32_t h = 0; h < s->n_hosts; h++)
+    for (uint32_t h = 0; h < s->n_hosts; h++) {
         free(s->nics[h].qps);
+        free(s->nics[h].stale);
+    }
     for (uint32_t i = 0; i < s->n_flows; i++)
         free(s->flows[i].irn_rx);
     free(s->nodes);

@@ -356,10 +356,18 @@ static void receive_ack(struct sim *s, struct pkt *p)
         s->lb->host_ack(s, &s->lbsw[f->src], s->lb_par, f, p);
     if (f->snd_una >= f->size) {
         flow_complete(s, f);
-        /* ns-3 tries to send after every ACK, the last one too; under its
-         * wake rule (nic_wake = ns3) that try may be what wakes a paced QP */
-        if (s->p.nic_wake_ns3)
+        if (s->p.nic_wake_ns3) {
+            /* ns-3 (RdmaHw::ReceiveAck) completes the QP, then still runs
+             * the CC on this last ACK and tries to send. The CC's rate
+             * change calls QbbNetDevice::UpdateNextAvail with the finished
+             * QP's old m_nextAvail, which moves a pending wake-up to now
+             * (a new event, later among this ns's events: nic_wake_at);
+             * and the try may be what wakes a paced QP (nic_wake = ns3). */
+            for (uint32_t k = 0; k < s->n_slot; k++)
+                if (s->slot[k].ops->on_ack)
+                    s->slot[k].ops->on_ack(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
             port_kick(s, nic_of(s, f->src)->port);
+        }
         return;
     }
     if (s->p.irn) {
