@@ -62,6 +62,15 @@ check json "$tmp/s/cc=hpcc_load=0.5/summary.json" "d['config']['traffic']['durat
 "$bin" sweep "$tmp/sweep-tiny.ini" --jobs 2 --out "$tmp/s" 2>"$tmp/err" || echo "FAIL: sweep 3"
 check grep -q "4 here (4 complete already)" "$tmp/err"
 check test -z "$(grep 'another configuration' "$tmp/err")"
+# a run another binary made: rerun by default, kept with --any-binary (and said so)
+sed -i 's/"rocesim_version": "[^"]*"/"rocesim_version": "0000000"/' "$tmp/s/cc=hpcc_load=0.5/summary.json"
+"$bin" sweep "$tmp/sweep-tiny.ini" --jobs 2 --out "$tmp/s" --any-binary 2>"$tmp/err" || echo "FAIL: sweep 3a"
+check grep -q "4 here (4 complete already)" "$tmp/err"
+check grep -q "^sweep: 1 complete point made by another rocesim binary kept (--any-binary" "$tmp/err"
+check grep -q '"rocesim_version": "0000000"' "$tmp/s/cc=hpcc_load=0.5/summary.json"
+"$bin" sweep "$tmp/sweep-tiny.ini" --jobs 2 --out "$tmp/s" 2>"$tmp/err" || echo "FAIL: sweep 3a2"
+check grep -q "^sweep: $tmp/s/cc=hpcc_load=0.5/ holds results of another configuration or binary: the binary (rocesim 0000000 -> " "$tmp/err"
+check grep -q "4 here (3 complete already)" "$tmp/err"
 # a run made before a newer option existed (its saved config lacks the key) is
 # current when the option is at its default, stale when the sweep sets it
 python3 - "$tmp/s/cc=dcqcn_load=0.3/summary.json" <<'PY'

@@ -71,7 +71,7 @@ static int list_experiments(void)
 }
 
 static const char repro_usage[] =
-    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run] [--no-title]\n"
+    "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run] [--no-title] [--any-binary]\n"
     "       rocesim reproduce --list\n"
     "       rocesim reproduce --page [--out FILE] [--results DIR]\n"
     "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
@@ -80,13 +80,14 @@ static const char repro_usage[] =
     "runs in DIR/runs/ (default results/reproduce/NAME[-quick]). Reruns resume.\n"
     "--no-run: no sweep and no figures, only the table of the runs already in DIR.\n"
     "--no-title: figures without titles (for a paper's captions).\n"
+    "--any-binary: keep complete runs another rocesim binary made (rocesim sweep).\n"
     "--page: the verdict page (docs/reproductions.md) of every experiment, from\n"
     "its [verdict] section and its runs under DIR (default results/reproduce).\n";
 
 int exp_reproduce(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *jobs = NULL;
-    bool quick = false, no_run = false, titles = true;
+    bool quick = false, no_run = false, titles = true, any_binary = false;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0)
             return list_experiments();
@@ -96,6 +97,8 @@ int exp_reproduce(int argc, char **argv)
             quick = true;
         else if (strcmp(argv[i], "--no-run") == 0)
             no_run = true;
+        else if (strcmp(argv[i], "--any-binary") == 0)
+            any_binary = true;
         else if (strcmp(argv[i], "--no-title") == 0)
             titles = false;
         else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
@@ -153,6 +156,8 @@ int exp_reproduce(int argc, char **argv)
         sargv[sa++] = "--jobs";
         sargv[sa++] = (char *)jobs;
     }
+    if (any_binary)
+        sargv[sa++] = "--any-binary";
     sargv[sa] = NULL;
     int rc = no_run ? 0 : exp_sweep(sa, sargv, NULL);
     if (rc == EXIT_BADINPUT || rc == 130) {

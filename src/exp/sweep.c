@@ -598,13 +598,15 @@ int exp_sweep_runs(const char *dir, char ***paths, const char *who)
 /* ---------------------------------------------------------------- main */
 
 static const char sweep_usage[] =
-    "usage: rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N] [--quiet]\n"
+    "usage: rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N] [--any-binary] [--quiet]\n"
     "Runs the cross product of FILE's [sweep] section (keys section.key, values\n"
     "`a, b, c`, `LO:HI:STEP` or `LO..HI`), one `rocesim run` process per point,\n"
     "N at a time (default: every core). Each run goes to DIR/<params>/ with its\n"
     "resolved scenario.ini; DIR/sweep.csv has one row per run. A rerun skips\n"
     "complete runs whose saved configuration and binary version are what would\n"
-    "run now (others are rerun, saying what differs). --shard I/N runs every N-th point from the I-th (0-based)\n"
+    "run now (others are rerun, saying what differs); --any-binary keeps complete\n"
+    "runs another rocesim binary made when their configuration is what would run\n"
+    "now (each run's summary.json names its binary). --shard I/N runs every N-th point from the I-th (0-based)\n"
     "and writes DIR/sweep.shard-I-of-N.csv; under mpirun the points are shared\n"
     "among the ranks and rank 0 writes sweep.csv.\n";
 
@@ -690,7 +692,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
 {
     const char *file = NULL, *out = NULL;
     long jobs = 0, shard_i = 0, shard_n = 1;
-    bool quiet = false;
+    bool quiet = false, any_binary = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
@@ -712,6 +714,8 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
             }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--any-binary") == 0) {
+            any_binary = true;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(sweep_usage, stdout);
             return 0;
@@ -765,7 +769,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     for (int k = 0; k < s.nk; k++)
         name_swept |= strcmp(s.k[k].key, "run.name") == 0;
     int rc = 0;
-    size_t n_stale = 0;
+    size_t n_stale = 0, n_other_binary = 0;
     struct unused_tally unused = {0};
     for (size_t i = (size_t)shard_i, j = 0; i < s.npoints; i += (size_t)shard_n, j++) {
         if (j % (size_t)size != (size_t)rank)
@@ -799,6 +803,10 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         bool complete = !bad && run_complete(p->dir);
         if (complete)
             exp_run_stale(p->dir, &pc, true, why, sizeof why);
+        if (any_binary && strncmp(why, "the binary (", 12) == 0) { /* only the binary differs: kept, as asked */
+            n_other_binary++;
+            why[0] = 0;
+        }
         config_load_free(&pc);
         config_free(&pc);
         if (why[0]) { /* complete, but not what would run now: run it again */
@@ -847,6 +855,9 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = now_s()};
     for (size_t i = 0; i < n; i++)
         g.skipped += pts[i].status == 4;
+    if (!quiet && n_other_binary)
+        fprintf(stderr, "sweep: %zu complete point%s made by another rocesim binary kept (--any-binary; each run's "
+                        "summary.json names its binary)\n", n_other_binary, n_other_binary == 1 ? "" : "s");
     if (!quiet && n_stale > 1)
         fprintf(stderr, "sweep: %zu points in all hold results of another configuration or binary; rerunning them\n",
                 n_stale);
