@@ -316,6 +316,16 @@ static bool receive_data(struct sim *s, struct pkt *p)
     return true;
 }
 
+/* The end of an ACK's handling: every slot's on_ack (the CC, then its
+ * companions), then the sender's NIC tries to send. */
+static void acked(struct sim *s, struct qp *f, const struct pkt *p)
+{
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops->on_ack)
+            s->slot[k].ops->on_ack(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
+    port_kick(s, nic_of(s, f->src)->port);
+}
+
 static void receive_ack(struct sim *s, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
@@ -363,10 +373,7 @@ static void receive_ack(struct sim *s, struct pkt *p)
              * QP's old m_nextAvail, which moves a pending wake-up to now
              * (a new event, later among this ns's events: nic_wake_at);
              * and the try may be what wakes a paced QP (nic_wake = ns3). */
-            for (uint32_t k = 0; k < s->n_slot; k++)
-                if (s->slot[k].ops->on_ack)
-                    s->slot[k].ops->on_ack(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
-            port_kick(s, nic_of(s, f->src)->port);
+            acked(s, f, p);
         }
         return;
     }
@@ -384,10 +391,7 @@ static void receive_ack(struct sim *s, struct pkt *p)
     }
     if ((p->flags & PF_CNP) && s->slot[0].ops->on_cnp) /* the CC's; a companion sees the flag in on_ack */
         s->slot[0].ops->on_cnp(s, f, sim_cc_state(s, f->id), s->slot[0].par, p);
-    for (uint32_t k = 0; k < s->n_slot; k++)
-        if (s->slot[k].ops->on_ack)
-            s->slot[k].ops->on_ack(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
-    port_kick(s, nic_of(s, f->src)->port);
+    acked(s, f, p);
 }
 
 /* A sender-side balancer's probe: the far NIC echoes it at once through its
