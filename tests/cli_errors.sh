@@ -113,6 +113,9 @@ expect "topology names a missing node" "$DATA/topo_bad_node.txt:4: " flows "$TMP
 expect "flow to a non-host" "$DATA/flow_to_switch.txt:3: " flows "$TMP/flow_host.ini"
 printf '[traffic]\npattern = none\n[flow.a]\nsrc = 0\ndst = 1\nsize = 1KB\n[output]\nqueue_ports = 999:0\n' >"$TMP/mon.ini"
 expect "monitor port list names a missing node" "$TMP/mon.ini:8: output.queue_ports: " run "$TMP/mon.ini" --quiet --out "$TMP/mon"
+long=$(printf 'x%.0s' $(seq 70))
+expect "monitor port item too long" "--set output.queue_ports=$long: output.queue_ports: '$(printf 'x%.0s' $(seq 63))...': item too long" run --quiet --set traffic.pattern=none --set flow.a.src=0 --set flow.a.dst=1 --set flow.a.size=1KB --set output.queue_ports=$long --out "$TMP/mon"
+expect "monitor flow item too long" "--set output.flows=$long: output.flows: '$(printf 'x%.0s' $(seq 63))...': item too long" run --quiet --set traffic.pattern=none --set flow.a.src=0 --set flow.a.dst=1 --set flow.a.size=1KB --set output.flows=$long --out "$TMP/mon"
 expect "--set monitor flow list" "--set output.flows=7: output.flows: " run --quiet --set traffic.pattern=none --set flow.a.src=0 --set flow.a.dst=1 --set flow.a.size=1KB --set output.flows=7 --out "$TMP/mon"
 # errors found while building traffic and network still name where the key was set
 printf '[run]\nseed = 3\n[traffic.bg]\nload = 0.2\ncdf = nosuch\n' >"$TMP/cdf.ini"

@@ -17,19 +17,21 @@ static bool all_digits(const char *s)
     return true;
 }
 
-/* Next token of a comma/space separated list into tok[64]; false at the end. */
-static bool next_item(const char **p, char *tok, size_t n, bool *too_long)
+/* Next token of KEY's comma/space separated list into tok[n]: 1, or 0 at
+ * the end, or -1 (e set) when it does not fit. */
+static int next_item(const char **p, char *tok, size_t n, const char *key, struct err *e)
 {
     const char *s = *p;
     while (*s == ',' || *s == ' ' || *s == '\t')
         s++;
     if (!*s)
-        return false;
+        return 0;
     size_t l = strcspn(s, ", \t");
-    *too_long = l >= n;
     snprintf(tok, n, "%.*s", (int)(l < n ? l : n - 1), s);
     *p = s + l;
-    return true;
+    if (l >= n)
+        return errf(e, "%s: '%s...': item too long", key, tok);
+    return 1;
 }
 
 static int layer_of_name(const char *s)
@@ -70,13 +72,8 @@ int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, 
     bool *sel = xcalloc(s->n_ports, sizeof *sel);
     const char *p = spec;
     char tok[64];
-    bool too_long;
-    int rc = -1;
-    while (next_item(&p, tok, sizeof tok, &too_long)) {
-        if (too_long) {
-            errf(e, "%s: '%s...': item too long", key, tok);
-            goto out;
-        }
+    int rc = -1, more;
+    while ((more = next_item(&p, tok, sizeof tok, key, e)) > 0) {
         if (strcmp(tok, "all") == 0) {
             for (uint32_t i = 0; i < s->n_ports; i++)
                 sel[i] = true;
@@ -158,7 +155,8 @@ int monitor_parse_ports(const struct sim *s, const char *key, const char *spec, 
         }
         sel[nd->port0 + port] = true;
     }
-    rc = selected(sel, s->n_ports, pids); /* ports are numbered node by node, in link order */
+    if (more == 0)
+        rc = selected(sel, s->n_ports, pids); /* ports are numbered node by node, in link order */
 out:
     free(sel);
     return rc;
@@ -170,13 +168,8 @@ int monitor_parse_flows(const struct scenario *sc, const char *key, const char *
     bool *sel = xcalloc(s->n_flows, sizeof *sel);
     const char *p = spec;
     char tok[64];
-    bool too_long;
-    int rc = -1;
-    while (next_item(&p, tok, sizeof tok, &too_long)) {
-        if (too_long) {
-            errf(e, "%s: '%s...': item too long", key, tok);
-            goto out;
-        }
+    int rc = -1, more;
+    while ((more = next_item(&p, tok, sizeof tok, key, e)) > 0) {
         /* a flow's name ([flow.NAME]) first, then ID or FIRST-LAST */
         bool named = false;
         for (uint32_t i = 0; i < s->n_flows && i < sc->flows.n; i++) {
@@ -215,7 +208,8 @@ int monitor_parse_flows(const struct scenario *sc, const char *key, const char *
         for (unsigned long long i = lo; i <= hi; i++)
             sel[i] = true;
     }
-    rc = selected(sel, s->n_flows, ids);
+    if (more == 0)
+        rc = selected(sel, s->n_flows, ids);
 out:
     free(sel);
     return rc;
