@@ -107,10 +107,15 @@ static uint64_t next_rate(uint64_t rc, double k, bool mi, const struct hpcc_par 
  * its last bits now and then; through Rc / k and the pacing gap's truncation
  * that could move a packet by 1 ns (not seen so far: docs/validation.md,
  * Appendix G). */
-static inline double ewma(const struct sim *s, double u, double w, double x)
+static inline double ewma(bool ns3, double u, double w, double x)
 {
-    return cc_ns3_timing(s) ? fma(u, w, x) : u * w + x;
+    return ns3 ? fma(u, w, x) : u * w + x;
 }
+
+/* A time in u's average's unit: whole ns under run.ns3_timing (ns-3 keeps
+ * tau, dt and the base RTT in ns), else ps; a constant divisor, no division
+ * per hop when off. */
+static inline double avg_time(bool ns3, simtime_t t) { return (double)(ns3 ? t / T_NS : t); }
 
 static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const struct hpcc_par *p, const struct pkt *ack,
                         bool fast_react)
@@ -129,8 +134,8 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
     double win = qp->win ? (double)qp->win : (double)qp->max_rate * (double)qp->base_rtt / 8.0 / (double)T_SEC;
     /* run.ns3_timing: ns-3 keeps tau, dt and the base RTT in ns, and u's
      * average rounds differently when all three are 1000 times larger */
-    const simtime_t tunit = cc_ns3_timing(s) ? T_NS : 1;
-    double T = (double)(qp->base_rtt / tunit);
+    const bool ns3 = cc_ns3_timing(s);
+    double T = avg_time(ns3, qp->base_rtt);
     double U = 0;
     simtime_t dt = 0;
     bool updated[INT_MAX_HOPS] = {false}, updated_any = false;
@@ -151,7 +156,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         /* ns-3 divides by tau_ns * 1e-9 (rdma-hw.cc), which differs from
          * tau_ps * 1e-12 in the last bit for about half of all tau; through
          * Rc/k and the pacing gap's truncation that can move a packet 1 ns */
-        double duration = cc_ns3_timing(s) ? (double)(tau / T_NS) * 1e-9 : (double)tau * 1e-12;
+        double duration = ns3 ? (double)(tau / T_NS) * 1e-9 : (double)tau * 1e-12;
         double tx_rate = (double)(bytes * 8) / duration;
         double u = tx_rate / (double)nw->rate + (double)(qn < qo ? qn : qo) * (double)qp->max_rate / (double)nw->rate / win;
         if (!p->multi_rate) {
@@ -162,7 +167,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         } else {
             if (tau > qp->base_rtt)
                 tau = qp->base_rtt;
-            h->hs[i].u = ewma(s, h->hs[i].u, T - (double)(tau / tunit), u * (double)(tau / tunit)) / T;
+            h->hs[i].u = ewma(ns3, h->hs[i].u, T - avg_time(ns3, tau), u * avg_time(ns3, tau)) / T;
         }
         h->hop[i] = *nw;
     }
@@ -173,7 +178,7 @@ static void update_rate(struct sim *s, struct qp *qp, struct hpcc *h, const stru
         if (updated_any) {
             if (dt > qp->base_rtt)
                 dt = qp->base_rtt;
-            h->u = ewma(s, h->u, T - (double)(dt / tunit), U * (double)(dt / tunit)) / T;
+            h->u = ewma(ns3, h->u, T - avg_time(ns3, dt), U * avg_time(ns3, dt)) / T;
             double k = h->u / p->u_target;
             bool mi = k >= 1 || (int64_t)h->inc_stage >= p->mi_thresh;
             new_rate = next_rate(h->cur_rate, k, mi, p, qp->max_rate);
