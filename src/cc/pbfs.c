@@ -344,7 +344,8 @@ static void pbfs_sw_enqueue(struct sim *s, uint32_t port, void *pst, const void 
     uint32_t d = cc_hops_to_host(s, sw, pk->src);
     if (d)
         cc_stat_add(s, &cc_pbfs, PBFS_ST_HOPS + (d < PBFS_HOP_BINS ? d - 1 : PBFS_HOP_BINS - 1), 1);
-    ((struct pbfs *)cc_companion_state(s, &cc_pbfs, pk->flow))->postcards++;
+    /* the sender's record, from a switch on any partition (docs/parallel.md): an atomic count */
+    __atomic_fetch_add(&((struct pbfs *)cc_companion_state(s, &cc_pbfs, pk->flow))->postcards, 1u, __ATOMIC_RELAXED);
     cc_switch_send(s, sw, pc);
 }
 

@@ -21,7 +21,7 @@ static void lose(struct sim *s, struct pkt *p)
     if (p->type != PKT_PFC) {
         s->c.packets_lost_link++;
         if (p->flow < s->n_flows) /* fct.csv lost_packets: the flow's own losses, wherever */
-            s->flows[p->flow].lost++;
+            FLOW_COUNT(s->flows[p->flow].lost);
     }
     pkt_free(s, p);
 }
@@ -139,7 +139,7 @@ bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p)
     s->c.packets_dropped++;
     s->c.packets_corrupted++;
     if (p->flow < s->n_flows)
-        s->flows[p->flow].lost++;
+        FLOW_COUNT(s->flows[p->flow].lost);
     pkt_free(s, p);
     return true;
 }

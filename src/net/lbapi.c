@@ -289,7 +289,7 @@ void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
         } else if (s->ports[out].down) { /* its link failed while it was held: lost as on the link */
             s->c.packets_lost_link++;
             if (p->flow < s->n_flows)
-                s->flows[p->flow].lost++;
+                FLOW_COUNT(s->flows[p->flow].lost);
             if (q != 0 && !outside)
                 switch_discard(s, out, q, p);
             pkt_free(s, p);

@@ -24,6 +24,14 @@ enum ev_kind {
 _Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
+/* A flow's statistics that switches and links anywhere write (lost,
+ * ever_paused, sw_paused, culprit: docs/parallel.md), for a run whose
+ * partitions share the flow records: relaxed atomics, so two threads may
+ * count at once. A set flag is a plain byte store on x86 and ARM; a count is
+ * a locked add, for drops only. Read after the run (fct.csv, summary.json). */
+#define FLOW_FLAG_SET(x) __atomic_store_n(&(x), true, __ATOMIC_RELAXED)
+#define FLOW_COUNT(x) ((void)__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED))
+
 /* deps.c: flow f finished, release the flows waiting for it; a released
  * flow's EV_FLOW_DEP starts it. */
 void deps_release(struct sim *s, const struct qp *f);

@@ -146,8 +146,10 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
     }
     if (pt->q[q].paused_left) { /* it waited through a PAUSE (pfc_receive) */
         pt->q[q].paused_left--;
-        if (p->flow != UINT32_MAX)
-            s->flows[p->flow].ever_paused = s->flows[p->flow].sw_paused = true;
+        if (p->flow != UINT32_MAX) {
+            FLOW_FLAG_SET(s->flows[p->flow].ever_paused);
+            FLOW_FLAG_SET(s->flows[p->flow].sw_paused);
+        }
     }
     if (q != 0) {
         pt->rr_last = (uint8_t)q;
@@ -210,7 +212,7 @@ bool switch_readmit(struct sim *s, struct pkt *p)
     if (!mmu_admit(s, sw, in, q, p->size)) {
         s->c.packets_dropped++;
         if (p->flow < s->n_flows)
-            s->flows[p->flow].lost++;
+            FLOW_COUNT(s->flows[p->flow].lost);
         if (s->p.pfc)
             s->c.drops_lossless++;
         return false;
@@ -264,7 +266,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
     if (n == 0) { /* unreachable: only failed links partition a topology (setup checks every flow's path) */
         s->c.packets_lost_link++;
         if (p->flow < s->n_flows)
-            s->flows[p->flow].lost++;
+            FLOW_COUNT(s->flows[p->flow].lost);
         pkt_free(s, p);
         return;
     }
@@ -283,7 +285,7 @@ void switch_receive(struct sim *s, uint32_t node, uint32_t in_pid, struct pkt *p
         if (!mmu_admit(s, sw, in, q, p->size)) {
             s->c.packets_dropped++;
             if (p->flow < s->n_flows)
-                s->flows[p->flow].lost++;
+                FLOW_COUNT(s->flows[p->flow].lost);
             if (s->p.pfc) {
                 s->c.drops_lossless++;
                 s->c.drops_lossless_cause[!in->pause_sent[q] ? LDROP_NOT_PAUSED
@@ -333,7 +335,7 @@ void switch_forward(struct sim *s, uint32_t out, int q, struct pkt *p)
      * so the flow's record is touched only at such a port. */
     if (p->type == PKT_DATA && q != 0 && s->p.pfc && !pt->q[q].paused_left && !(pt->paused_mask & (1u << q)) &&
         pt->q[q].bytes && pt->q[q].bytes >= mmu_pfc_threshold(s, &s->nodes[pt->node], pt) && p->flow < s->n_flows)
-        s->flows[p->flow].culprit = true;
+        FLOW_FLAG_SET(s->flows[p->flow].culprit);
     port_q_push(pt, q, p);
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->sw_enqueue)

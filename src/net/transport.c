@@ -461,7 +461,7 @@ void flow_start(struct sim *s, struct qp *f)
             s->slot[k].ops->init(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);
     struct nic *nic = nic_of(s, f->src);
     if (port_paused(&s->ports[nic->port], f->pg))
-        f->ever_paused = true; /* starts behind a PAUSE */
+        FLOW_FLAG_SET(f->ever_paused); /* starts behind a PAUSE (switches set it too) */
     nic_add_qp(s, nic, f->id);
     if (s->p.rto)
         timer_set(s, f, TIMER_RTO, s->now + s->p.rto);
