@@ -229,6 +229,8 @@ const struct cc_ops cc_pcn = {
     .on_cnp = pcn_on_cnp,
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
+    .serial_only = "PCN: the receiver's CNP period and its counters live in the sender's flow record (struct pcn), "
+                   "and the period stops when the sender completes the flow",
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,

@@ -57,6 +57,13 @@ struct cc_ops {
     /* Named bundles of values for the `profile` key; NULL-terminated by name,
      * NULL when the scheme has none. */
     const struct cc_profile *profiles;
+    /* NULL when the scheme runs in a partitioned run (run.threads > 1,
+     * docs/parallel.md): every hook touches only state of the partition it
+     * runs on (the sender's record and timers at the source host's, a port's
+     * state at its switch's) and what crosses partitions is a packet. Else
+     * one line naming the state that two partitions share, which the
+     * configuration quotes when it refuses run.threads > 1. */
+    const char *serial_only;
 
     void (*init)(struct sim *s, struct qp *qp, void *st, const void *par);
     /* Every ACK or NACK that reaches the sender, after the transport updated

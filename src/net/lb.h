@@ -87,6 +87,13 @@ struct lb_ops {
      * park packets at a switch and release them later into normal forwarding
      * (a destination switch's reorder queues). See lb_hold below. */
     uint32_t (*hold_queues)(const void *par);
+    /* NULL when the scheme runs in a partitioned run (run.threads > 1,
+     * docs/parallel.md): a switch's hooks touch only that switch's state, a
+     * host's only that host's, per-flow state is written at one place (or in
+     * disjoint fields at two) and feedback travels in packets. Else one line
+     * naming the state two partitions share, which the configuration quotes
+     * when it refuses run.threads > 1. */
+    const char *serial_only;
 
     void (*init)(struct sim *s, struct lb_switch *sw, const void *par);
     void (*on_arrival)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p, uint32_t in_port);

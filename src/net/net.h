@@ -360,6 +360,19 @@ void sim_link_set(struct sim *s, uint32_t port, bool up);
 /* Apply one link event: sim_link_set, or a rate change (fault.c). */
 void sim_link_event(struct sim *s, const struct sim_link_event *ev);
 
+/* Partitioned runs (docs/parallel.md): the first reason the CC, a running
+ * companion, or the data or control balancer gives for running serially
+ * (cc_ops.serial_only, lb_ops.serial_only); NULL when all of them may run
+ * partitioned. config_serial_only_reason (scenario/config.h) says the same
+ * from a configuration. */
+const char *sim_serial_only_reason(const struct sim *s);
+/* Enumerate the path sets of every pair of edge switches now (net/paths.c),
+ * which lb_path_* otherwise do on a pair's first use: with them built,
+ * partitions only read s->paths. Call it before the threads start (for
+ * balancers that use paths) and again after each reroute, which drops them.
+ * Memory: edges^2 entries, a word per path. */
+void lb_paths_build(struct sim *s);
+
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 
 /* Candidate egress ports of switch `node` toward host index `hi` (n = 0:

@@ -73,6 +73,13 @@ int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t 
     return k;
 }
 
+void lb_paths_build(struct sim *s)
+{
+    for (uint32_t se = 0; se < s->n_edges; se++)
+        for (uint32_t de = 0; de < s->n_edges; de++)
+            pair(s, se, de);
+}
+
 uint32_t lb_path_epoch(const struct sim *s) { return s->paths_epoch; }
 
 void lb_paths_free(struct sim *s)

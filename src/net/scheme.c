@@ -160,3 +160,17 @@ void *cc_companion_port_state(struct sim *s, const struct cc_ops *ops, uint32_t 
 uint32_t cc_host_port(const struct sim *s, uint32_t host_node) { return s->nics[s->host_index[host_node]].port; }
 
 simtime_t cc_flowlet_timeout(const struct sim *s) { return s->lb->flowlet_gap ? s->lb->flowlet_gap(s->lb_par) : 0; }
+
+/* ---------------------------------------------------------------- partitioned runs */
+
+const char *sim_serial_only_reason(const struct sim *s)
+{
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        if (s->slot[k].ops && s->slot[k].ops->serial_only)
+            return s->slot[k].ops->serial_only;
+    if (s->lb && s->lb->serial_only)
+        return s->lb->serial_only;
+    if (s->lb_ctl && s->lb_ctl->serial_only)
+        return s->lb_ctl->serial_only;
+    return NULL;
+}

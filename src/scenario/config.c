@@ -379,6 +379,21 @@ bool config_cc_selected(const struct config *c, const struct cc_ops *ops)
     return false;
 }
 
+const char *config_serial_only_reason(const struct config *c)
+{
+    const struct cc_ops *cc = cc_find(c->transport.cc);
+    if (cc && cc->serial_only)
+        return cc->serial_only;
+    for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++)
+        if (c->transport.companion[k] && cc_companions[k]->serial_only)
+            return cc_companions[k]->serial_only;
+    const struct lb_ops *lb = lb_find(c->lb.scheme);
+    if (lb && lb->serial_only)
+        return lb->serial_only;
+    const struct lb_ops *ctl = lb && lb->all_packets ? lb : lb_find("ecmp");
+    return ctl ? ctl->serial_only : NULL;
+}
+
 void config_write_json(FILE *f, const struct config *c, int indent)
 {
     bool first = true;

@@ -237,6 +237,12 @@ int config_section_add(struct config *c, const char *section, const char **why);
 void config_write_json(FILE *f, const struct config *c, int indent);
 /* The run uses [cc.NAME] of `ops`: it is transport.cc, or a companion that is on. */
 bool config_cc_selected(const struct config *c, const struct cc_ops *ops);
+/* Partitioned runs (docs/parallel.md): the first reason transport.cc, a
+ * companion that is on, lb.scheme or the control balancer (ECMP unless the
+ * scheme takes all packets) gives for running serially (cc_ops.serial_only,
+ * lb_ops.serial_only); NULL when all may run partitioned, or when a name is
+ * unknown (config_validate says so). */
+const char *config_serial_only_reason(const struct config *c);
 /* s as a JSON string, quoted and escaped. */
 void json_string(FILE *f, const char *s);
 
