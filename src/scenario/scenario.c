@@ -370,6 +370,10 @@ static void build_params(struct sim *s, const struct config *cfg)
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     s->p.ns3_timing = cfg->run.ns3_timing;
+    /* same-time events by (kind, object id), an order partitions reproduce
+     * (core/eventq.h); ns-3's own insertion order where outputs match ns-3 */
+    if (!s->p.ns3_timing)
+        evq_order_by_handle(&s->evq);
     s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3;
     s->dl.timeout = cfg->run.deadlock_timeout;
     rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
