@@ -294,6 +294,251 @@ static void test_event_many_ties(void **st)
     evq_free(&q);
 }
 
+/* ---- handle order (evq_order_by_handle): ties by kind << 28 | id */
+
+static void handle_queue(struct eventq *q)
+{
+    evq_init(q);
+    evq_order_by_handle(q);
+}
+
+/* Same-time events pushed in descending handle pop in ascending handle,
+ * whichever heap holds them: insertion order would give the reverse. */
+static void test_event_handle_order(void **st)
+{
+    (void)st;
+    struct eventq q;
+    handle_queue(&q);
+    evq_push(&q, 50, 1, 100);
+    for (uint32_t i = 2000; i-- > 0;) {
+        if (i % 3 == 0)
+            evq_push_timer(&q, 30, 5, i);
+        else
+            evq_push(&q, 30, 1, i);
+    }
+    evq_push(&q, 30, 0, 9);  /* kind before id: kind 0 first */
+    evq_push(&q, 10, 2, 201);
+    evq_push(&q, 10, 2, 200);
+    evq_push(&q, 10, 1, EV_ID_MAX);
+    struct event e;
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 10);
+    assert_int_equal(e.handle, 1u << EV_ID_BITS | EV_ID_MAX);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 200);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 201);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 30);
+    assert_int_equal(ev_kind(&e), 0);
+    uint32_t prev = e.handle, n = 0;
+    while (evq_top_time(&q) == 30) {
+        assert_true(evq_pop(&q, &e));
+        assert_true(e.handle > prev);
+        assert_int_equal(ev_kind(&e), ev_id(&e) % 3 == 0 ? 5 : 1);
+        prev = e.handle;
+        n++;
+    }
+    assert_int_equal(n, 2000);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 50);
+    assert_false(evq_pop(&q, &e));
+    assert_int_equal(evq_top_time(&q), T_NEVER);
+    evq_free(&q);
+}
+
+/* A reference: a plain binary heap of (time, handle). */
+struct ref_heap {
+    struct event *a;
+    size_t n, cap;
+};
+
+static bool ev_less(const struct event *x, const struct event *y)
+{
+    return x->time < y->time || (x->time == y->time && x->handle < y->handle);
+}
+
+static void ref_push(struct ref_heap *h, simtime_t t, uint32_t handle)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 1024;
+        h->a = realloc(h->a, h->cap * sizeof *h->a);
+        assert_non_null(h->a);
+    }
+    size_t i = h->n++;
+    struct event e = { t, handle };
+    while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = e;
+}
+
+static struct event ref_pop(struct ref_heap *h)
+{
+    struct event top = h->a[0], last = h->a[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && ev_less(&h->a[c + 1], &h->a[c]))
+            c++;
+        if (!ev_less(&h->a[c], &last))
+            break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n)
+        h->a[i] = last;
+    return top;
+}
+
+/* As the simulator uses it, against the reference: pops interleaved with
+ * pushes from now (ties) to seconds ahead, past the 4.29 ms window (so base
+ * moves many times), some before the clock (base moves down), timers mixed
+ * in, kinds and ids at random (ties among them). Every pop, evq_top_time and
+ * evq_peek_handle must be the reference's exactly. */
+static void test_event_handle_random(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct ref_heap ref = { 0 };
+    struct rng r;
+    handle_queue(&q);
+    rng_seed(&r, 13, 0);
+    static const simtime_t scale[] = { 0, 1, 84000, 10 * T_US, 3 * T_MS, 6 * T_MS, 20 * T_MS, 2 * T_SEC };
+    for (int i = 0; i < 2000; i++) {
+        simtime_t t = (simtime_t)rng_below(&r, 10 * T_MS);
+        uint32_t kind = (uint32_t)rng_below(&r, 3), id = (uint32_t)rng_below(&r, 50);
+        evq_push(&q, t, kind, id);
+        ref_push(&ref, t, kind << EV_ID_BITS | id);
+    }
+    uint32_t popped = 0, far = 0, past = 0;
+    struct event e;
+    while (popped < 1000000 && !evq_empty(&q)) {
+        assert_int_equal(evq_size(&q), ref.n);
+        assert_int_equal(evq_top_time(&q), ref.a[0].time);
+        uint32_t peek = evq_peek_handle(&q);
+        assert_true(evq_pop(&q, &e));
+        struct event x = ref_pop(&ref);
+        assert_int_equal(e.time, x.time);
+        assert_int_equal(e.handle, x.handle);
+        if (peek != EV_HANDLE_NONE)
+            assert_int_equal(peek, x.handle);
+        popped++;
+        int k = (int)rng_below(&r, 3);
+        for (int j = 0; j < k; j++) {
+            simtime_t sc = scale[rng_below(&r, 8)];
+            simtime_t t = e.time + (sc ? (simtime_t)rng_below(&r, (uint64_t)sc) : 0);
+            if (rng_below(&r, 5000) == 0 && e.time > 5 * T_MS) {
+                t = e.time - (simtime_t)rng_below(&r, 5 * T_MS); /* before the clock */
+                past++;
+            }
+            far += t - e.time >= EV_HSPAN;
+            uint32_t kind = (uint32_t)rng_below(&r, 8), id = (uint32_t)rng_below(&r, 1000);
+            if (kind >= 4)
+                evq_push_timer(&q, t, kind, id);
+            else
+                evq_push(&q, t, kind, id);
+            ref_push(&ref, t, kind << EV_ID_BITS | id);
+        }
+    }
+    while (evq_pop(&q, &e)) {
+        struct event x = ref_pop(&ref);
+        assert_int_equal(e.time, x.time);
+        assert_int_equal(e.handle, x.handle);
+    }
+    assert_int_equal(ref.n, 0);
+    assert_true(popped == 1000000);
+    assert_true(far > 1000 && past > 10);
+    assert_true(e.time > 100 * EV_HSPAN); /* base moved far past one window */
+    free(ref.a);
+    evq_free(&q);
+}
+
+/* Events beyond the window wait in the far list: months ahead, ties among
+ * far events and with nearer pushes by handle, a push before the clock,
+ * evq_top_time from the far list, the empty queue. */
+static void test_event_handle_far(void **st)
+{
+    (void)st;
+    struct eventq q;
+    handle_queue(&q);
+    const simtime_t month = 30 * 24 * 3600 * T_SEC;
+    assert_int_equal(evq_top_time(&q), T_NEVER);
+    assert_int_equal(evq_peek_handle(&q), EV_HANDLE_NONE);
+    assert_int_equal(evq_peek2_handle(&q), EV_HANDLE_NONE);
+    evq_push(&q, 100 * T_SEC, 0, 7);
+    evq_push_timer(&q, 2 * month, 3, 2);
+    evq_push(&q, 2 * month, 3, 1);      /* a tie months ahead: by handle */
+    evq_push(&q, 0, 0, 0);
+    evq_push(&q, 100 * T_SEC, 0, 3);    /* a tie with a far event: before it */
+    evq_push(&q, INT64_MAX - 1, 0, 4);  /* beyond any window */
+    evq_push(&q, 5 * T_MS, 1, 9);       /* just beyond the first window */
+    assert_int_equal(evq_top_time(&q), 0);
+    struct event e;
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 0);
+    assert_int_equal(evq_top_time(&q), 5 * T_MS); /* from the far list */
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 9);
+    assert_int_equal(evq_top_time(&q), 100 * T_SEC);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 100 * T_SEC);
+    assert_int_equal(ev_id(&e), 3);
+    evq_push(&q, 100 * T_SEC, 0, 5);    /* now near: between 3 and 7 */
+    evq_push(&q, 100 * T_SEC, 0, 1);    /* before the current handle: next */
+    evq_push(&q, 50 * T_SEC, 0, 6);     /* before the clock */
+    assert_int_equal(evq_peek_handle(&q), 6);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 6);
+    assert_int_equal(e.time, 50 * T_SEC);
+    static const uint32_t at100[] = { 1, 5, 7 };
+    for (int i = 0; i < 3; i++) {
+        assert_true(evq_pop(&q, &e));
+        assert_int_equal(e.time, 100 * T_SEC);
+        assert_int_equal(ev_id(&e), at100[i]);
+    }
+    assert_int_equal(evq_top_time(&q), 2 * month);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 2 * month);
+    assert_int_equal(ev_id(&e), 1);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(e.time, 2 * month);
+    assert_int_equal(ev_id(&e), 2);
+    assert_int_equal(ev_kind(&e), 3);
+    assert_true(evq_pop(&q, &e));
+    assert_int_equal(ev_id(&e), 4);
+    assert_int_equal(e.time, INT64_MAX - 1);
+    assert_false(evq_pop(&q, &e));
+    assert_true(evq_empty(&q));
+    assert_int_equal(evq_top_time(&q), T_NEVER);
+    assert_int_equal(evq_peek_handle(&q), EV_HANDLE_NONE);
+    evq_free(&q);
+}
+
+/* evq_peek2_handle in handle order: exactly the packet event after the top. */
+static void test_event_handle_peek(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    handle_queue(&q);
+    rng_seed(&r, 8, 0);
+    for (uint32_t i = 0; i < 20000; i++)
+        evq_push(&q, (simtime_t)rng_below(&r, 5000), i % 3, (uint32_t)rng_below(&r, 20000));
+    struct event e;
+    while (!evq_empty(&q)) {
+        uint32_t h1 = evq_peek_handle(&q), h2 = evq_peek2_handle(&q);
+        assert_true(evq_pop(&q, &e));
+        assert_int_equal(e.handle, h1);
+        assert_int_equal(evq_peek_handle(&q), h2);
+    }
+    assert_int_equal(evq_peek2_handle(&q), EV_HANDLE_NONE);
+    evq_free(&q);
+}
+
 /* Tickets (run.ns3_timing): an event pushed with a ticket runs among events
  * at its time exactly where it would have had it been pushed when the ticket
  * took its place, as ns-3 orders a packet's arrival by its transmission's
@@ -560,6 +805,10 @@ int main(void)
         cmocka_unit_test(test_event_renumber_and_rebase),
         cmocka_unit_test(test_event_far_ahead),
         cmocka_unit_test(test_event_many_ties),
+        cmocka_unit_test(test_event_handle_order),
+        cmocka_unit_test(test_event_handle_random),
+        cmocka_unit_test(test_event_handle_far),
+        cmocka_unit_test(test_event_handle_peek),
         cmocka_unit_test(test_event_ticket_ties),
         cmocka_unit_test(test_event_ticket_across_renumbering),
         cmocka_unit_test(test_event_ticket_dead),

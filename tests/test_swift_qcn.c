@@ -681,11 +681,16 @@ static void test_swift_pair(void **st)
 
 /* QCN with its defaults (q_eq 26 KB). The second flow joins at 1 ms at line
  * rate; the congestion point's messages go to the sources in proportion to
- * their share of the sampled bytes, so the faster flow is cut more often.
- * Averaged over 10..25 ms the split is within a few % of even (the sampled
- * AIMD keeps both flows jittering by a Gbps or more, so a 5 ms window can
- * catch a 6 % swing); we allow 5 %. The queue stays near
- * the set point: mean within [0.5, 2] x q_eq, and the link stays busy. */
+ * their share of the sampled bytes, so the faster flow is cut more often and
+ * the split drifts toward even, slowly: a message restarts the cut flow's
+ * recovery, so a flow cut deep at the join can stay behind for tens of ms.
+ * Measured over 10..25 ms for seeds 1..80 (2026-11-26): the split is within
+ * 5 % of even for only 24-28 of 80 seeds, under either same-time event order
+ * (eventq.h), Jain's index averages 0.983-0.986 and is below 0.9 for one seed
+ * in 80 (seed 7 under handle order: 16 / 57 Gbps, the first flow cut to
+ * 11 Gbps at the join); the mean split is 49.1 % / 50.9 %. So one run asserts
+ * Jain >= 0.9. The queue stays near the set point: mean within [0.5, 2] x
+ * q_eq, and the link stays busy. */
 static void test_qcn_pair(void **st)
 {
     (void)st;
@@ -694,7 +699,7 @@ static void test_qcn_pair(void **st)
     uint32_t hops;
     double cwnd[2];
     run_pair("qcn", JOIN, 10 * T_MS, 15 * T_MS, 200000000, &res, cwnd, &base_us, &hops);
-    run_pair_assert_fair(&res, 0.05);
+    assert_true(run_pair_jain(&res) >= 0.9);
     assert_true(res.util > 0.99);
     assert_true(res.mean_q_kb > 13 && res.mean_q_kb < 52);
 }

@@ -49,7 +49,7 @@ static inline void heap_push(struct heap4 *h, uint64_t key, uint32_t handle)
     size_t i = h->n++;
     while (i > 0) {
         size_t parent = (i - 1) >> 2;
-        if (key > k[parent]) /* keys are unique */
+        if (key > k[parent]) /* keys are unique, but for a stale entry's twin in handle order */
             break;
         k[i] = k[parent];
         hd[i] = hd[parent];
@@ -106,6 +106,15 @@ void evq_init(struct eventq *q)
     q->limit = EV_SPAN;
     q->far_min = T_NEVER;
     q->cur_ord = -1;
+    q->shift = EV_SEQ_BITS;
+}
+
+void evq_order_by_handle(struct eventq *q)
+{
+    assert(evq_empty(q) && q->ntk == 0 && q->seq == 0 && "the order is chosen before the first push");
+    q->by_handle = true;
+    q->shift = EV_HANDLE_SHIFT;
+    q->limit = EV_HSPAN;
 }
 
 void evq_free(struct eventq *q)
@@ -132,8 +141,8 @@ static simtime_t live_min(const struct eventq *q)
 {
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
     simtime_t lo = q->far_min;
-    if (k != EV_KEY_NONE && q->base + (simtime_t)(k >> EV_SEQ_BITS) < lo)
-        lo = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    if (k != EV_KEY_NONE && q->base + (simtime_t)(k >> q->shift) < lo)
+        lo = q->base + (simtime_t)(k >> q->shift);
     for (uint32_t i = 0; i < q->ntk; i++)
         if (ticket_live(q, &q->tk[i]) && q->tk[i].time < lo)
             lo = q->tk[i].time;
@@ -251,8 +260,107 @@ static void renumber(struct eventq *q, simtime_t newbase)
     free(e);
 }
 
+/* ---- handle order */
+
+static inline uint64_t hkey(const struct eventq *q, simtime_t t, uint32_t handle)
+{
+    return (uint64_t)(t - q->base) << EV_HANDLE_SHIFT | handle;
+}
+
+static void set_window(struct eventq *q, simtime_t newbase)
+{
+    q->base = newbase;
+    q->limit = newbase > INT64_MAX - EV_HSPAN ? INT64_MAX : newbase + EV_HSPAN;
+}
+
+/* Far events now inside the window move into the timers' heap (either heap
+ * would do: pops compare both tops). */
+static void far_pull(struct eventq *q)
+{
+    size_t j = 0;
+    simtime_t lo = T_NEVER;
+    for (size_t i = 0; i < q->nfar; i++) {
+        struct far_ev f = q->far[i];
+        if (f.time < q->limit) {
+            heap_push(&q->slow, hkey(q, f.time, f.handle), f.handle);
+        } else {
+            q->far[j++] = f;
+            if (f.time < lo)
+                lo = f.time;
+        }
+    }
+    q->nfar = j;
+    q->far_min = lo;
+}
+
+/* base up to newbase (<= every pending event's time): the same amount off
+ * every key keeps each heap a heap. */
+static void rebase_up(struct eventq *q, simtime_t newbase)
+{
+    struct heap4 *hs[2] = { &q->fast, &q->slow };
+    if (newbase == q->base)
+        return;
+    uint64_t d = (uint64_t)(newbase - q->base) << EV_HANDLE_SHIFT; /* < 2^32 while a heap holds an entry */
+    for (int w = 0; w < 2; w++)
+        for (size_t i = 0; i < hs[w]->n; i++)
+            hs[w]->key[i] -= d;
+    set_window(q, newbase);
+    far_pull(q);
+}
+
+/* base down to newbase (a push before it: before the clock, which the heap
+ * always allowed): entries pushed again, those now beyond the window into the
+ * far list. Rare. */
+static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtime_t newbase)
+{
+    struct heap4 *hs[2] = { &q->fast, &q->slow };
+    size_t n = q->fast.n + q->slow.n, m = 0;
+    struct ent0 { simtime_t time; uint32_t handle, heap; } *e = xmalloc((n ? n : 1) * sizeof *e);
+    for (uint32_t w = 0; w < 2; w++) {
+        for (size_t i = 0; i < hs[w]->n; i++) {
+            e[m++] = (struct ent0){ q->base + (simtime_t)(hs[w]->key[i] >> EV_HANDLE_SHIFT), hs[w]->handle[i], w };
+            hs[w]->key[i] = EV_KEY_NONE;
+        }
+        hs[w]->n = 0;
+    }
+    set_window(q, newbase);
+    for (size_t i = 0; i < m; i++) {
+        if (e[i].time < q->limit)
+            heap_push(hs[e[i].heap], hkey(q, e[i].time, e[i].handle), e[i].handle);
+        else
+            far_add(q, e[i].time, e[i].handle);
+    }
+    free(e);
+}
+
+static __attribute__((noinline)) void push_slow_handle(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
+{
+    if (t < q->base) {
+        rebase_down(q, t);
+    } else {
+        /* beyond the window: base follows the clock once it has moved a
+         * quarter window, so the heaps are rewritten at most once per ~1 ms
+         * of simulated time */
+        simtime_t lo = live_min(q);
+        if (q->now < lo)
+            lo = q->now;
+        if (lo - q->base >= EV_HSPAN / 4)
+            rebase_up(q, lo);
+    }
+    if (t >= q->limit)
+        far_add(q, t, handle);
+    else
+        heap_push(h, hkey(q, t, handle), handle);
+}
+
+/* ---- insertion order */
+
 static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
+    if (q->by_handle) {
+        push_slow_handle(q, h, t, handle);
+        return;
+    }
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
@@ -274,7 +382,7 @@ static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t
         push_slow(q, h, t, handle);
         return;
     }
-    heap_push(h, d << EV_SEQ_BITS | q->seq++, handle);
+    heap_push(h, q->by_handle ? d << EV_HANDLE_SHIFT | handle : d << EV_SEQ_BITS | q->seq++, handle);
 }
 
 /* An event's handle. The id must fit its 28 bits (a wider one would name
@@ -305,7 +413,10 @@ static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *ou
     /* the clock moves there: a ticket before it can no longer be used */
     q->now = q->far_min;
     q->cur_ord = -1; /* nothing at that time has run yet */
-    renumber(q, q->far_min);
+    if (q->by_handle)
+        rebase_up(q, q->far_min); /* the heaps are empty */
+    else
+        renumber(q, q->far_min);
     return evq_pop(q, out);
 }
 
@@ -315,7 +426,7 @@ bool evq_pop(struct eventq *q, struct event *out)
     uint64_t k = h->key[0];
     if (__builtin_expect(k == EV_KEY_NONE, 0))
         return pop_far(q, out);
-    out->time = q->now = q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    out->time = q->now = q->base + (simtime_t)(k >> q->shift);
     q->cur_ord = (int64_t)(k & ((1u << EV_SEQ_BITS) - 1));
     out->handle = h->handle[0];
     heap_pop_root(h);
@@ -324,6 +435,7 @@ bool evq_pop(struct eventq *q, struct event *out)
 
 uint32_t evq_ticket_new(struct eventq *q)
 {
+    assert(!q->by_handle && "tickets are places in insertion order");
     if (q->ntk == q->captk) {
         q->captk = q->captk ? 2 * q->captk : 256;
         q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);

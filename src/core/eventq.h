@@ -1,9 +1,26 @@
-/* The event queue: 4-ary min-heaps ordered by (time, insertion sequence), so
- * same-time events run in the order they were scheduled and every run is
- * bit-for-bit repeatable. An event carries no closure: a 4-bit kind and a
- * 28-bit object id, dispatched by a switch in the simulator loop.
- * Cancellation is lazy: the owner keeps the time it expects and ignores a
- * stale event.
+/* The event queue: 4-ary min-heaps ordered by time, then by one of two
+ * tie-breaks chosen before the first push, so every run is bit-for-bit
+ * repeatable. An event carries no closure: a 4-bit kind and a 28-bit object
+ * id, dispatched by a switch in the simulator loop. Cancellation is lazy: the
+ * owner keeps the time it expects and ignores a stale event.
+ *
+ * Handle order (evq_order_by_handle; the simulator's unless run.ns3_timing):
+ * same-time events run in increasing handle, kind << 28 | id, that is by
+ * (time, kind, object id), whatever the order they were pushed in. The order
+ * then depends only on the events, so a run split into partitions that push
+ * at different moments pops what the serial loop pops (docs/parallel.md). A
+ * (kind, object) has at most one live entry per time; a stale entry with the
+ * same time and handle as a live one is indistinguishable from it. The key
+ * is (time - base) << 32 | handle: a window of 2^32 - 1 ps (4.29 ms) from
+ * base; an event beyond it waits in the far list (below). base moves up to
+ * the clock (subtracting from every key, which keeps the heaps' order) when a
+ * push lands beyond the window and the clock has moved a quarter window since
+ * the last move, or when the heaps run dry; far events then inside the
+ * window move into the heaps. No ranks, no renumbering, no tickets.
+ *
+ * Insertion order (the default; run.ns3_timing, for ns-3's own order): same-
+ * time events run in the order they were scheduled. The rest of this comment
+ * describes that mode.
  *
  * Two heaps share one sequence counter: packet events (many, due soon) and
  * timers (few fire, many wait). Popping the earlier of the two tops gives
@@ -55,6 +72,10 @@
 #define EV_SEQ_LIMIT ((1u << EV_SEQ_BITS) - 1)
 #define EV_SPAN ((simtime_t)1 << (64 - EV_SEQ_BITS)) /* 2^44 ps = 17.59 s */
 #define EV_KEY_NONE UINT64_MAX
+/* Handle order: the key's low 32 bits are the handle; offsets 0..2^32-2, so
+ * that no key equals EV_KEY_NONE. */
+#define EV_HANDLE_SHIFT 32
+#define EV_HSPAN ((simtime_t)UINT32_MAX) /* 2^32 - 1 ps = 4.29 ms */
 
 struct event {
     simtime_t time;
@@ -83,7 +104,9 @@ struct eventq {
     struct heap4 fast, slow;
     simtime_t base;  /* every heap entry's time is in [base, limit) */
     simtime_t limit; /* every far event's time is >= limit */
-    uint32_t seq;    /* next rank */
+    unsigned shift;  /* of a key's time offset: EV_SEQ_BITS, or EV_HANDLE_SHIFT in handle order */
+    bool by_handle;  /* ties by handle (evq_order_by_handle), not by insertion */
+    uint32_t seq;    /* next rank (insertion order; 0 in handle order) */
     struct far_ev *far;
     size_t nfar, capfar;
     uint64_t far_seq;
@@ -96,14 +119,17 @@ struct eventq {
     uint32_t ntkfree;
 };
 
+/* An empty queue in insertion order. */
 void evq_init(struct eventq *q);
+/* Switches an empty queue, without tickets, to handle order. */
+void evq_order_by_handle(struct eventq *q);
 void evq_free(struct eventq *q);
 /* A packet event (transmission done, arrival, wake-up). */
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 /* A timer: most are re-armed or outlive their flow before they fire. */
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 #define EV_TICKET_NONE UINT32_MAX
-/* A new ticket slot, holding no place. */
+/* A new ticket slot, holding no place. Insertion order only. */
 uint32_t evq_ticket_new(struct eventq *q);
 /* A ticket slot for a short while: the one given back last if any (its slot
  * is then likely still in cache), else a new one. */
@@ -155,7 +181,7 @@ static inline simtime_t evq_top_time(const struct eventq *q)
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
     if (k == EV_KEY_NONE)
         return q->far_min;
-    return q->base + (simtime_t)(k >> EV_SEQ_BITS);
+    return q->base + (simtime_t)(k >> q->shift);
 }
 /* The handle of the event evq_pop would return next, without removing it;
  * EV_HANDLE_NONE when neither heap holds one (far events are not looked at).

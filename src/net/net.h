@@ -243,7 +243,7 @@ struct sim {
     struct sim_params p;
     struct sim_counters c;
     struct sim_hooks hooks;
-    struct rng red_rng;
+    struct rng *red_rng;       /* per port, its RED marking draws (switch.c red_mark); NULL without ECN */
     struct rng *loss_rng;      /* per port, its link's loss draws; NULL when no link loses */
 
     uint32_t n_nodes, n_ports, n_hosts;

@@ -463,6 +463,7 @@ void sim_free(struct sim *s)
     }
     free(s->dl.scratch);
     free(s->loss_rng);
+    free(s->red_rng);
     memset(s, 0, sizeof *s);
 }
 

@@ -108,7 +108,9 @@ static void check_resume(struct sim *s, struct node *sw, uint32_t in_pid, int q)
     }
 }
 
-/* RED on the egress queue after the packet left it, as ns-3's ShouldSendCN. */
+/* RED on the egress queue after the packet left it, as ns-3's ShouldSendCN.
+ * Each port draws from its own stream, so its marks do not depend on the
+ * order of other ports' events (a partitioned run: docs/parallel.md). */
 static bool red_mark(struct sim *s, const struct port *pt, int q)
 {
     uint64_t b = pt->q[q].bytes;
@@ -116,7 +118,7 @@ static bool red_mark(struct sim *s, const struct port *pt, int q)
         return true;
     if (b > pt->kmin) {
         double prob = pt->pmax * (double)(b - pt->kmin) / (double)(pt->kmax - pt->kmin);
-        return rng_uniform(&s->red_rng) < prob;
+        return rng_uniform(&s->red_rng[pt - s->ports]) < prob;
     }
     return false;
 }

@@ -8,6 +8,7 @@
 
 /* Random streams of link loss: one per port, far from the workload streams. */
 #define LOSS_STREAM_BASE 0x10550000000000ULL
+#define RED_STREAM_BASE 0x5ed00000000000ULL
 
 #ifndef ROCESIM_SOURCE_DIR
 #define ROCESIM_SOURCE_DIR "."
@@ -370,9 +371,12 @@ static void build_params(struct sim *s, const struct config *cfg)
     s->p.var_win = tp->var_win;
     s->p.stop = cfg->run.stop;
     s->p.ns3_timing = cfg->run.ns3_timing;
+    /* same-time events by (kind, object id), an order partitions reproduce
+     * (core/eventq.h); ns-3's own insertion order where outputs match ns-3 */
+    if (!s->p.ns3_timing)
+        evq_order_by_handle(&s->evq);
     s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3;
     s->dl.timeout = cfg->run.deadlock_timeout;
-    rng_seed(&s->red_rng, (uint64_t)cfg->run.seed, 2);
 }
 
 /* Nodes and ports: node n's ports are its links in file order. */
@@ -417,6 +421,13 @@ static void build_ports(struct sim *s, const struct topo *t, const struct config
     for (uint32_t p = 0; s->loss_rng && p < s->n_ports; p++)
         if (s->ports[p].loss > 0)
             rng_seed(&s->loss_rng[p], (uint64_t)cfg->run.seed, LOSS_STREAM_BASE + p);
+    /* and each port its own RED stream (switch.c red_mark), so a switch's
+     * marks do not depend on the order of other switches' events */
+    if (s->p.ecn) {
+        s->red_rng = xcalloc(s->n_ports, sizeof *s->red_rng);
+        for (uint32_t p = 0; p < s->n_ports; p++)
+            rng_seed(&s->red_rng[p], (uint64_t)cfg->run.seed, RED_STREAM_BASE + p);
+    }
 }
 
 static int build_hosts(struct sim *s, const struct topo *t, struct err *e)

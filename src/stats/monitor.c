@@ -180,9 +180,15 @@ static void sample_util(struct mon *mo, const struct sim *s)
     simtime_t dt = s->now - mo->last;
     for (uint32_t i = 0; i < mo->n; i++) {
         const struct port *pt = &s->ports[mo->id[i]];
+        /* the first sample is at or before the first flow's start
+         * (monitors_open), when no port has sent a byte: its baseline stays
+         * 0, so a transmission starting at that same time (before or after
+         * the sample by the event order) counts in the first row */
+        if (mo->last < 0)
+            continue;
         uint64_t d = pt->tx_bytes - mo->prev[i];
         mo->prev[i] = pt->tx_bytes;
-        if (mo->last < 0 || dt <= 0)
+        if (dt <= 0)
             continue;
         double u = (double)d * 8.0 * (double)T_SEC / ((double)pt->rate * (double)dt);
         fprintf(mo->f, "%lld,%u,%u,%.6f,%u\n", t_ns(s->now), pt->node, mo->id[i] - s->nodes[pt->node].port0, u,
