@@ -111,39 +111,37 @@ uint32_t pkt_payload(const struct sim *s, const struct pkt *p);
 enum flow_state { FLOW_PENDING, FLOW_ACTIVE, FLOW_DONE };
 
 struct qp {
+    /* Laid out by who writes it, so that in a parallel run (net/par.c) the
+     * sender's partition and the receiver's, often on other threads, do not
+     * write the same cache line: line 0 is set before the flow starts and
+     * read by both (finish and state change once, at completion); then the
+     * sender's fields; then, from a line of their own, the receiver's; then
+     * the flags switches anywhere set (relaxed atomics, net_impl.h). */
     uint32_t id, src, dst;
     uint64_t size;
     simtime_t start, finish;
     uint16_t sport, dport;
     uint8_t pg, state;
+    uint8_t hops;             /* links on the path (Swift scales its target by it) */
+    simtime_t ideal_fct;
+    uint64_t max_rate;        /* line rate, bps */
     /* sender */
-    uint64_t snd_nxt, snd_una, snd_high; /* snd_high: highest byte ever sent */
-    uint64_t rate, max_rate;  /* pacing rate and line rate, bps */
+    _Alignas(64) uint64_t snd_nxt, snd_una, snd_high; /* snd_high: highest byte ever sent */
+    uint64_t rate;            /* pacing rate, bps */
     uint64_t win;             /* in-flight cap in bytes; 0 = none */
     simtime_t next_avail;
     simtime_t base_rtt;
-    uint8_t hops;             /* links on the path (Swift scales its target by it) */
     uint32_t last_pkt_size;
     simtime_t timer_at[CC_TIMERS + 1]; /* CC timers, then the RTO; -1 = none */
     simtime_t timer_ev[CC_TIMERS + 1]; /* time of the timer's one heap entry; -1 = none */
     simtime_t last_progress;
-    /* receiver */
-    uint64_t rcv_nxt;
-    uint32_t rcv_since_ack;
-    simtime_t nack_timer;
-    uint64_t last_nack;
-    /* IRN selective repeat (recovery = irn): ring bitmaps over packet numbers,
-     * allocated at flow start, freed when the flow completes. */
-    uint64_t *irn_rx;         /* receiver: packets held beyond rcv_nxt */
-    uint64_t *irn_tx;         /* sender: packets SACKed beyond snd_una */
+    uint64_t *irn_tx;         /* IRN sender: packets SACKed beyond snd_una (one block with irn_rx, below) */
     uint64_t retx_next;       /* next byte to consider for retransmission */
     uint64_t sack_high;       /* end of the highest SACKed packet: holes below it are lost */
     uint64_t recovery_end;    /* snd_nxt when recovery began; it ends when snd_una passes it */
     bool in_recovery;
-    /* statistics */
-    simtime_t ideal_fct;
-    uint32_t ooo;             /* data packets that arrived out of order */
-    uint32_t ooo_max;         /* largest out-of-order degree: packets between the expected one and an arrival (FLB's OOD) */
+    /* sender statistics (the first switch, which does flowlets and path
+     * switches, is in the sender's partition) */
     uint32_t flowlets;        /* at the first switch: 1 + gaps of at least the LB's flowlet gap */
     uint32_t path_switches;   /* times the first switch sent it out of another port than before */
     uint32_t lb_out;          /* that port, UINT32_MAX before the first packet */
@@ -154,21 +152,32 @@ struct qp {
     uint32_t held;            /* sender: packets a scheme held back (tx_hold) */
     simtime_t held_time;      /* ...for this long in all */
     simtime_t hold_until;
-    uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
-    simtime_t gap_since;      /* ...since when the oldest gap below them is open */
-    bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
-    bool sw_paused;   /* a packet of it waited through a PAUSE in a switch egress queue (not at its NIC) */
-    bool culprit;     /* a packet of it joined a congestion port: an unpaused switch egress queue holding
-                       * no packet that waited through a PAUSE and at least the PFC threshold (victim = sw_paused && !culprit) */
     uint32_t tx_path;  /* sender: the path word its last packet carried, when the sender sets it (lb host_send) */
     bool host_path;    /* ...it does: path_switches counts tx_path changes, not first-switch port changes */
-    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
     uint32_t timeouts; /* retransmission timeouts that fired */
     uint64_t rto_recover; /* go-back-N: snd_high at the last timeout; an ACK beyond it ends the backoff */
     uint8_t rto_backoff; /* go-back-N: times the RTO is doubled now (timeouts since data sent once was last ACKed) */
     bool tx_paused;    /* sender: stopped by its CC (cc_pause), next_avail = T_NEVER until cc_resume */
     uint32_t paths_used;   /* host-side multipath: distinct paths (UDP source ports) the sender put packets on */
     uint32_t paths_pruned; /* ...and times it dropped a path from use */
+    /* receiver */
+    _Alignas(64) uint64_t rcv_nxt;
+    uint32_t rcv_since_ack;
+    simtime_t nack_timer;
+    uint64_t last_nack;
+    /* IRN selective repeat (recovery = irn): ring bitmaps over packet numbers,
+     * allocated at flow start, freed when the flow completes. */
+    uint64_t *irn_rx;         /* receiver: packets held beyond rcv_nxt */
+    uint32_t ooo;             /* data packets that arrived out of order */
+    uint32_t ooo_max;         /* largest out-of-order degree: packets between the expected one and an arrival (FLB's OOD) */
+    uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
+    simtime_t gap_since;      /* ...since when the oldest gap below them is open */
+    /* set by switches and links anywhere (FLOW_FLAG_SET, FLOW_COUNT) */
+    _Alignas(64) bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
+    bool sw_paused;   /* a packet of it waited through a PAUSE in a switch egress queue (not at its NIC) */
+    bool culprit;     /* a packet of it joined a congestion port: an unpaused switch egress queue holding
+                       * no packet that waited through a PAUSE and at least the PFC threshold (victim = sw_paused && !culprit) */
+    uint32_t lost;     /* its packets (data, ACKs, CNPs) dropped by a switch, corrupted on a link or lost on a failed one */
 };
 
 #endif
