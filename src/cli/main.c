@@ -329,7 +329,7 @@ static int cmd_run(int argc, char **argv)
         locate_error(&c, &e), st = -1;
     if (st == 0 && check_some_flows(&c, &sc, &e) < 0)
         st = -1;
-    if (st == 0 && (scenario_build(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
+    if (st == 0 && (scenario_build(&sc, &e) < 0 || scenario_parallel(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
         locate_error(&c, &e), st = -1;
     if (st < 0) {
         release(&c, &sc, &o);
@@ -338,7 +338,7 @@ static int cmd_run(int argc, char **argv)
     warn_too_late(&c, &sc.sim);
     sim_start(&sc.sim);
     if (!got_signal) /* a signal during set-up: write the empty run at time 0 */
-        sim_run(&sc.sim);
+        scenario_run(&sc);
     else
         o.interrupted = (int)got_signal;
     if (output_finish(&o, &e) < 0) { /* a write error: not bad input, exit 1 */

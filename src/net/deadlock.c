@@ -18,6 +18,10 @@
 void deadlock_arm(struct sim *s)
 {
     struct deadlock *d = &s->dl;
+    if (d->timeout && s->is_shard) { /* the check is global: asked for between windows (net/par.c) */
+        par_deadlock_request(s);
+        return;
+    }
     if (!d->timeout || d->check_at >= 0 || d->n)
         return;
     d->check_at = s->now + d->timeout;

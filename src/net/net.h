@@ -42,6 +42,8 @@ struct port {
     uint8_t qmask;        /* bit q set while q[q] holds packets */
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint8_t rr_last;
+    bool cut;             /* parallel run: its link joins two partitions, so a packet sent here goes to the
+                           * peer's partition as a message (net/par.c), not onto this wire */
     /* line 1: switch MMU, ingress side */
     _Alignas(64) uint32_t ingress_bytes[NQ];
     uint32_t hdrm_bytes[NQ];
@@ -77,8 +79,8 @@ _Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, rr_last
                offsetof(struct port, q) == 192 && sizeof(struct pktq) == 32 && _Alignof(struct port) == 64,
                "struct port: a hop's fields in lines 0-2, each queue in half a line");
 
-struct node {
-    bool is_switch;
+struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/par.c) */
+    _Alignas(64) bool is_switch;
     uint8_t layer;
     uint32_t port0, nports; /* ports port0 .. port0+nports-1 */
     /* switch */
@@ -266,7 +268,13 @@ struct sim {
     struct qp *flows;
     uint32_t n_flows;
     uint32_t *start_order;     /* flow ids sorted by start time */
+    uint32_t n_starts;         /* entries in start_order: n_flows, or a partition's own flows (net/par.c) */
     uint32_t next_start;       /* cursor into start_order */
+    uint32_t n_src;            /* flows whose source is here: n_flows, or a partition's (net/par.c) */
+    struct par *par;           /* a parallel run's engine (net/par.c); NULL in the serial loop */
+    bool is_shard;             /* this sim is one partition of a parallel run (net/par.c) */
+    const uint32_t *port_peer; /* ...then each port's peer, and where the packets on its link wait */
+    struct pktq **port_wire;   /* (its own wire, or for a cut link the receiving port's), read-only copies */
     struct sim_deps *deps;     /* flows that wait for others (deps.c); NULL if none does */
 
     /* The CC and the companions running beside it with the same hooks
@@ -348,6 +356,24 @@ void pkt_free(struct sim *s, struct pkt *p);
 int sim_init(struct sim *s);
 void sim_start(struct sim *s);
 void sim_run(struct sim *s);
+/* The same run over `parts` partitions (part[node], 0 .. parts-1) on
+ * `threads` threads, in windows of `lookahead` (the smallest delay of a link
+ * between partitions): byte-identical outputs to sim_run (docs/parallel.md).
+ * The caller has checked that nothing in the run must stay serial
+ * (sim_parallel_refusal). */
+void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t lookahead);
+/* A parallel run's engine, for parallel.json (wall times in seconds). */
+struct par_stats {
+    uint32_t threads, partitions;
+    simtime_t lookahead;
+    uint64_t windows, messages, global_events;
+    double loop;    /* the run's event loop, wall */
+    double *busy;   /* per thread: running partitions (the rest of loop it waits at barriers or runs the global work) */
+};
+/* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
+bool sim_parallel_stats(const struct sim *s, struct par_stats *st, uint64_t *part_events, uint32_t n);
+/* Why this run cannot be split (a NUL-terminated reason), or NULL. */
+const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);
 /* Free the routing tables (route_*, edge_node, host_edge, host_port), so the
  * scenario can fill them anew after a link change. */

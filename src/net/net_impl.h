@@ -29,7 +29,11 @@ _Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
  * partitions share the flow records: relaxed atomics, so two threads may
  * count at once. A set flag is a plain byte store on x86 and ARM; a count is
  * a locked add, for drops only. Read after the run (fct.csv, summary.json). */
-#define FLOW_FLAG_SET(x) __atomic_store_n(&(x), true, __ATOMIC_RELAXED)
+#define FLOW_FLAG_SET(x)                                  \
+    do {                                                  \
+        if (!__atomic_load_n(&(x), __ATOMIC_RELAXED))     \
+            __atomic_store_n(&(x), true, __ATOMIC_RELAXED); \
+    } while (0) /* read first: a set flag's line is not written again */
 #define FLOW_COUNT(x) ((void)__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED))
 
 /* deps.c: flow f finished, release the flows waiting for it; a released
@@ -155,6 +159,7 @@ void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
 void nic_remove_qp(struct nic *nic, uint32_t id);
 /* paths.c */
 void lb_paths_free(struct sim *s);
+void lb_paths_alloc(struct sim *s);
 /* lbapi.c */
 void lb_mem_free(struct sim *s);
 void lb_hold_fire(struct sim *s, uint32_t id);
@@ -162,6 +167,21 @@ void lb_hold_fire(struct sim *s, uint32_t id);
 bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
 /* deadlock.c */
 void deadlock_arm(struct sim *s);
+/* Parallel run (par.c; sim.c runs a partition's window). */
+struct sim_quiet {
+    bool quiet;       /* its flows done, its starts made, none of its packets in use */
+    simtime_t t;      /* ...since the event at (t, h) */
+    uint32_t h;
+    uint32_t handle;  /* the event running now */
+};
+uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct sim_quiet *q);
+void sim_global_event(struct sim *s, const struct event *ev);
+void sim_mark_paused_waiting(struct sim *s);
+void par_send(struct sim *s, uint32_t pid, struct pkt *p);
+static inline struct pktq *par_wire(const struct sim *s, uint32_t pid) { return s->port_wire[pid]; }
+void par_deadlock_request(struct sim *s);
+bool par_pending(const struct sim *s);
+void par_free(struct sim *s);
 void deadlock_check(struct sim *s);
 /* transport.c */
 uint64_t irn_next_retx(const struct sim *s, struct qp *f);

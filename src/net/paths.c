@@ -11,7 +11,7 @@
 #define PATH_MAX_HOPS 4
 
 struct lb_paths {
-    bool done;
+    uint8_t state; /* 0 not enumerated, 1 being enumerated (a parallel run's other thread), 2 done */
     uint32_t n;
     uint32_t *word;
 };
@@ -37,16 +37,34 @@ static void enumerate(struct sim *s, uint32_t node, uint32_t dst_edge, int hop, 
     }
 }
 
-static struct lb_paths *pair(struct sim *s, uint32_t se, uint32_t de)
+void lb_paths_alloc(struct sim *s)
 {
     if (!s->paths)
         s->paths = xcalloc((size_t)s->n_edges * s->n_edges, sizeof *s->paths);
-    struct lb_paths *ps = &s->paths[(size_t)se * s->n_edges + de];
-    if (!ps->done) {
+}
+
+/* A pair's first use. In a parallel run the table is shared (allocated
+ * before the threads start, lb_paths_alloc) and two partitions may ask for
+ * the same pair at once: one enumerates, the other waits for it. */
+static __attribute__((noinline)) void pair_enumerate(struct sim *s, struct lb_paths *ps, uint32_t se, uint32_t de)
+{
+    uint8_t idle = 0;
+    if (__atomic_compare_exchange_n(&ps->state, &idle, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
         uint32_t cap = 0;
-        ps->done = true;
         enumerate(s, s->edge_node[se], de, 0, 0, ps, &cap);
+        __atomic_store_n(&ps->state, 2, __ATOMIC_RELEASE);
+        return;
     }
+    while (__atomic_load_n(&ps->state, __ATOMIC_ACQUIRE) != 2)
+        ;
+}
+
+static struct lb_paths *pair(struct sim *s, uint32_t se, uint32_t de)
+{
+    lb_paths_alloc(s);
+    struct lb_paths *ps = &s->paths[(size_t)se * s->n_edges + de];
+    if (__atomic_load_n(&ps->state, __ATOMIC_ACQUIRE) != 2)
+        pair_enumerate(s, ps, se, de);
     return ps;
 }
 

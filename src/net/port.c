@@ -50,6 +50,12 @@ void port_kick(struct sim *s, uint32_t pid)
     pt->busy_until = s->now + port_tx_time(s, pt, p->size);
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
+    if (__builtin_expect(pt->cut, 0)) { /* to another partition (net/par.c); never under run.ns3_timing */
+        par_send(s, pid, p);
+        if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
+            tx_done_at(s, pt, pid, pt->busy_until);
+        return;
+    }
     bool idle_wire = pt->wire.head == NULL;
     q_push(&pt->wire, p);
     /* A port with nothing waiting needs no wake-up: whatever makes it sendable

@@ -77,6 +77,7 @@ void sim_start(struct sim *s)
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
+    s->n_starts = s->n_src = s->n_flows;
     if (s->n_flows) /* a gated first flow only makes flows_due skip it */
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
     for (uint32_t i = 0; i < s->n_link_ev; i++)
@@ -90,7 +91,8 @@ static __attribute__((noinline, cold)) void monitor_fire(struct sim *s)
 {
     simtime_t next = s->hooks.sample(s->hooks.ctx, s);
     bool work = s->c.flows_completed < s->n_flows || s->next_start < s->n_flows;
-    if (next != T_NEVER && work && !evq_empty(&s->evq))
+    bool pending = s->par ? par_pending(s) : !evq_empty(&s->evq);
+    if (next != T_NEVER && work && pending)
         evq_push(&s->evq, next > s->now ? next : s->now + 1, EV_MONITOR, 0);
 }
 
@@ -144,9 +146,10 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         deps_start(s, id);
 }
 
-/* always_inline: the loop is compiled twice (run_loop), and GCC would
+/* shard: a parallel run's partition (sim_run_window), a constant, so the serial loop
+ * compiles without its branches. always_inline: the loop is compiled twice (run_loop), and GCC would
  * otherwise call it out of line from both: ~2 % more instructions. */
-static inline __attribute__((always_inline)) void dispatch(struct sim *s, const struct event *ev)
+static inline __attribute__((always_inline)) void dispatch(struct sim *s, const struct event *ev, const bool shard)
 {
     uint32_t id = ev_id(ev);
     switch (ev_kind(ev)) {
@@ -158,22 +161,25 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         break;
     case EV_ARRIVE: {
         struct port *pt = &s->ports[id];
-        if (__builtin_expect(!pt->wire.head || pt->wire.head->t_arrive != s->now, 0))
+        struct pktq *w = &pt->wire;
+        if (shard)
+            w = par_wire(s, id); /* a cut link's packets wait at the receiving port (net/par.c) */
+        if (__builtin_expect(!w->head || w->head->t_arrive != s->now, 0))
             break; /* stale: the packet it was for was lost with its link (fault.c) */
-        struct pkt *p = q_pop(&pt->wire);
-        if (pt->wire.head) {
+        struct pkt *p = q_pop(w);
+        if (w->head) {
             if (__builtin_expect(s->p.ns3_timing, 0)) { /* in the place its transmission's start reserved (port.c) */
-                struct pkt *h = pt->wire.head;
+                struct pkt *h = w->head;
                 evq_push_ticket(&s->evq, h->ticket, EV_ARRIVE, id);
                 evq_ticket_put(&s->evq, h->ticket);
                 h->ticket = EV_TICKET_NONE;
             } else
-                arrive_push(s, id, pt->wire.head->t_arrive);
+                arrive_push(s, id, w->head->t_arrive);
         }
         s->c.packet_hops++;
         if (s->loss_rng && pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
-        uint32_t in = pt->peer, node = s->ports[in].node;
+        uint32_t in = shard ? s->port_peer[id] : pt->peer, node = s->ports[in].node;
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
             pkt_free(s, p);
@@ -233,7 +239,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
 /* Packets that waited through a PAUSE mark their flow ever_paused as they
  * leave the queue (switch_dequeue); those still queued when the run stops
  * are marked here, so fct.csv says the same whenever the run ends. */
-static void mark_paused_waiting(struct sim *s)
+void sim_mark_paused_waiting(struct sim *s)
 {
     for (uint32_t i = 0; i < s->n_ports; i++)
         for (int q = 0; q < NQ; q++) {
@@ -327,7 +333,7 @@ static __attribute__((noinline, cold)) void event_observe(struct sim *s, const s
         node = s->nics[id].node;
         break;
     case EV_FLOW_START:
-        if (s->next_start < s->n_flows)
+        if (s->next_start < s->n_starts)
             node = s->flows[s->start_order[s->next_start]].src;
         break;
     case EV_MONITOR:
@@ -375,7 +381,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         s->now = ev.time;
         if (observe)
             event_observe(s, &ev);
-        dispatch(s, &ev);
+        dispatch(s, &ev, false);
         if (pf)
             prefetch_wire_next(s);
         if ((++s->c.events & 0xffff) == 0) {
@@ -385,7 +391,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         }
         /* Every flow done and no packet anywhere (all are pool-allocated): what
          * is left are timers of finished flows, so the run is over. */
-        if (s->c.flows_completed == s->n_flows && s->next_start == s->n_flows && s->pool.in_use == 0)
+        if (s->c.flows_completed == s->n_flows && s->next_start == s->n_starts && s->pool.in_use == 0)
             break;
     }
 }
@@ -397,7 +403,66 @@ void sim_run(struct sim *s)
         run_loop(s, true);
     else
         run_loop(s, false);
-    mark_paused_waiting(s);
+    sim_mark_paused_waiting(s);
+}
+
+/* A parallel run's partition (net/par.c): its events with key below (bt, bh),
+ * that is time < bt, or time == bt and handle < bh (a global event's place).
+ * q tracks when the partition last became quiet: its flows all done, its
+ * starts all made and none of its packets in use (the serial loop's end,
+ * seen from one partition). Returns the events run. */
+uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct sim_quiet *q)
+{
+    struct event ev;
+    uint64_t n = 0;
+    while (!evq_empty(&s->evq)) {
+        simtime_t t = evq_top_time(&s->evq);
+        if (t >= bt) {
+            if (t > bt || !bh)
+                break;
+            uint32_t h = evq_peek_handle(&s->evq);
+            if (h == EV_HANDLE_NONE || h >= bh)
+                break;
+        }
+        evq_pop(&s->evq, &ev);
+        s->now = ev.time;
+        q->handle = ev.handle;
+        dispatch(s, &ev, true);
+        n++;
+        bool quiet = s->c.flows_completed == s->n_src && s->next_start == s->n_starts && s->pool.in_use == 0;
+        if (quiet != q->quiet) {
+            q->quiet = quiet;
+            if (quiet) {
+                q->t = s->now;
+                q->h = ev.handle;
+            }
+        }
+    }
+    s->c.events += n;
+    return n;
+}
+
+/* A parallel run's global event (monitor, deadlock check), on the run's sim
+ * between windows. */
+void sim_global_event(struct sim *s, const struct event *ev)
+{
+    rare_event(s, ev_kind(ev), ev_id(ev));
+}
+
+const char *sim_parallel_refusal(const struct sim *s)
+{
+    const char *why = sim_serial_only_reason(s);
+    if (why)
+        return why;
+    if (s->p.ns3_timing)
+        return "run.ns3_timing keeps ns-3's one global order of same-time events, which partitions on their own threads cannot";
+    if (s->deps)
+        return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
+    if (s->n_link_ev)
+        return "link failures, flaps and slowdowns change every partition's routes at once";
+    if (s->p.irn)
+        return "IRN's receiver bitmap is freed by the sender when the flow completes, while a late duplicate may still reach the receiver";
+    return NULL;
 }
 
 void sim_monitor_start(struct sim *s, simtime_t first)
@@ -433,6 +498,7 @@ void sim_routes_free(struct sim *s)
 
 void sim_free(struct sim *s)
 {
+    par_free(s);
     evq_free(&s->evq);
     for (size_t i = 0; i < s->pool.nchunks; i++)
         free(s->pool.chunks[i]);

@@ -480,14 +480,14 @@ void flows_due_ns3(struct sim *s, uint32_t hop)
     if (hop == 0) {
         evq_push(&s->evq, s->now, EV_FLOW_START, 1);
         uint32_t i = s->next_start;
-        while (i < s->n_flows && s->flows[s->start_order[i]].start <= s->now)
+        while (i < s->n_starts && s->flows[s->start_order[i]].start <= s->now)
             i++;
-        if (i < s->n_flows)
+        if (i < s->n_starts)
             evq_push(&s->evq, s->flows[s->start_order[i]].start, EV_FLOW_START, 0);
     } else if (hop == 1) {
         evq_push(&s->evq, s->now, EV_FLOW_START, 2);
     } else {
-        while (s->next_start < s->n_flows && s->flows[s->start_order[s->next_start]].start <= s->now) {
+        while (s->next_start < s->n_starts && s->flows[s->start_order[s->next_start]].start <= s->now) {
             uint32_t id = s->start_order[s->next_start++];
             if (!(s->deps && s->deps->gated[id])) /* gated flows start from deps.c */
                 flow_start(s, &s->flows[id]);
@@ -497,7 +497,7 @@ void flows_due_ns3(struct sim *s, uint32_t hop)
 
 void flows_due(struct sim *s)
 {
-    while (s->next_start < s->n_flows) {
+    while (s->next_start < s->n_starts) {
         struct qp *f = &s->flows[s->start_order[s->next_start]];
         if (f->start > s->now) {
             evq_push(&s->evq, f->start, EV_FLOW_START, 0);

@@ -44,6 +44,7 @@ struct cfg_run {
     simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
     char watchdog[PARAM_STR_MAX]; /* "auto", "off" or a time: see config.c */
     int64_t partitions;           /* 0 = auto (topo/partition.h) */
+    int64_t threads;              /* 1 = the serial loop */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

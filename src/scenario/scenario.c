@@ -1,6 +1,7 @@
 #include "scenario/scenario.h"
 #include "core/xalloc.h"
 #include "scenario/workload.h"
+#include "topo/partition.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,7 +385,7 @@ static void build_ports(struct sim *s, const struct topo *t, const struct config
 {
     s->n_nodes = t->n_nodes;
     s->n_ports = 2 * t->n_links;
-    s->nodes = xcalloc(s->n_nodes, sizeof *s->nodes);
+    s->nodes = xcalloc_aligned(s->n_nodes, sizeof *s->nodes, _Alignof(struct node)); /* one line each: partitions write their own */
     s->ports = xcalloc_aligned(s->n_ports, sizeof *s->ports, _Alignof(struct port)); /* a hop's fields in whole cache lines */
     uint32_t *link_port = xcalloc(2 * (size_t)t->n_links, sizeof *link_port);
     for (uint32_t n = 0; n < t->n_nodes; n++) {
@@ -510,7 +511,7 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
                        "at most %u of each, %u nodes)", s->n_nodes, s->n_ports, (unsigned long long)sc->flows.n,
                     s->n_link_ev, EV_ID_MAX, EV_ID_MAX / LB_TIMERS);
     s->n_flows = (uint32_t)sc->flows.n;
-    s->flows = xcalloc(s->n_flows, sizeof *s->flows);
+    s->flows = xcalloc_aligned(s->n_flows, sizeof *s->flows, _Alignof(struct qp)); /* sender's and receiver's fields on their own lines */
     s->start_order = xcalloc(s->n_flows, sizeof *s->start_order);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct flow_spec *fs = &sc->flows.v[i];
@@ -659,8 +660,54 @@ int scenario_build(struct scenario *sc, struct err *e)
     return 0;
 }
 
+int scenario_parallel(struct scenario *sc, struct err *e)
+{
+    const struct config *c = sc->cfg;
+    if (c->run.threads <= 1)
+        return 0;
+    const char *why = NULL;
+    if (c->ns3.active)
+        why = "an ns-3 configuration writes ns-3's fct.txt in the order flows finish, which a parallel run does not keep";
+    else if (c->output.partition_report)
+        why = "output.partition_report measures how the serial run would split";
+    else
+        why = sim_parallel_refusal(&sc->sim);
+    if (why)
+        return errf(e, "run.threads = %lld: %s; this run must use run.threads = 1", (long long)c->run.threads, why);
+    struct partition pt;
+    if (topo_partition(&pt, &sc->topo, (uint32_t)c->run.partitions, e) < 0)
+        return -1;
+    if (pt.n_parts > 1 && pt.lookahead <= 0) {
+        partition_free(&pt);
+        return errf(e, "run.threads = %lld: a link between partitions has no delay (topology.link_delay = 0): no window "
+                       "for the partitions to run apart",
+                    (long long)c->run.threads);
+    }
+    if (pt.n_parts < 2) {
+        warnf("run.threads = %lld: the fabric has one partition (run.partitions, topo/partition.h); running serially",
+              (long long)c->run.threads);
+        partition_free(&pt);
+        return 0;
+    }
+    sc->part = pt.part;
+    pt.part = NULL;
+    sc->n_parts = pt.n_parts;
+    sc->lookahead = pt.lookahead;
+    partition_free(&pt);
+    return 0;
+}
+
+void scenario_run(struct scenario *sc)
+{
+    if (sc->part)
+        sim_run_parallel(&sc->sim, sc->part, sc->n_parts, (uint32_t)sc->cfg->run.threads, sc->lookahead);
+    else
+        sim_run(&sc->sim);
+}
+
 void scenario_free(struct scenario *sc)
 {
+    free(sc->part);
     if (sc->built)
         sim_free(&sc->sim);
     routes_free(&sc->routes);

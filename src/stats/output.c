@@ -1,6 +1,7 @@
 /* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
+#include "core/xalloc.h"
 #include "stats/collective.h"
 #include "stats/monitor.h"
 #include "stats/partrep.h"
@@ -278,7 +279,7 @@ static bool on_progress(void *ctx, const struct sim *s)
 
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "collective.csv", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", "partition.csv",
-                                          "partition.json", NULL};
+                                          "partition.json", "parallel.json", NULL};
 
 #define TMP_PREFIX ".rocesim-run-"
 
@@ -522,6 +523,43 @@ static void flow_source(const struct scenario *sc, uint32_t i, char *buf, size_t
         snprintf(buf, n, "traffic");
 }
 
+/* run.threads > 1: the engine's own figures (net/par.c), beside summary.json,
+ * which a parallel run writes byte for byte as the serial run does. */
+static int write_parallel(struct output *o, struct err *e)
+{
+    const struct sim *s = &o->sc->sim;
+    struct par_stats st;
+    uint32_t P = o->sc->n_parts;
+    uint64_t *ev = xcalloc(P ? P : 1, sizeof *ev);
+    if (!sim_parallel_stats(s, &st, ev, P)) {
+        free(ev);
+        return 0;
+    }
+    FILE *f = open_in(o, "parallel.json", e);
+    if (!f) {
+        free(ev);
+        return -1;
+    }
+    fprintf(f, "{\n  \"threads\": %u,\n  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n", st.threads, st.partitions,
+            (double)st.lookahead / T_NS);
+    fprintf(f, "  \"windows\": %llu,\n  \"messages\": %llu,\n  \"global_events\": %llu,\n", (unsigned long long)st.windows,
+            (unsigned long long)st.messages, (unsigned long long)st.global_events);
+    fprintf(f, "  \"loop_wall_seconds\": %.6f,\n  \"busy_seconds\": [", st.loop);
+    for (uint32_t t = 0; t < st.threads; t++)
+        fprintf(f, "%s%.6f", t ? ", " : "", st.busy[t]);
+    fprintf(f, "],\n  \"waiting_seconds\": [");
+    for (uint32_t t = 0; t < st.threads; t++)
+        fprintf(f, "%s%.6f", t ? ", " : "", st.loop > st.busy[t] ? st.loop - st.busy[t] : 0);
+    fprintf(f, "],\n  \"events_per_partition\": [");
+    for (uint32_t i = 0; i < P; i++)
+        fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)ev[i]);
+    fprintf(f, "]\n}\n");
+    free(ev);
+    char path[PATH_BUF + 64];
+    snprintf(path, sizeof path, "%s/parallel.json", o->tmp);
+    return output_fclose(f, path, e);
+}
+
 static int write_fct(struct output *o, struct err *e)
 {
     FILE *f = open_in(o, "fct.csv", e);
@@ -661,7 +699,7 @@ int output_finish(struct output *o, struct err *e)
     if (o->printed)
         fputc('\n', stderr);
     if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0 ||
-        partrep_finish(o->part, o->tmp, e) < 0)
+        partrep_finish(o->part, o->tmp, e) < 0 || write_parallel(o, e) < 0)
         return name_final(o, e), -1;
     char path[PATH_BUF + 64];
     snprintf(path, sizeof path, "%s/pfc.csv", o->tmp);

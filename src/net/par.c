@@ -1,0 +1,613 @@
+/* A parallel run of one fabric (issue 27; docs/parallel.md has the design and
+ * what each part of rocesim needs).
+ *
+ * The topology is split into partitions (topo/partition.h: edge switches with
+ * their hosts; aggregation and core switches placed by rule), many more than
+ * threads. Each partition is a shard: a shallow copy of the run's struct sim
+ * that shares every table (nodes, ports, NICs, flows, scheme state) but has
+ * its own event queue, packet pool, counters and clock, so the code of
+ * switch.c, nic.c, transport.c and the schemes runs unchanged on it, touching
+ * only its own nodes' state. A packet or PFC frame sent on a link between two
+ * partitions (port.cut) is copied into the sender's outbox instead of onto the
+ * wire; the receiving shard copies it into its own pool and onto the wire at
+ * the start of its next window, and pushes the ARRIVE the serial loop would
+ * have pushed (same time, same port: the same key).
+ *
+ * Conservative windows: every shard runs its events with time in [t0, t0 + L),
+ * t0 the earliest pending event of all, L the smallest delay of a cut link; a
+ * packet sent at t >= t0 arrives at >= t + L, so in a later window. Shards are
+ * taken by the threads in decreasing order of their previous window's events
+ * (Unison's load-adaptive rule), each by whichever thread is free. Between
+ * windows one thread runs the run's global events (monitors, the watchdog, the
+ * PFC deadlock check: the main sim's queue), merges the shards' PFC records
+ * into pfc.csv in event order, and decides whether the run is over.
+ *
+ * Same bytes as the serial loop: same-time events run in (time, kind, object)
+ * order in both (core/eventq.h), which no partition's timing can change; a
+ * window bounded by a global event at (t, h) runs only the events the serial
+ * loop runs before it. The serial loop ends after the event that completes the
+ * last flow and frees the last packet; a shard records when it last became
+ * quiet (its flows done, its starts made, none of its packets in use), and the
+ * run ends at the latest of those once every shard is quiet and no message is
+ * in flight. Events the shards ran after that instant are timers of finished
+ * flows and wake-ups with nothing to send, which change nothing. */
+#include "net/net_impl.h"
+#include "core/xalloc.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct outbox {
+    uint32_t *port;   /* the cut port each packet was sent on */
+    struct pkt *pkt;  /* copies */
+    uint32_t n, cap;
+};
+
+struct pfcrec {
+    simtime_t t;
+    uint32_t handle, seq, port;
+    uint8_t prio;
+    bool pause;
+};
+
+struct shard {
+    _Alignas(64) struct sim s; /* first: port.c and deadlock.c find the shard from the sim; each shard on its own lines */
+    struct par *par;
+    uint32_t id;
+    struct outbox *out[2];     /* [window parity][receiving shard] */
+    uint32_t *touched[2];      /* receiving shards written in that window */
+    uint32_t ntouched[2];
+    uint32_t *inbox;           /* senders with messages for this shard, from the previous window */
+    uint32_t ninbox;
+    simtime_t min_sent;        /* earliest arrival sent this window, T_NEVER if none */
+    uint64_t sent;             /* messages sent this window */
+    struct sim_quiet q;
+    struct pfcrec *pfc;
+    size_t npfc, cappfc;
+    uint32_t pfc_seq;
+    simtime_t dl_req;          /* earliest PFC deadlock arm request this window */
+    uint64_t load;             /* events in its last window */
+};
+
+struct par {
+    struct sim *main;
+    struct shard *sh;
+    uint32_t n, threads;
+    const uint32_t *part;      /* node -> shard */
+    simtime_t la;
+    uint32_t parity;           /* this window's */
+    simtime_t bt;              /* this window's bound key (bt, bh) */
+    uint32_t bh;
+    uint32_t *order;           /* shards by load, for this window */
+    uint64_t *sortkey;
+    atomic_uint next;          /* next index into order to take */
+    atomic_uint bar_count;
+    atomic_bool bar_sense;
+    atomic_bool finish;
+    struct pfcrec *merge;
+    uint32_t *peer;            /* port -> peer port, read-only */
+    struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
+    size_t capmerge;
+    pthread_t *tid;
+    struct par_stats stat;
+};
+
+/* ---------------------------------------------------------------- barrier */
+
+/* Spins, then yields: with more threads than cores (correctness runs,
+ * run.threads = 4 on 2 cores) a pure spin would wait out whole time slices. */
+static void barrier(struct par *P, bool *sense)
+{
+    *sense = !*sense;
+    if (atomic_fetch_add(&P->bar_count, 1) == P->threads - 1) {
+        atomic_store(&P->bar_count, 0);
+        atomic_store(&P->bar_sense, *sense);
+        return;
+    }
+    for (unsigned spins = 0; atomic_load(&P->bar_sense) != *sense;)
+        if (++spins > 256)
+            sched_yield();
+}
+
+/* ---------------------------------------------------------------- messages */
+
+void par_send(struct sim *s, uint32_t pid, struct pkt *p)
+{
+    struct shard *sh = (struct shard *)s;
+    struct par *P = sh->par;
+    uint32_t to = P->part[s->ports[s->ports[pid].peer].node];
+    struct outbox *ob = &sh->out[P->parity][to];
+    if (ob->n == 0) {
+        if (!sh->touched[P->parity])
+            sh->touched[P->parity] = xmalloc(P->n * sizeof(uint32_t));
+        sh->touched[P->parity][sh->ntouched[P->parity]++] = to;
+    }
+    if (ob->n == ob->cap) {
+        ob->cap = ob->cap ? 2 * ob->cap : 64;
+        ob->port = xrealloc(ob->port, ob->cap * sizeof *ob->port);
+        ob->pkt = xrealloc(ob->pkt, ob->cap * sizeof *ob->pkt);
+    }
+    ob->port[ob->n] = pid;
+    ob->pkt[ob->n++] = *p;
+    if (p->t_arrive < sh->min_sent)
+        sh->min_sent = p->t_arrive;
+    sh->sent++;
+    pkt_free(s, p);
+}
+
+/* The previous window's messages to this shard onto their wires, in each
+ * sender's order (a wire's packets all come from one sender). */
+static void deliver(struct par *P, struct shard *sh)
+{
+    struct sim *s = &sh->s;
+    uint32_t prev = P->parity ^ 1;
+    for (uint32_t k = 0; k < sh->ninbox; k++) {
+        struct outbox *ob = &P->sh[sh->inbox[k]].out[prev][sh->id];
+        for (uint32_t i = 0; i < ob->n; i++) {
+            uint32_t pid = ob->port[i];
+            struct pktq *w = par_wire(s, pid); /* the receiving port's: this partition's own line */
+            struct pkt *p = pkt_alloc(s);
+            *p = ob->pkt[i];
+            p->next = NULL;
+            bool idle = w->head == NULL;
+            q_push(w, p);
+            if (idle)
+                arrive_push(s, pid, p->t_arrive);
+        }
+        ob->n = 0;
+    }
+    sh->ninbox = 0;
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static void pfc_record(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause)
+{
+    struct shard *sh = ctx;
+    if (sh->npfc == sh->cappfc) {
+        sh->cappfc = sh->cappfc ? 2 * sh->cappfc : 256;
+        sh->pfc = xrealloc(sh->pfc, sh->cappfc * sizeof *sh->pfc);
+    }
+    sh->pfc[sh->npfc++] = (struct pfcrec){s->now, sh->q.handle, sh->pfc_seq++, port, (uint8_t)prio, pause};
+}
+
+void par_deadlock_request(struct sim *s)
+{
+    struct shard *sh = (struct shard *)s;
+    if (sh->dl_req == T_NEVER)
+        sh->dl_req = s->now; /* events run in time order: the first is the earliest */
+}
+
+bool par_pending(const struct sim *s)
+{
+    const struct par *P = s->par;
+    if (!evq_empty(&s->evq))
+        return true;
+    for (uint32_t i = 0; i < P->n; i++)
+        if (!evq_empty(&P->sh[i].s.evq) || P->sh[i].sent || P->sh[i].ninbox)
+            return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- windows */
+
+static void run_shard(struct par *P, struct shard *sh)
+{
+    deliver(P, sh);
+    if (sh->s.pool.in_use) /* messages came: not quiet until they are gone */
+        sh->q.quiet = false;
+    sh->load = sim_run_window(&sh->s, P->bt, P->bh, &sh->q);
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Thread t takes shards until none is left in this window; its busy time
+ * is counted (the rest of the window it waits at the barrier). */
+static void take_shards(struct par *P, uint32_t t)
+{
+    double t0 = wall();
+    for (;;) {
+        uint32_t i = atomic_fetch_add(&P->next, 1);
+        if (i >= P->n)
+            break;
+        run_shard(P, &P->sh[P->order[i]]);
+    }
+    P->stat.busy[t] += wall() - t0;
+}
+
+struct worker_arg {
+    struct par *P;
+    uint32_t t;
+};
+
+static void *worker(void *arg)
+{
+    struct par *P = ((struct worker_arg *)arg)->P;
+    uint32_t t = ((struct worker_arg *)arg)->t;
+    bool sense = false;
+    for (;;) {
+        barrier(P, &sense);
+        if (atomic_load(&P->finish))
+            return NULL;
+        take_shards(P, t);
+        barrier(P, &sense);
+    }
+}
+
+static int desc_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Shards in decreasing order of their last window's events (ties: lower id first). */
+static void order_by_load(struct par *P)
+{
+    for (uint32_t i = 0; i < P->n; i++) {
+        uint64_t l = P->sh[i].load < 0xffffffffu ? P->sh[i].load : 0xffffffffu;
+        P->sortkey[i] = l << 32 | (0xffffffffu - i);
+    }
+    qsort(P->sortkey, P->n, sizeof *P->sortkey, desc_u64);
+    for (uint32_t i = 0; i < P->n; i++)
+        P->order[i] = 0xffffffffu - (uint32_t)P->sortkey[i];
+}
+
+static int pfc_cmp(const void *a, const void *b)
+{
+    const struct pfcrec *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->handle != y->handle)
+        return x->handle < y->handle ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The shards' PFC records of this window, to the run's hook in the serial
+ * loop's order: by event key, then in the order the event made them. */
+static void pfc_flush(struct par *P)
+{
+    struct sim *m = P->main;
+    size_t n = 0;
+    for (uint32_t i = 0; i < P->n; i++)
+        n += P->sh[i].npfc;
+    if (!n)
+        return;
+    if (n > P->capmerge) {
+        P->capmerge = 2 * n;
+        P->merge = xrealloc(P->merge, P->capmerge * sizeof *P->merge);
+    }
+    n = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        memcpy(P->merge + n, P->sh[i].pfc, P->sh[i].npfc * sizeof *P->merge);
+        n += P->sh[i].npfc;
+        P->sh[i].npfc = 0;
+    }
+    qsort(P->merge, n, sizeof *P->merge, pfc_cmp);
+    simtime_t now = m->now;
+    for (size_t k = 0; k < n; k++) {
+        m->now = P->merge[k].t;
+        m->hooks.pfc(m->hooks.ctx, m, P->merge[k].port, P->merge[k].prio, P->merge[k].pause);
+    }
+    m->now = now;
+}
+
+/* The shards' counters summed into the main sim (peaks: the largest), for
+ * the global events, the progress line and the outputs. */
+static void merge_counters(struct par *P, uint64_t global_events)
+{
+    struct sim *m = P->main;
+    struct sim_counters c;
+    memset(&c, 0, sizeof c);
+    uint64_t *cv = (uint64_t *)(void *)&c;
+    const size_t head = offsetof(struct sim_counters, cc_stat) / sizeof(uint64_t);
+    const size_t tail0 = offsetof(struct sim_counters, lb_ctrl_packets) / sizeof(uint64_t);
+    const size_t tail1 = sizeof c / sizeof(uint64_t);
+    uint64_t in_use = 0, peak = 0, held = 0, ctrl = 0;
+    uint32_t started = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        const struct sim *s = &P->sh[i].s;
+        const uint64_t *sv = (const uint64_t *)(const void *)&s->c;
+        for (size_t k = 0; k < head; k++)
+            cv[k] += sv[k];
+        for (size_t k = tail0; k < tail1; k++)
+            cv[k] += sv[k];
+        for (size_t b = 0; b < sizeof c.cc_stat / sizeof *c.cc_stat && s->c.cc_stat[b].ops; b++) {
+            size_t k = 0;
+            while (c.cc_stat[k].ops && c.cc_stat[k].ops != s->c.cc_stat[b].ops)
+                k++;
+            c.cc_stat[k].ops = s->c.cc_stat[b].ops;
+            for (int j = 0; j < CC_STATS; j++)
+                c.cc_stat[k].v[j] += s->c.cc_stat[b].v[j];
+        }
+        if (s->c.reorder_peak_bytes > m->c.reorder_peak_bytes)
+            m->c.reorder_peak_bytes = s->c.reorder_peak_bytes;
+        if (s->c.lb_held_peak > m->c.lb_held_peak)
+            m->c.lb_held_peak = s->c.lb_held_peak;
+        in_use += s->pool.in_use;
+        peak += s->pool.peak;
+        held += s->lb_held_now;
+        ctrl += s->ctrl_pending.n;
+        started += s->next_start;
+    }
+    c.reorder_peak_bytes = m->c.reorder_peak_bytes;
+    c.lb_held_peak = m->c.lb_held_peak;
+    c.events += global_events;
+    m->c = c;
+    m->pool.in_use = in_use;
+    m->pool.peak = peak; /* the partitions' peaks, summed: an upper bound of the serial run's */
+    m->lb_held_now = held;
+    m->ctrl_pending.n = (uint32_t)ctrl;
+    m->next_start = started;
+}
+
+static inline bool key_less(simtime_t t, uint32_t h, simtime_t bt, uint32_t bh)
+{
+    return t < bt || (t == bt && h < bh);
+}
+
+void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t la)
+{
+    struct par *P = m->par;
+    if (!P) { /* first call: set up the shards */
+        P = xcalloc(1, sizeof *P);
+        m->par = P;
+        P->main = m;
+        P->n = parts;
+        P->threads = threads;
+        uint32_t *pt = xmalloc(m->n_nodes * sizeof *pt);
+        memcpy(pt, part, m->n_nodes * sizeof *pt);
+        P->part = pt;
+        P->la = la;
+        P->sh = xcalloc_aligned(parts, sizeof *P->sh, _Alignof(struct shard));
+        P->order = xmalloc(parts * sizeof *P->order);
+        P->sortkey = xmalloc(parts * sizeof *P->sortkey);
+        P->peer = xmalloc(m->n_ports * sizeof *P->peer);
+        P->wire = xmalloc(m->n_ports * sizeof *P->wire);
+        for (uint32_t p = 0; p < m->n_ports; p++) {
+            uint32_t q = m->ports[p].peer;
+            m->ports[p].cut = pt[m->ports[p].node] != pt[m->ports[q].node];
+            P->peer[p] = q;
+            /* A cut port never uses its own wire (it sends messages), so its
+             * link's packets wait on its peer's, written only by the
+             * receiving partition. */
+            P->wire[p] = m->ports[p].cut ? &m->ports[q].wire : &m->ports[p].wire;
+        }
+        lb_paths_alloc(m); /* before the shards copy the sim: one table of path sets, each enumerated at its first use by any partition (paths.c) */
+        /* the main queue keeps the global events only; shards start flows */
+        struct eventq keep;
+        evq_init(&keep);
+        evq_order_by_handle(&keep);
+        struct event ev;
+        while (evq_pop(&m->evq, &ev))
+            if (ev_kind(&ev) != EV_FLOW_START)
+                evq_push_timer(&keep, ev.time, ev_kind(&ev), ev_id(&ev));
+        evq_free(&m->evq);
+        m->evq = keep;
+        for (uint32_t i = 0; i < parts; i++) {
+            struct shard *sh = &P->sh[i];
+            sh->s = *m;
+            struct sim *s = &sh->s;
+            evq_init(&s->evq);
+            evq_order_by_handle(&s->evq);
+            memset(&s->pool, 0, sizeof s->pool);
+            memset(&s->c, 0, sizeof s->c);
+            memset(&s->ctrl_pending, 0, sizeof s->ctrl_pending);
+            s->lb_held_now = 0;
+            s->lb_mem = NULL;  /* its own blocks (lb_alloc), freed with it */
+            s->hooks = (struct sim_hooks){.ctx = sh, .pfc = m->hooks.pfc ? pfc_record : NULL};
+            s->par = P;
+            s->is_shard = true;
+            s->port_peer = P->peer;
+            s->port_wire = P->wire;
+            sh->par = P;
+            sh->id = i;
+            sh->out[0] = xcalloc(parts, sizeof(struct outbox));
+            sh->out[1] = xcalloc(parts, sizeof(struct outbox));
+            sh->inbox = xmalloc(parts * sizeof *sh->inbox);
+            sh->min_sent = T_NEVER;
+            sh->dl_req = T_NEVER;
+            s->n_starts = s->next_start = s->n_src = 0;
+            P->order[i] = i;
+        }
+        for (uint32_t i = 0; i < m->n_flows; i++)
+            P->sh[pt[m->flows[i].src]].s.n_src++;
+        for (uint32_t i = 0; i < parts; i++) {
+            struct sim *s = &P->sh[i].s;
+            s->start_order = xmalloc((s->n_src ? s->n_src : 1) * sizeof *s->start_order);
+        }
+        for (uint32_t k = 0; k < m->n_flows; k++) { /* each shard's flows, in the run's start order */
+            uint32_t f = m->start_order[k];
+            struct sim *s = &P->sh[pt[m->flows[f].src]].s;
+            s->start_order[s->n_starts++] = f;
+        }
+        for (uint32_t i = 0; i < parts; i++) {
+            struct sim *s = &P->sh[i].s;
+            if (s->n_starts)
+                evq_push(&s->evq, m->flows[s->start_order[0]].start, EV_FLOW_START, 0);
+            P->sh[i].q.quiet = s->n_src == 0;
+            P->sh[i].q.t = 0;
+            P->sh[i].q.handle = P->sh[i].q.h = 0;
+        }
+        P->tid = xcalloc(threads, sizeof *P->tid);
+        P->stat.threads = threads;
+        P->stat.partitions = parts;
+        P->stat.lookahead = la;
+        P->stat.busy = xcalloc(threads, sizeof *P->stat.busy);
+    }
+    m->stopped = false;
+    atomic_store(&P->finish, false);
+    atomic_store(&P->bar_count, 0);
+    atomic_store(&P->bar_sense, false);
+    struct worker_arg *wa = xcalloc(threads, sizeof *wa);
+    for (uint32_t t = 1; t < threads; t++) {
+        wa[t] = (struct worker_arg){P, t};
+        pthread_create(&P->tid[t], NULL, worker, &wa[t]);
+    }
+    double start = wall();
+    bool sense = false, done = false;
+    uint64_t global_events = 0, since_progress = 0;
+    for (;;) {
+        /* the next window: from the earliest pending event or message */
+        simtime_t t0 = T_NEVER;
+        for (uint32_t i = 0; i < P->n; i++) {
+            struct shard *sh = &P->sh[i];
+            simtime_t t = evq_top_time(&sh->s.evq);
+            if (t < t0)
+                t0 = t;
+            if (sh->min_sent < t0)
+                t0 = sh->min_sent;
+        }
+        simtime_t gt = evq_top_time(&m->evq);
+        uint32_t gh = evq_empty(&m->evq) ? 0 : evq_peek_handle(&m->evq);
+        if (t0 == T_NEVER && gt == T_NEVER)
+            break; /* nothing left anywhere */
+        if (m->p.stop && (t0 < gt ? t0 : gt) > m->p.stop) {
+            m->now = m->p.stop;
+            m->stopped = true;
+            break;
+        }
+        simtime_t bt = t0 == T_NEVER ? T_NEVER : t0 + P->la;
+        uint32_t bh = 0;
+        bool global = gt != T_NEVER && key_less(gt, gh, bt, bh);
+        if (global)
+            bt = gt, bh = gh;
+        if (m->p.stop && key_less(m->p.stop + 1, 0, bt, bh))
+            bt = m->p.stop + 1, bh = 0, global = false;
+        P->bt = bt;
+        P->bh = bh;
+        /* receivers learn who wrote to them in the window before */
+        uint32_t prev = P->parity;
+        P->parity ^= 1;
+        for (uint32_t i = 0; i < P->n; i++) {
+            struct shard *sh = &P->sh[i];
+            for (uint32_t k = 0; k < sh->ntouched[prev]; k++) {
+                struct shard *r = &P->sh[sh->touched[prev][k]];
+                r->inbox[r->ninbox++] = i;
+            }
+            sh->ntouched[prev] = 0;
+            sh->min_sent = T_NEVER;
+            sh->sent = 0;
+            sh->dl_req = T_NEVER;
+        }
+        order_by_load(P);
+        atomic_store(&P->next, 0);
+        barrier(P, &sense);
+        take_shards(P, 0);
+        barrier(P, &sense);
+        P->stat.windows++;
+        /* between windows: one thread */
+        if (m->hooks.pfc)
+            pfc_flush(P);
+        uint64_t sent = 0, ev = 0;
+        bool quiet = true;
+        simtime_t qt = 0;
+        uint32_t qh = 0;
+        simtime_t dl = T_NEVER;
+        for (uint32_t i = 0; i < P->n; i++) {
+            struct shard *sh = &P->sh[i];
+            sent += sh->sent;
+            ev += sh->load;
+            quiet = quiet && sh->q.quiet;
+            if (!key_less(sh->q.t, sh->q.h, qt, qh))
+                qt = sh->q.t, qh = sh->q.h;
+            if (sh->dl_req < dl)
+                dl = sh->dl_req;
+        }
+        since_progress += ev;
+        P->stat.messages += sent;
+        if (dl != T_NEVER) { /* a PAUSE reached a switch: deadlock_arm as the serial loop would have */
+            m->now = dl;
+            deadlock_arm(m);
+        }
+        if (quiet && !sent && m->n_flows) { /* the serial loop's end: every flow done, no packet anywhere */
+            m->now = qt;
+            done = true;
+            break;
+        }
+        if (global) { /* the global event the window stopped before */
+            merge_counters(P, global_events);
+            struct event e;
+            evq_pop(&m->evq, &e);
+            m->now = e.time;
+            global_events++;
+            P->stat.global_events++;
+            sim_global_event(m, &e);
+        }
+        if (since_progress >= 65536 && m->hooks.progress) {
+            since_progress = 0;
+            merge_counters(P, global_events);
+            if (t0 != T_NEVER && t0 > m->now)
+                m->now = t0;
+            if (m->hooks.progress(m->hooks.ctx, m))
+                break;
+        }
+    }
+    (void)done;
+    atomic_store(&P->finish, true);
+    barrier(P, &sense);
+    for (uint32_t t = 1; t < threads; t++)
+        pthread_join(P->tid[t], NULL);
+    free(wa);
+    P->stat.loop += wall() - start;
+    if (m->hooks.pfc)
+        pfc_flush(P);
+    merge_counters(P, global_events);
+    sim_mark_paused_waiting(m);
+}
+
+bool sim_parallel_stats(const struct sim *m, struct par_stats *st, uint64_t *part_events, uint32_t n)
+{
+    const struct par *P = m->par;
+    if (!P)
+        return false;
+    *st = P->stat;
+    for (uint32_t i = 0; i < n && i < P->n; i++)
+        part_events[i] = P->sh[i].s.c.events;
+    return true;
+}
+
+void par_free(struct sim *m)
+{
+    struct par *P = m->par;
+    if (!P)
+        return;
+    for (uint32_t i = 0; i < P->n; i++) {
+        struct shard *sh = &P->sh[i];
+        struct sim *s = &sh->s;
+        evq_free(&s->evq);
+        for (size_t k = 0; k < s->pool.nchunks; k++)
+            free(s->pool.chunks[k]);
+        free(s->pool.chunks);
+        lb_mem_free(s);
+        free(s->start_order);
+        for (int b = 0; b < 2; b++) {
+            for (uint32_t j = 0; j < P->n; j++) {
+                free(sh->out[b][j].port);
+                free(sh->out[b][j].pkt);
+            }
+            free(sh->out[b]);
+            free(sh->touched[b]);
+        }
+        free(sh->inbox);
+        free(sh->pfc);
+    }
+    free(P->sh);
+    free(P->order);
+    free(P->sortkey);
+    free((void *)P->part);
+    free(P->merge);
+    free(P->peer);
+    free(P->wire);
+    free(P->tid);
+    free(P->stat.busy);
+    free(P);
+    m->par = NULL;
+}

@@ -1,0 +1,84 @@
+#!/bin/bash
+# A parallel run (run.threads > 1, net/par.c) gives the serial run's bytes:
+# fct.csv, pfc.csv, pfc_ports.csv, the monitors' files and summary.json less
+# what describes the engine rather than the network (wall time, rates, RSS,
+# events run, the pool's peak, the command line and run.threads itself), for
+# 2 and 4 threads (more threads than cores is fine), on leaf-spine, fat-tree,
+# Clos and HPCC's fat.txt, with DCQCN, HPCC and several load balancers. Each
+# case is checked to exercise what it claims (flows finished, PAUSEs sent,
+# packets crossing partitions); runs that must stay serial are refused with
+# the reason, exit 2.
+# usage: cli_parallel.sh ROCESIM_BIN
+set -u
+bin=$1
+. "$(dirname "$0")/cli_lib.sh"
+shared=$(cd "$(dirname "$0")/shared" && pwd)
+
+# summary.json without the engine's own lines
+net_summary() {
+    grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
+        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
+}
+
+same_as_serial() { # NAME ARGS...: threads 1, 2 and 4 give the same outputs
+    local name=$1
+    shift
+    for t in 1 2 4; do
+        "$bin" run --quiet "$@" --set run.threads=$t --out "$tmp/$name-$t" || { echo "FAIL: $name threads=$t"; fail=$((fail + 1)); return; }
+    done
+    check test "$(wc -l < "$tmp/$name-1/fct.csv")" -gt 10
+    for t in 2 4; do
+        for f in "$tmp/$name-1"/*.csv; do
+            check cmp "$f" "$tmp/$name-$t/$(basename "$f")"
+        done
+        check cmp <(net_summary "$tmp/$name-1") <(net_summary "$tmp/$name-$t")
+    done
+}
+
+small_ls=(--set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 --set topology.hosts_per_leaf=8
+          --set switch.buffer=1MB --set traffic.load=0.6 --set traffic.duration=300us)
+# DCQCN, ECMP, lossless: PAUSEs on a small buffer
+same_as_serial ls-dcqcn "${small_ls[@]}"
+check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
+check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
+check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
+# HPCC with its window, on the same fabric
+same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+# monitors and the watchdog are global events between windows: their files match too
+same_as_serial ls-mon "${small_ls[@]}" --set output.queue_ports=all --set output.queue_interval=5us \
+    --set output.flows=0,1,2 --set output.flow_interval=5us --set output.util_ports=all --set output.paused_interval=20us
+check test -s "$tmp/ls-mon-2/queue.csv"
+
+fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5 --set traffic.duration=300us)
+same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
+same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
+same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
+# lossy, DCQCN with go-back-N
+same_as_serial ft-lossy "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB
+check grep -q '"packets_dropped": [1-9]' "$tmp/ft-lossy-2/summary.json"
+
+same_as_serial clos --set topology.type=clos --set topology.pods=2 --set switch.buffer=1MB --set traffic.load=0.5 \
+    --set traffic.duration=200us --set lb.scheme=spray
+
+same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" \
+    --set traffic.load=0.3 --set traffic.duration=50us --set switch.buffer=4MB
+
+# the partitions really ran apart: fat.txt by ToR has cut links, and the
+# serial run's report counts the packets that crossed them
+"$bin" run --quiet --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3 \
+    --set traffic.duration=50us --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
+check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
+
+# what must stay serial says why, exit 2
+refused() { # WHAT ARGS...
+    local what=$1
+    shift
+    "$bin" run --quiet "${small_ls[@]}" "$@" --set run.threads=2 --out "$tmp/refused" 2> "$tmp/err"
+    check test $? -eq 2
+    check grep -q "run.threads = 2: .*$what" "$tmp/err"
+}
+refused "PCN" --set transport.cc=pcn
+refused "run.ns3_timing" --set run.ns3_timing=on
+refused "output.partition_report" --set output.partition_report=on
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
