@@ -5,11 +5,12 @@ PREFIX ?= /usr/local
 BUILD := build
 ASAN_BUILD := build-asan
 FUZZ_BUILD := build-fuzz
+TSAN_BUILD := build-tsan
 # Seconds per fuzz harness: `make fuzz` (short, also part of `make test`);
 # FUZZ_TIME=1800 make fuzz for a long session.
 FUZZ_TIME ?= 10
 
-.PHONY: all build-tests deps deps-fuzz test-deps run test test-release test-asan test-fuzz clean bench fuzz install
+.PHONY: all build-tests deps deps-fuzz test-deps run test test-release test-asan test-tsan test-fuzz clean bench fuzz install
 
 # `make` and `make run` build the simulator alone; `make test` builds the rest.
 all: $(BUILD)/Makefile
@@ -23,6 +24,9 @@ $(BUILD)/Makefile: CMakeLists.txt
 
 $(ASAN_BUILD)/Makefile: CMakeLists.txt
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROCESIM_SANITIZE=ON
+
+$(TSAN_BUILD)/Makefile: CMakeLists.txt
+	CC=clang-14 cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCESIM_TSAN=ON -DROCESIM_TESTS=OFF
 
 $(FUZZ_BUILD)/Makefile: CMakeLists.txt
 	CC=clang-14 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCESIM_FUZZ=ON -DROCESIM_TESTS=OFF
@@ -40,7 +44,7 @@ deps-fuzz:
 run: deps all
 	$(BUILD)/rocesim run
 
-test: deps test-deps test-release test-asan test-fuzz
+test: deps test-deps test-release test-asan test-tsan test-fuzz
 
 test-release: build-tests
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -48,6 +52,12 @@ test-release: build-tests
 test-asan: $(ASAN_BUILD)/Makefile
 	@$(MAKE) --no-print-directory -C $(ASAN_BUILD) -j$(JOBS)
 	cd $(ASAN_BUILD) && ROCESIM_SANITIZED=1 ctest --output-on-failure -j$(JOBS)
+
+# The parallel run's threads under ThreadSanitizer (clang, as the fuzz build):
+# any data race between partitions fails it (tests/cli_parallel.sh).
+test-tsan: deps-fuzz $(TSAN_BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(TSAN_BUILD) -j$(JOBS) rocesim
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/cli_parallel.sh $(TSAN_BUILD)/rocesim
 
 # libFuzzer harnesses (clang, ASan+UBSan), each run FUZZ_TIME seconds on one
 # core; a finding fails the target and is left in build-fuzz/findings/.
