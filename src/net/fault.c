@@ -64,6 +64,9 @@ static void port_down(struct sim *s, uint32_t pid)
             memset(slot_pstate(&s->slot[i], pid), 0, s->slot[i].pstride);
 }
 
+/* Each end of the link is changed by the sim that owns it: in a parallel run
+ * its partition (packets go back to that partition's pool; net/par.c runs
+ * this between windows, every partition stopped at this instant). */
 void sim_link_set(struct sim *s, uint32_t pid, bool up)
 {
     uint32_t peer = s->ports[pid].peer;
@@ -77,16 +80,18 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
             pt->tx_at = -1;
         }
     } else {
-        port_down(s, pid);
-        port_down(s, peer);
+        port_down(sim_end(s, pid), pid);
+        port_down(sim_end(s, peer), peer);
     }
-    s->c.link_changes++;
+    sim_end(s, pid)->c.link_changes++;
     if (s->reroute)
         s->reroute(s->reroute_ctx, s, pid, up);
     lb_paths_free(s); /* path sets follow the new tables, enumerated again on first use */
+    if (s->par)
+        par_tables_changed(s, pid, up);
     if (up) { /* a NIC may have waited to send */
-        port_kick(s, pid);
-        port_kick(s, peer);
+        port_kick(sim_end(s, pid), pid);
+        port_kick(sim_end(s, peer), peer);
     }
 }
 
@@ -113,7 +118,7 @@ static void link_rate(struct sim *s, const struct sim_link_event *ev)
             pt->pfc_shift = ev->pfc_shift[i];
         }
     }
-    s->c.link_changes++;
+    sim_end(s, ev->port)->c.link_changes++;
 }
 
 void sim_link_event(struct sim *s, const struct sim_link_event *ev)

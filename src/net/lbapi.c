@@ -258,6 +258,8 @@ void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uin
     s->c.lb_held++;
     if (++s->lb_held_now > s->c.lb_held_peak)
         s->c.lb_held_peak = s->lb_held_now;
+    if (s->is_shard) /* the fabric's peak is of a sum over partitions: net/par.c */
+        par_held(s, 1);
     if (h->at < 0) /* the first packet of an empty queue sets its deadline */
         lb_hold_deadline(s, sw, k, deadline == T_NEVER ? s->now : deadline);
 }
@@ -277,6 +279,8 @@ void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
     struct pkt *p = h->head;
     h->head = h->tail = NULL;
     s->lb_held_now -= h->n;
+    if (s->is_shard && h->n)
+        par_held(s, -(int32_t)h->n);
     h->n = 0;
     h->at = -1; /* a pending heap entry finds no deadline and does nothing */
     while (p) {

@@ -179,6 +179,15 @@ void sim_global_event(struct sim *s, const struct event *ev);
 void sim_mark_paused_waiting(struct sim *s);
 void par_send(struct sim *s, uint32_t pid, struct pkt *p);
 static inline struct pktq *par_wire(const struct sim *s, uint32_t pid) { return s->port_wire[pid]; }
+struct sim *par_owner(struct sim *s, uint32_t pid);
+void par_held(struct sim *s, int32_t delta);
+/* The sim that owns port pid: s itself, or in a parallel run (s the run's
+ * own sim, between windows) the partition holding the port. */
+static inline struct sim *sim_end(struct sim *s, uint32_t pid) { return s->par && !s->is_shard ? par_owner(s, pid) : s; }
+/* Between windows, after a link event changed the routes (fault.c): the
+ * partitions take the new tables, and messages still on their way over a
+ * failed link are lost. */
+void par_tables_changed(struct sim *s, uint32_t pid, bool up);
 void par_deadlock_request(struct sim *s);
 bool par_pending(const struct sim *s);
 void par_free(struct sim *s);

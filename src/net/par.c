@@ -53,6 +53,12 @@ struct pfcrec {
     bool pause;
 };
 
+struct heldrec { /* a change of the packets held in LB hold queues */
+    simtime_t t;
+    uint32_t handle, seq;
+    int32_t delta;
+};
+
 struct shard {
     _Alignas(64) struct sim s; /* first: port.c and deadlock.c find the shard from the sim; each shard on its own lines */
     struct par *par;
@@ -67,7 +73,9 @@ struct shard {
     struct sim_quiet q;
     struct pfcrec *pfc;
     size_t npfc, cappfc;
-    uint32_t pfc_seq;
+    uint32_t pfc_seq;          /* orders a shard's records of one event (PFC and held) */
+    struct heldrec *held;
+    size_t nheld, capheld;
     simtime_t dl_req;          /* earliest PFC deadlock arm request this window */
     uint64_t load;             /* events in its last window */
 };
@@ -87,10 +95,14 @@ struct par {
     atomic_uint bar_count;
     atomic_bool bar_sense;
     atomic_bool finish;
-    struct pfcrec *merge;
     uint32_t *peer;            /* port -> peer port, read-only */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
+    struct pfcrec *merge;
     size_t capmerge;
+    struct heldrec *hmerge;
+    size_t caphmerge;
+    int64_t held_now;          /* packets in hold queues, fabric-wide, at the last window's end */
+    uint64_t held_peak;        /* ...most at once: the serial run's lb_held_peak */
     pthread_t *tid;
     struct par_stats stat;
 };
@@ -174,11 +186,83 @@ static void pfc_record(void *ctx, const struct sim *s, uint32_t port, int prio, 
     sh->pfc[sh->npfc++] = (struct pfcrec){s->now, sh->q.handle, sh->pfc_seq++, port, (uint8_t)prio, pause};
 }
 
+void par_held(struct sim *s, int32_t delta)
+{
+    struct shard *sh = (struct shard *)s;
+    if (sh->nheld == sh->capheld) {
+        sh->capheld = sh->capheld ? 2 * sh->capheld : 256;
+        sh->held = xrealloc(sh->held, sh->capheld * sizeof *sh->held);
+    }
+    sh->held[sh->nheld++] = (struct heldrec){s->now, sh->q.handle, sh->pfc_seq++, delta};
+}
+
 void par_deadlock_request(struct sim *s)
 {
     struct shard *sh = (struct shard *)s;
     if (sh->dl_req == T_NEVER)
         sh->dl_req = s->now; /* events run in time order: the first is the earliest */
+}
+
+struct sim *par_owner(struct sim *s, uint32_t pid)
+{
+    struct par *P = s->par;
+    struct sim *o = &P->sh[P->part[s->ports[pid].node]].s;
+    o->now = s->now;
+    return o;
+}
+
+/* The tables a reroute rebuilds, as the run's sim now has them. */
+static void sync_tables(struct par *P)
+{
+    struct sim *m = P->main;
+    lb_paths_alloc(m);
+    for (uint32_t i = 0; i < P->n; i++) {
+        struct sim *s = &P->sh[i].s;
+        s->route_off = m->route_off;
+        s->route_cnt = m->route_cnt;
+        s->route_ports = m->route_ports;
+        s->edge_node = m->edge_node;
+        s->host_edge = m->host_edge;
+        s->host_port = m->host_port;
+        s->paths = m->paths;
+        s->paths_epoch = m->paths_epoch;
+    }
+}
+
+/* Messages sent over the failed link in the last window are packets on its
+ * wire: lost with it, as port_down loses what is on a wire. */
+static void lose_messages(struct par *P, uint32_t pid)
+{
+    struct sim *m = P->main;
+    struct shard *from = &P->sh[P->part[m->ports[pid].node]];
+    uint32_t to = P->part[m->ports[m->ports[pid].peer].node];
+    struct outbox *ob = &from->out[P->parity][to];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ob->n; i++) {
+        if (ob->port[i] != pid) {
+            ob->port[k] = ob->port[i];
+            ob->pkt[k++] = ob->pkt[i];
+            continue;
+        }
+        const struct pkt *p = &ob->pkt[i];
+        if (p->type != PKT_PFC) {
+            from->s.c.packets_lost_link++;
+            if (p->flow < m->n_flows)
+                FLOW_COUNT(m->flows[p->flow].lost);
+        }
+    }
+    from->sent -= ob->n - k;
+    ob->n = k;
+}
+
+void par_tables_changed(struct sim *m, uint32_t pid, bool up)
+{
+    struct par *P = m->par;
+    sync_tables(P);
+    if (!up && m->ports[pid].cut) {
+        lose_messages(P, pid);
+        lose_messages(P, m->ports[pid].peer);
+    }
 }
 
 bool par_pending(const struct sim *s)
@@ -299,6 +383,43 @@ static void pfc_flush(struct par *P)
     m->now = now;
 }
 
+static int held_cmp(const void *a, const void *b)
+{
+    const struct heldrec *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->handle != y->handle)
+        return x->handle < y->handle ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The window's hold-queue changes in the serial loop's order: the most
+ * packets held at once in the whole fabric, as the serial loop counts it. */
+static void held_flush(struct par *P)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < P->n; i++)
+        n += P->sh[i].nheld;
+    if (!n)
+        return;
+    if (n > P->caphmerge) {
+        P->caphmerge = 2 * n;
+        P->hmerge = xrealloc(P->hmerge, P->caphmerge * sizeof *P->hmerge);
+    }
+    n = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        memcpy(P->hmerge + n, P->sh[i].held, P->sh[i].nheld * sizeof *P->hmerge);
+        n += P->sh[i].nheld;
+        P->sh[i].nheld = 0;
+    }
+    qsort(P->hmerge, n, sizeof *P->hmerge, held_cmp);
+    for (size_t k = 0; k < n; k++) {
+        P->held_now += P->hmerge[k].delta;
+        if (P->held_now > (int64_t)P->held_peak)
+            P->held_peak = (uint64_t)P->held_now;
+    }
+}
+
 /* The shards' counters summed into the main sim (peaks: the largest), for
  * the global events, the progress line and the outputs. */
 static void merge_counters(struct par *P, uint64_t global_events)
@@ -329,8 +450,6 @@ static void merge_counters(struct par *P, uint64_t global_events)
         }
         if (s->c.reorder_peak_bytes > m->c.reorder_peak_bytes)
             m->c.reorder_peak_bytes = s->c.reorder_peak_bytes;
-        if (s->c.lb_held_peak > m->c.lb_held_peak)
-            m->c.lb_held_peak = s->c.lb_held_peak;
         in_use += s->pool.in_use;
         peak += s->pool.peak;
         held += s->lb_held_now;
@@ -338,7 +457,7 @@ static void merge_counters(struct par *P, uint64_t global_events)
         started += s->next_start;
     }
     c.reorder_peak_bytes = m->c.reorder_peak_bytes;
-    c.lb_held_peak = m->c.lb_held_peak;
+    c.lb_held_peak = P->held_peak;
     c.events += global_events;
     m->c = c;
     m->pool.in_use = in_use;
@@ -506,6 +625,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         /* between windows: one thread */
         if (m->hooks.pfc)
             pfc_flush(P);
+        held_flush(P);
         uint64_t sent = 0, ev = 0;
         bool quiet = true;
         simtime_t qt = 0;
@@ -559,6 +679,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     P->stat.loop += wall() - start;
     if (m->hooks.pfc)
         pfc_flush(P);
+    held_flush(P);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
 }
@@ -598,12 +719,14 @@ void par_free(struct sim *m)
         }
         free(sh->inbox);
         free(sh->pfc);
+        free(sh->held);
     }
     free(P->sh);
     free(P->order);
     free(P->sortkey);
     free((void *)P->part);
     free(P->merge);
+    free(P->hmerge);
     free(P->peer);
     free(P->wire);
     free(P->tid);
