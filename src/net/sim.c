@@ -458,8 +458,6 @@ const char *sim_parallel_refusal(const struct sim *s)
         return "run.ns3_timing keeps ns-3's one global order of same-time events, which partitions on their own threads cannot";
     if (s->deps)
         return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
-    if (s->p.irn)
-        return "IRN's receiver bitmap is freed by the sender when the flow completes, while a late duplicate may still reach the receiver";
     return NULL;
 }
 
