@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct outbox {
     uint32_t *port;   /* the cut port each packet was sent on */
@@ -95,6 +96,7 @@ struct par {
     atomic_uint bar_count;
     atomic_bool bar_sense;
     atomic_bool finish;
+    unsigned spin_limit;       /* barrier spins before yielding */
     uint32_t *peer;            /* port -> peer port, read-only */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
     struct pfcrec *merge;
@@ -109,8 +111,17 @@ struct par {
 
 /* ---------------------------------------------------------------- barrier */
 
-/* Spins, then yields: with more threads than cores (correctness runs,
- * run.threads = 4 on 2 cores) a pure spin would wait out whole time slices. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Spins a little (a window's wait on idle cores is a few microseconds),
+ * then yields: the thread waited for may have lost its core to another
+ * process, or share this one (more threads than cores), and spinning on
+ * would only delay it. */
 static void barrier(struct par *P, bool *sense)
 {
     *sense = !*sense;
@@ -119,9 +130,11 @@ static void barrier(struct par *P, bool *sense)
         atomic_store(&P->bar_sense, *sense);
         return;
     }
-    for (unsigned spins = 0; atomic_load(&P->bar_sense) != *sense;)
-        if (++spins > 256)
+    for (unsigned spins = 0; atomic_load_explicit(&P->bar_sense, memory_order_acquire) != *sense;) {
+        cpu_relax();
+        if (++spins > P->spin_limit)
             sched_yield();
+    }
 }
 
 /* ---------------------------------------------------------------- messages */
@@ -556,6 +569,8 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             P->sh[i].q.handle = P->sh[i].q.h = 0;
         }
         P->tid = xcalloc(threads, sizeof *P->tid);
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        P->spin_limit = cores > 0 && threads > (uint32_t)cores ? 64 : 2048;
         P->stat.threads = threads;
         P->stat.partitions = parts;
         P->stat.lookahead = la;
