@@ -47,17 +47,17 @@ struct outbox {
     uint32_t n, cap;
 };
 
-struct pfcrec {
+/* What a partition did that the serial loop reports in event order across
+ * the whole fabric: a PFC frame received (pfc.csv), a change of the packets
+ * held in LB hold queues (their fabric-wide peak). Merged after each window. */
+enum { REC_PFC, REC_HELD };
+struct rec {
     simtime_t t;
-    uint32_t handle, seq, port;
-    uint8_t prio;
+    uint32_t handle, seq;  /* the event's, and the order within the partition */
+    uint32_t port;         /* REC_PFC */
+    int32_t delta;         /* REC_HELD */
+    uint8_t what, prio;    /* REC_PFC: prio, pause */
     bool pause;
-};
-
-struct heldrec { /* a change of the packets held in LB hold queues */
-    simtime_t t;
-    uint32_t handle, seq;
-    int32_t delta;
 };
 
 struct shard {
@@ -72,11 +72,9 @@ struct shard {
     simtime_t min_sent;        /* earliest arrival sent this window, T_NEVER if none */
     uint64_t sent;             /* messages sent this window */
     struct sim_quiet q;
-    struct pfcrec *pfc;
-    size_t npfc, cappfc;
-    uint32_t pfc_seq;          /* orders a shard's records of one event (PFC and held) */
-    struct heldrec *held;
-    size_t nheld, capheld;
+    struct rec *rec;
+    size_t nrec, caprec;
+    uint32_t rec_seq;
     simtime_t dl_req;          /* earliest PFC deadlock arm request this window */
     uint64_t load;             /* events in its last window */
 };
@@ -99,10 +97,8 @@ struct par {
     unsigned spin_limit;       /* barrier spins before yielding */
     uint32_t *peer;            /* port -> peer port, read-only */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
-    struct pfcrec *merge;
+    struct rec *merge;
     size_t capmerge;
-    struct heldrec *hmerge;
-    size_t caphmerge;
     int64_t held_now;          /* packets in hold queues, fabric-wide, at the last window's end */
     uint64_t held_peak;        /* ...most at once: the serial run's lb_held_peak */
     pthread_t *tid;
@@ -189,24 +185,27 @@ static void deliver(struct par *P, struct shard *sh)
 
 /* ---------------------------------------------------------------- hooks */
 
+static void record(struct shard *sh, struct rec r)
+{
+    if (sh->nrec == sh->caprec) {
+        sh->caprec = sh->caprec ? 2 * sh->caprec : 256;
+        sh->rec = xrealloc(sh->rec, sh->caprec * sizeof *sh->rec);
+    }
+    r.t = sh->s.now;
+    r.handle = sh->q.handle;
+    r.seq = sh->rec_seq++;
+    sh->rec[sh->nrec++] = r;
+}
+
 static void pfc_record(void *ctx, const struct sim *s, uint32_t port, int prio, bool pause)
 {
-    struct shard *sh = ctx;
-    if (sh->npfc == sh->cappfc) {
-        sh->cappfc = sh->cappfc ? 2 * sh->cappfc : 256;
-        sh->pfc = xrealloc(sh->pfc, sh->cappfc * sizeof *sh->pfc);
-    }
-    sh->pfc[sh->npfc++] = (struct pfcrec){s->now, sh->q.handle, sh->pfc_seq++, port, (uint8_t)prio, pause};
+    (void)s;
+    record(ctx, (struct rec){.what = REC_PFC, .port = port, .prio = (uint8_t)prio, .pause = pause});
 }
 
 void par_held(struct sim *s, int32_t delta)
 {
-    struct shard *sh = (struct shard *)s;
-    if (sh->nheld == sh->capheld) {
-        sh->capheld = sh->capheld ? 2 * sh->capheld : 256;
-        sh->held = xrealloc(sh->held, sh->capheld * sizeof *sh->held);
-    }
-    sh->held[sh->nheld++] = (struct heldrec){s->now, sh->q.handle, sh->pfc_seq++, delta};
+    record((struct shard *)s, (struct rec){.what = REC_HELD, .delta = delta});
 }
 
 void par_deadlock_request(struct sim *s)
@@ -357,9 +356,9 @@ static void order_by_load(struct par *P)
         P->order[i] = 0xffffffffu - (uint32_t)P->sortkey[i];
 }
 
-static int pfc_cmp(const void *a, const void *b)
+static int rec_cmp(const void *a, const void *b)
 {
-    const struct pfcrec *x = a, *y = b;
+    const struct rec *x = a, *y = b;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
     if (x->handle != y->handle)
@@ -367,14 +366,16 @@ static int pfc_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The shards' PFC records of this window, to the run's hook in the serial
- * loop's order: by event key, then in the order the event made them. */
-static void pfc_flush(struct par *P)
+/* The shards' records of this window in the serial loop's order: by event
+ * key, then in the order the event made them. PFC frames go to the run's
+ * hook (pfc.csv); hold-queue changes make the fabric-wide count, whose
+ * peak is the serial run's lb_held_peak. */
+static void rec_flush(struct par *P)
 {
     struct sim *m = P->main;
     size_t n = 0;
     for (uint32_t i = 0; i < P->n; i++)
-        n += P->sh[i].npfc;
+        n += P->sh[i].nrec;
     if (!n)
         return;
     if (n > P->capmerge) {
@@ -383,54 +384,24 @@ static void pfc_flush(struct par *P)
     }
     n = 0;
     for (uint32_t i = 0; i < P->n; i++) {
-        memcpy(P->merge + n, P->sh[i].pfc, P->sh[i].npfc * sizeof *P->merge);
-        n += P->sh[i].npfc;
-        P->sh[i].npfc = 0;
+        memcpy(P->merge + n, P->sh[i].rec, P->sh[i].nrec * sizeof *P->merge);
+        n += P->sh[i].nrec;
+        P->sh[i].nrec = 0;
     }
-    qsort(P->merge, n, sizeof *P->merge, pfc_cmp);
+    qsort(P->merge, n, sizeof *P->merge, rec_cmp);
     simtime_t now = m->now;
     for (size_t k = 0; k < n; k++) {
-        m->now = P->merge[k].t;
-        m->hooks.pfc(m->hooks.ctx, m, P->merge[k].port, P->merge[k].prio, P->merge[k].pause);
+        const struct rec *r = &P->merge[k];
+        if (r->what == REC_PFC) {
+            m->now = r->t;
+            m->hooks.pfc(m->hooks.ctx, m, r->port, r->prio, r->pause);
+        } else {
+            P->held_now += r->delta;
+            if (P->held_now > (int64_t)P->held_peak)
+                P->held_peak = (uint64_t)P->held_now;
+        }
     }
     m->now = now;
-}
-
-static int held_cmp(const void *a, const void *b)
-{
-    const struct heldrec *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    if (x->handle != y->handle)
-        return x->handle < y->handle ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The window's hold-queue changes in the serial loop's order: the most
- * packets held at once in the whole fabric, as the serial loop counts it. */
-static void held_flush(struct par *P)
-{
-    size_t n = 0;
-    for (uint32_t i = 0; i < P->n; i++)
-        n += P->sh[i].nheld;
-    if (!n)
-        return;
-    if (n > P->caphmerge) {
-        P->caphmerge = 2 * n;
-        P->hmerge = xrealloc(P->hmerge, P->caphmerge * sizeof *P->hmerge);
-    }
-    n = 0;
-    for (uint32_t i = 0; i < P->n; i++) {
-        memcpy(P->hmerge + n, P->sh[i].held, P->sh[i].nheld * sizeof *P->hmerge);
-        n += P->sh[i].nheld;
-        P->sh[i].nheld = 0;
-    }
-    qsort(P->hmerge, n, sizeof *P->hmerge, held_cmp);
-    for (size_t k = 0; k < n; k++) {
-        P->held_now += P->hmerge[k].delta;
-        if (P->held_now > (int64_t)P->held_peak)
-            P->held_peak = (uint64_t)P->held_now;
-    }
 }
 
 /* The shards' counters summed into the main sim (peaks: the largest), for
@@ -638,9 +609,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         barrier(P, &sense);
         P->stat.windows++;
         /* between windows: one thread */
-        if (m->hooks.pfc)
-            pfc_flush(P);
-        held_flush(P);
+        rec_flush(P);
         uint64_t sent = 0, ev = 0;
         bool quiet = true;
         simtime_t qt = 0;
@@ -692,9 +661,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         pthread_join(P->tid[t], NULL);
     free(wa);
     P->stat.loop += wall() - start;
-    if (m->hooks.pfc)
-        pfc_flush(P);
-    held_flush(P);
+    rec_flush(P);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
 }
@@ -733,15 +700,13 @@ void par_free(struct sim *m)
             free(sh->touched[b]);
         }
         free(sh->inbox);
-        free(sh->pfc);
-        free(sh->held);
+        free(sh->rec);
     }
     free(P->sh);
     free(P->order);
     free(P->sortkey);
     free((void *)P->part);
     free(P->merge);
-    free(P->hmerge);
     free(P->peer);
     free(P->wire);
     free(P->tid);
