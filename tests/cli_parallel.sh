@@ -90,6 +90,21 @@ same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-
     --set traffic.duration=50us --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
 check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
 
+# the PFC deadlock check is a global event: the same cycle, found at the same
+# instant, exit 3, with 2 and 4 threads
+src=$(cd "$(dirname "$0")/.." && pwd)
+for t in 1 2 4; do
+    (cd "$src" && "$bin" run scenarios/deadlock-ring.ini --quiet --set run.threads=$t --out "$tmp/dl-$t") 2> "$tmp/dl-$t.err"
+    check test $? -eq 3
+done
+check grep -q '^rocesim: PFC deadlock at ' "$tmp/dl-1.err"
+for t in 2 4; do
+    check cmp "$tmp/dl-1.err" "$tmp/dl-$t.err"
+    check cmp "$tmp/dl-1/pfc.csv" "$tmp/dl-$t/pfc.csv"
+    check cmp "$tmp/dl-1/fct.csv" "$tmp/dl-$t/fct.csv"
+done
+check grep -q '"partitions": 5' "$tmp/dl-2/parallel.json"
+
 # what must stay serial says why, exit 2
 refused() { # WHAT ARGS...
     local what=$1
