@@ -89,6 +89,13 @@ same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-
 "$bin" run --quiet --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3 \
     --set traffic.duration=50us --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
 check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
+# the engine ran the report's windows and sent exactly the packets and PFC frames it counted
+num() { grep -o "\"$1\": [0-9]*" "$2" | head -1 | grep -o '[0-9]*$'; }
+for t in 2 4; do
+    check test "$(num windows "$tmp/rep/partition.json")" = "$(num windows "$tmp/fattxt-$t/parallel.json")"
+    check test "$(( $(num cut_packets "$tmp/rep/partition.json") + $(num cut_pfc "$tmp/rep/partition.json") ))" = \
+        "$(num messages "$tmp/fattxt-$t/parallel.json")"
+done
 
 # the PFC deadlock check is a global event: the same cycle, found at the same
 # instant, exit 3, with 2 and 4 threads
