@@ -394,6 +394,8 @@ static void rec_flush(struct par *P)
     }
     n = 0;
     for (uint32_t i = 0; i < P->n; i++) {
+        if (!P->sh[i].nrec)
+            continue; /* (its log may not exist yet: no memcpy from NULL) */
         memcpy(P->merge + n, P->sh[i].rec, P->sh[i].nrec * sizeof *P->merge);
         n += P->sh[i].nrec;
         P->sh[i].nrec = 0;
