@@ -689,6 +689,13 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         partition_free(&pt);
         return 0;
     }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores > 0 && c->run.threads > cores)
+        warnf("run.threads = %lld: more threads than the %ld cores online; they time-share (same outputs, slower)",
+              (long long)c->run.threads, cores);
+    if (pt.n_parts < (uint32_t)c->run.threads)
+        warnf("run.threads = %lld: only %u partitions (run.partitions), so %lld threads have nothing to run",
+              (long long)c->run.threads, pt.n_parts, (long long)c->run.threads - pt.n_parts);
     sc->part = pt.part;
     pt.part = NULL;
     sc->n_parts = pt.n_parts;
