@@ -569,7 +569,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         pthread_create(&P->tid[t], NULL, worker, &wa[t]);
     }
     double start = wall();
-    bool sense = false, done = false;
+    bool sense = false;
     uint64_t global_events = 0, since_progress = 0;
     for (;;) {
         /* the next window: from the earliest pending event or message */
@@ -584,8 +584,12 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         }
         simtime_t gt = evq_top_time(&m->evq);
         uint32_t gh = evq_empty(&m->evq) ? 0 : evq_peek_handle(&m->evq);
-        if (t0 == T_NEVER && gt == T_NEVER)
-            break; /* nothing left anywhere */
+        if (t0 == T_NEVER && gt == T_NEVER) { /* nothing left anywhere: the clock at the last event run */
+            for (uint32_t i = 0; i < P->n; i++)
+                if (P->sh[i].s.now > m->now)
+                    m->now = P->sh[i].s.now;
+            break;
+        }
         if (m->p.stop && (t0 < gt ? t0 : gt) > m->p.stop) {
             m->now = m->p.stop;
             m->stopped = true;
@@ -645,7 +649,6 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         }
         if (quiet && !sent && m->n_flows) { /* the serial loop's end: every flow done, no packet anywhere */
             m->now = qt;
-            done = true;
             break;
         }
         if (global) { /* the global event the window stopped before */
@@ -666,7 +669,6 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
                 break;
         }
     }
-    (void)done;
     atomic_store(&P->finish, true);
     barrier(P, &sense);
     for (uint32_t t = 1; t < threads; t++)
