@@ -161,7 +161,6 @@ void evq_order_by_handle(struct eventq *q)
     q->by_handle = true;
     q->shift = EV_HANDLE_SHIFT;
     q->limit = EV_HSPAN;
-    q->wb = xcalloc(EVW_N, sizeof *q->wb);
 }
 
 void evq_free(struct eventq *q)
@@ -173,10 +172,6 @@ void evq_free(struct eventq *q)
     free(q->far);
     free(q->tk);
     free(q->tkfree);
-    if (q->wb)
-        for (uint32_t i = 0; i < EVW_N; i++)
-            free(q->wb[i].key);
-    free(q->wb);
     memset(q, 0, sizeof *q);
 }
 
@@ -324,60 +319,6 @@ static void set_window(struct eventq *q, simtime_t newbase)
     q->limit = newbase > INT64_MAX - EV_HSPAN ? INT64_MAX : newbase + EV_HSPAN;
 }
 
-/* ---- handle order's wheel (eventq.h) */
-
-static __attribute__((noinline)) void bucket_grow(struct evw_bucket *b)
-{
-    b->cap = b->cap ? 2 * b->cap : 16;
-    b->key = xrealloc(b->key, b->cap * sizeof *b->key);
-}
-
-/* A packet event's key (time t) where it belongs: the fast heap (bucket wcur
- * or before), a bucket of the wheel, or beyond it the timers' heap. */
-static inline __attribute__((always_inline)) void fast_push(struct eventq *q, simtime_t t, uint64_t key)
-{
-    uint64_t i = (uint64_t)t >> EVW_WBITS;
-    if (i <= q->wcur) {
-        heap_push_k(&q->fast, key);
-        return;
-    }
-    if (q->fast.n == 0) { /* the wheel is empty too: it moves to t */
-        q->wcur = i;
-        heap_push_k(&q->fast, key);
-        return;
-    }
-    if (i - q->wcur < EVW_N) {
-        unsigned sl = (unsigned)i & (EVW_N - 1);
-        struct evw_bucket *b = &q->wb[sl];
-        if (b->n == b->cap)
-            bucket_grow(b);
-        b->key[b->n++] = key;
-        q->wbits[sl >> 6] |= (uint64_t)1 << (sl & 63);
-        q->wn++;
-        return;
-    }
-    heap_push_k(&q->slow, key);
-}
-
-/* The fast heap ran dry: it takes the next non-empty bucket (wn > 0). */
-static __attribute__((noinline)) void wheel_advance(struct eventq *q)
-{
-    unsigned s = (unsigned)(q->wcur + 1) & (EVW_N - 1), w = s >> 6;
-    uint64_t m = q->wbits[w] & (~(uint64_t)0 << (s & 63));
-    while (!m) {
-        w = (w + 1) & (EVW_N / 64 - 1);
-        m = q->wbits[w]; /* back at the first word: its bits below s, the wheel's far end */
-    }
-    unsigned sl = w * 64 + (unsigned)__builtin_ctzll(m);
-    q->wcur += 1 + ((sl - s) & (EVW_N - 1));
-    q->wbits[w] &= ~((uint64_t)1 << (sl & 63));
-    struct evw_bucket *b = &q->wb[sl];
-    q->wn -= b->n;
-    for (uint32_t j = 0; j < b->n; j++)
-        heap_push_k(&q->fast, b->key[j]);
-    b->n = 0;
-}
-
 /* Far events now inside the window move into the timers' heap (either heap
  * would do: pops compare both tops). */
 static void far_pull(struct eventq *q)
@@ -409,9 +350,6 @@ static void rebase_up(struct eventq *q, simtime_t newbase)
     for (int w = 0; w < 2; w++)
         for (size_t i = 0; i < hs[w]->n; i++)
             hs[w]->key[i] -= d;
-    for (uint32_t b = 0; q->wn && b < EVW_N; b++)
-        for (uint32_t i = 0; i < q->wb[b].n; i++)
-            q->wb[b].key[i] -= d;
     set_window(q, newbase);
     far_pull(q);
 }
@@ -422,7 +360,7 @@ static void rebase_up(struct eventq *q, simtime_t newbase)
 static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtime_t newbase)
 {
     struct heap4 *hs[2] = { &q->fast, &q->slow };
-    size_t n = q->fast.n + q->slow.n + q->wn, m = 0;
+    size_t n = q->fast.n + q->slow.n, m = 0;
     struct ent0 { simtime_t time; uint32_t handle, heap; } *e = xmalloc((n ? n : 1) * sizeof *e);
     for (uint32_t w = 0; w < 2; w++) {
         for (size_t i = 0; i < hs[w]->n; i++) {
@@ -431,18 +369,9 @@ static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtim
         }
         hs[w]->n = 0;
     }
-    for (uint32_t b = 0; q->wn && b < EVW_N; b++) {
-        for (uint32_t i = 0; i < q->wb[b].n; i++)
-            e[m++] = (struct ent0){ q->base + (simtime_t)(q->wb[b].key[i] >> EV_HANDLE_SHIFT), (uint32_t)q->wb[b].key[i], 0 };
-        q->wb[b].n = 0;
-    }
-    q->wn = 0;
-    memset(q->wbits, 0, sizeof q->wbits);
     set_window(q, newbase);
     for (size_t i = 0; i < m; i++) {
-        if (e[i].time < q->limit && e[i].heap == 0)
-            fast_push(q, e[i].time, hkey(q, e[i].time, e[i].handle));
-        else if (e[i].time < q->limit)
+        if (e[i].time < q->limit)
             heap_push_k(hs[e[i].heap], hkey(q, e[i].time, e[i].handle));
         else
             far_add(q, e[i].time, e[i].handle);
@@ -466,8 +395,6 @@ static __attribute__((noinline)) void push_slow_handle(struct eventq *q, struct 
     }
     if (t >= q->limit)
         far_add(q, t, handle);
-    else if (h == &q->fast)
-        fast_push(q, t, hkey(q, t, handle));
     else
         heap_push_k(h, hkey(q, t, handle));
 }
@@ -480,10 +407,7 @@ static inline void push_handle(struct eventq *q, struct heap4 *h, simtime_t t, u
         push_slow_handle(q, h, t, handle);
         return;
     }
-    if (h == &q->fast)
-        fast_push(q, t, d << EV_HANDLE_SHIFT | handle);
-    else
-        heap_push_k(h, d << EV_HANDLE_SHIFT | handle);
+    heap_push_k(h, d << EV_HANDLE_SHIFT | handle);
 }
 
 static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out);
@@ -497,8 +421,6 @@ static inline bool pop_handle(struct eventq *q, struct event *out)
     out->time = q->now = q->base + (simtime_t)(k >> EV_HANDLE_SHIFT);
     out->handle = (uint32_t)k;
     heap_pop_root_k(h);
-    if (q->fast.n == 0 && q->wn) /* the fast heap ran dry: the next bucket */
-        wheel_advance(q);
     return true;
 }
 

@@ -89,24 +89,6 @@ struct heap4 {
     size_t n, cap;
 };
 
-/* Handle order's wheel: packet events (evq_push) up to EVW_N buckets of
- * 2^EVW_WBITS ps ahead of the fast heap's bucket wait unsorted in their
- * bucket; the fast heap holds the events of bucket wcur and before (and any
- * pushed there later), and takes the next non-empty bucket when it runs dry,
- * so it stays a few entries deep. Beyond the wheel, packet events join the
- * timers' heap. The fast heap is empty only when the wheel is. */
-#ifndef EVW_BITS
-#define EVW_BITS 11
-#endif
-#ifndef EVW_WBITS
-#define EVW_WBITS 10 /* 1.02 ns: 2048 buckets, 2.1 us */
-#endif
-#define EVW_N (1u << EVW_BITS)
-struct evw_bucket {
-    uint64_t *key;
-    uint32_t n, cap;
-};
-
 struct far_ev {
     simtime_t time;
     uint64_t seq;    /* insertion order among far events */
@@ -135,10 +117,6 @@ struct eventq {
     uint32_t ntk, captk;
     uint32_t *tkfree;  /* tickets given back (evq_ticket_put), reused last-in first-out; room for captk */
     uint32_t ntkfree;
-    struct evw_bucket *wb; /* handle order: EVW_N buckets */
-    uint64_t wbits[EVW_N / 64]; /* non-empty buckets */
-    uint64_t wcur;         /* bucket (time >> EVW_WBITS) the fast heap holds, with every earlier one */
-    size_t wn;             /* events in the wheel's buckets */
 };
 
 /* An empty queue in insertion order. */
@@ -197,7 +175,7 @@ static inline bool evq_empty(const struct eventq *q)
 {
     return q->fast.n == 0 && q->slow.n == 0 && q->nfar == 0;
 }
-static inline size_t evq_size(const struct eventq *q) { return q->fast.n + q->slow.n + q->nfar + q->wn; }
+static inline size_t evq_size(const struct eventq *q) { return q->fast.n + q->slow.n + q->nfar; }
 static inline simtime_t evq_top_time(const struct eventq *q)
 {
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
