@@ -16,7 +16,9 @@
  * the clock (subtracting from every key, which keeps the heaps' order) when a
  * push lands beyond the window and the clock has moved a quarter window since
  * the last move, or when the heaps run dry; far events then inside the
- * window move into the heaps. No ranks, no renumbering, no tickets.
+ * window move into the heaps. No ranks, no renumbering, no tickets. The
+ * key holds the handle, so this mode's heaps move keys only (handle[] stays
+ * unused) and its push and pop are its own, the shift a constant.
  *
  * Insertion order (the default; run.ns3_timing, for ns-3's own order): same-
  * time events run in the order they were scheduled. The rest of this comment
