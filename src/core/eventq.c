@@ -59,6 +59,52 @@ static inline void heap_push(struct heap4 *h, uint64_t key, uint32_t handle)
     hd[i] = handle;
 }
 
+/* Handle order: the key's low 32 bits are the handle, so the heaps move keys
+ * only (handle[] stays unused). */
+static inline void heap_push_k(struct heap4 *h, uint64_t key)
+{
+    if (h->n == h->cap)
+        heap_alloc(h, 2 * h->cap);
+    uint64_t *k = h->key;
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) >> 2;
+        if (key > k[parent])
+            break;
+        k[i] = k[parent];
+        i = parent;
+    }
+    k[i] = key;
+}
+
+static inline void heap_pop_root_k(struct heap4 *h)
+{
+    uint64_t *k = h->key;
+    size_t n = --h->n;
+    uint64_t lk = k[n];
+    k[n] = EV_KEY_NONE;
+    size_t i = 0;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        const uint64_t *ch = &k[c];
+        size_t b01 = ch[1] < ch[0];
+        uint64_t m01 = b01 ? ch[1] : ch[0];
+        size_t b23 = 2 + (ch[3] < ch[2]);
+        uint64_t m23 = ch[3] < ch[2] ? ch[3] : ch[2];
+        size_t lt = m23 < m01; /* a mask, not a branch: heap_pop_root */
+        size_t b = b01 + ((b23 - b01) & (0 - lt));
+        uint64_t m = lt ? m23 : m01;
+        if (m > lk)
+            break;
+        k[i] = m;
+        i = c + b;
+    }
+    if (n)
+        k[i] = lk;
+}
+
 /* Removes the root. Slots past n hold EV_KEY_NONE, so every node compares four
  * children without a bounds test, and pairwise minima compile to cmov. */
 static inline void heap_pop_root(struct heap4 *h)
@@ -282,7 +328,7 @@ static void far_pull(struct eventq *q)
     for (size_t i = 0; i < q->nfar; i++) {
         struct far_ev f = q->far[i];
         if (f.time < q->limit) {
-            heap_push(&q->slow, hkey(q, f.time, f.handle), f.handle);
+            heap_push_k(&q->slow, hkey(q, f.time, f.handle));
         } else {
             q->far[j++] = f;
             if (f.time < lo)
@@ -318,7 +364,7 @@ static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtim
     struct ent0 { simtime_t time; uint32_t handle, heap; } *e = xmalloc((n ? n : 1) * sizeof *e);
     for (uint32_t w = 0; w < 2; w++) {
         for (size_t i = 0; i < hs[w]->n; i++) {
-            e[m++] = (struct ent0){ q->base + (simtime_t)(hs[w]->key[i] >> EV_HANDLE_SHIFT), hs[w]->handle[i], w };
+            e[m++] = (struct ent0){ q->base + (simtime_t)(hs[w]->key[i] >> EV_HANDLE_SHIFT), (uint32_t)hs[w]->key[i], w };
             hs[w]->key[i] = EV_KEY_NONE;
         }
         hs[w]->n = 0;
@@ -326,7 +372,7 @@ static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtim
     set_window(q, newbase);
     for (size_t i = 0; i < m; i++) {
         if (e[i].time < q->limit)
-            heap_push(hs[e[i].heap], hkey(q, e[i].time, e[i].handle), e[i].handle);
+            heap_push_k(hs[e[i].heap], hkey(q, e[i].time, e[i].handle));
         else
             far_add(q, e[i].time, e[i].handle);
     }
@@ -350,17 +396,38 @@ static __attribute__((noinline)) void push_slow_handle(struct eventq *q, struct 
     if (t >= q->limit)
         far_add(q, t, handle);
     else
-        heap_push(h, hkey(q, t, handle), handle);
+        heap_push_k(h, hkey(q, t, handle));
+}
+
+/* The key's shift is a constant here: no load of the mode per push. */
+static inline void push_handle(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
+{
+    uint64_t d = (uint64_t)t - (uint64_t)q->base;
+    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base), 0)) {
+        push_slow_handle(q, h, t, handle);
+        return;
+    }
+    heap_push_k(h, d << EV_HANDLE_SHIFT | handle);
+}
+
+static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out);
+
+static inline bool pop_handle(struct eventq *q, struct event *out)
+{
+    struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
+    uint64_t k = h->key[0];
+    if (__builtin_expect(k == EV_KEY_NONE, 0))
+        return pop_far(q, out);
+    out->time = q->now = q->base + (simtime_t)(k >> EV_HANDLE_SHIFT);
+    out->handle = (uint32_t)k;
+    heap_pop_root_k(h);
+    return true;
 }
 
 /* ---- insertion order */
 
 static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
-    if (q->by_handle) {
-        push_slow_handle(q, h, t, handle);
-        return;
-    }
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
@@ -382,7 +449,7 @@ static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t
         push_slow(q, h, t, handle);
         return;
     }
-    heap_push(h, q->by_handle ? d << EV_HANDLE_SHIFT | handle : d << EV_SEQ_BITS | q->seq++, handle);
+    heap_push(h, d << EV_SEQ_BITS | q->seq++, handle);
 }
 
 /* An event's handle. The id must fit its 28 bits (a wider one would name
@@ -398,12 +465,18 @@ static inline uint32_t handle_of(unsigned kind, uint32_t id)
 
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    push(q, &q->fast, t, handle_of(kind, id));
+    if (q->by_handle)
+        push_handle(q, &q->fast, t, handle_of(kind, id));
+    else
+        push(q, &q->fast, t, handle_of(kind, id));
 }
 
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id)
 {
-    push(q, &q->slow, t, handle_of(kind, id));
+    if (q->by_handle)
+        push_handle(q, &q->slow, t, handle_of(kind, id));
+    else
+        push(q, &q->slow, t, handle_of(kind, id));
 }
 
 static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out)
@@ -422,11 +495,13 @@ static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *ou
 
 bool evq_pop(struct eventq *q, struct event *out)
 {
+    if (q->by_handle)
+        return pop_handle(q, out);
     struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
     uint64_t k = h->key[0];
     if (__builtin_expect(k == EV_KEY_NONE, 0))
         return pop_far(q, out);
-    out->time = q->now = q->base + (simtime_t)(k >> q->shift);
+    out->time = q->now = q->base + (simtime_t)(k >> EV_SEQ_BITS);
     q->cur_ord = (int64_t)(k & ((1u << EV_SEQ_BITS) - 1));
     out->handle = h->handle[0];
     heap_pop_root(h);

@@ -16,7 +16,9 @@
  * the clock (subtracting from every key, which keeps the heaps' order) when a
  * push lands beyond the window and the clock has moved a quarter window since
  * the last move, or when the heaps run dry; far events then inside the
- * window move into the heaps. No ranks, no renumbering, no tickets.
+ * window move into the heaps. No ranks, no renumbering, no tickets. The
+ * key holds the handle, so this mode's heaps move keys only (handle[] stays
+ * unused) and its push and pop are its own, the shift a constant.
  *
  * Insertion order (the default; run.ns3_timing, for ns-3's own order): same-
  * time events run in the order they were scheduled. The rest of this comment
@@ -191,7 +193,9 @@ static inline simtime_t evq_top_time(const struct eventq *q)
 static inline uint32_t evq_peek_handle(const struct eventq *q)
 {
     const struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
-    return h->key[0] == EV_KEY_NONE ? EV_HANDLE_NONE : h->handle[0];
+    uint64_t k = h->key[0];
+    /* in handle order the key's low half is the handle (handle[] unused) */
+    return k == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)k : h->handle[0];
 }
 /* The handle of the packet event after that top, if the top is a packet
  * event: the least of the root's four children (half a line); timers are not
@@ -204,7 +208,8 @@ static inline uint32_t evq_peek2_handle(const struct eventq *q)
     unsigned b23 = 2 + (c[3] < c[2]);
     uint64_t m23 = c[3] < c[2] ? c[3] : c[2];
     unsigned b = m23 < m01 ? b23 : b01;
-    return (m23 < m01 ? m23 : m01) == EV_KEY_NONE ? EV_HANDLE_NONE : q->fast.handle[1 + b];
+    uint64_t m = m23 < m01 ? m23 : m01;
+    return m == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)m : q->fast.handle[1 + b];
 }
 static inline unsigned ev_kind(const struct event *e) { return e->handle >> EV_ID_BITS; }
 static inline uint32_t ev_id(const struct event *e) { return e->handle & EV_ID_MAX; }
