@@ -38,7 +38,6 @@ struct pkt *pkt_alloc(struct sim *s)
         pool_grow(s);
     struct pkt *p = s->pool.free;
     s->pool.free = p->next;
-    __builtin_prefetch(s->pool.free, 1); /* the next allocation's packet (NULL: a prefetch never faults) */
     if (++s->pool.in_use > s->pool.peak)
         s->pool.peak = s->pool.in_use;
     /* Every field a later owner might read without writing it first: the
