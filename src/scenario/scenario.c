@@ -660,6 +660,8 @@ int scenario_build(struct scenario *sc, struct err *e)
     return 0;
 }
 
+#define PARTS_PER_THREAD 4
+
 int scenario_parallel(struct scenario *sc, struct err *e)
 {
     const struct config *c = sc->cfg;
@@ -677,6 +679,14 @@ int scenario_parallel(struct scenario *sc, struct err *e)
     struct partition pt;
     if (topo_partition(&pt, &sc->topo, (uint32_t)c->run.partitions, e) < 0)
         return -1;
+    /* auto: at least PARTS_PER_THREAD partitions per thread where the edge switches allow,
+     * so that the threads can be balanced (docs/parallel.md) */
+    uint64_t enough = (uint64_t)c->run.threads * PARTS_PER_THREAD;
+    if (c->run.partitions == 0 && pt.n_parts < enough) {
+        partition_free(&pt);
+        if (topo_partition(&pt, &sc->topo, (uint32_t)enough, e) < 0)
+            return -1;
+    }
     if (pt.n_parts > 1 && pt.lookahead <= 0) {
         partition_free(&pt);
         return errf(e, "run.threads = %lld: a link between partitions has no delay (topology.link_delay = 0): no window "
