@@ -10,8 +10,10 @@
  * only its own nodes' state. A packet or PFC frame sent on a link between two
  * partitions (port.cut) is copied into the sender's outbox instead of onto the
  * wire; the receiving shard copies it into its own pool and onto the wire at
- * the start of its next window, and pushes the ARRIVE the serial loop would
- * have pushed (same time, same port: the same key).
+ * the start of its next window, onto the wire of the receiving port (a cut
+ * port never uses its own, so each line is written by one partition), and
+ * pushes the ARRIVE the serial loop would have pushed (same time, same port:
+ * the same key).
  *
  * Conservative windows: every shard runs its events with time in [t0, t0 + L),
  * t0 the earliest pending event of all, L the smallest delay of a cut link; a
@@ -19,8 +21,10 @@
  * taken by the threads in decreasing order of their previous window's events
  * (Unison's load-adaptive rule), each by whichever thread is free. Between
  * windows one thread runs the run's global events (monitors, the watchdog, the
- * PFC deadlock check: the main sim's queue), merges the shards' PFC records
- * into pfc.csv in event order, and decides whether the run is over.
+ * PFC deadlock check, link failures and slowdowns: the main sim's queue),
+ * merges what the shards logged in event order (PFC frames into pfc.csv, hold
+ * queue changes into their fabric-wide peak), and decides whether the run is
+ * over.
  *
  * Same bytes as the serial loop: same-time events run in (time, kind, object)
  * order in both (core/eventq.h), which no partition's timing can change; a
