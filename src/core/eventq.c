@@ -77,43 +77,18 @@ static inline void heap_push_k(struct heap4 *h, uint64_t key)
     k[i] = key;
 }
 
-static inline void heap_pop_root_k(struct heap4 *h)
-{
-    uint64_t *k = h->key;
-    size_t n = --h->n;
-    uint64_t lk = k[n];
-    k[n] = EV_KEY_NONE;
-    size_t i = 0;
-    for (;;) {
-        size_t c = 4 * i + 1;
-        if (c >= n)
-            break;
-        const uint64_t *ch = &k[c];
-        size_t b01 = ch[1] < ch[0];
-        uint64_t m01 = b01 ? ch[1] : ch[0];
-        size_t b23 = 2 + (ch[3] < ch[2]);
-        uint64_t m23 = ch[3] < ch[2] ? ch[3] : ch[2];
-        size_t lt = m23 < m01; /* a mask, not a branch: heap_pop_root */
-        size_t b = b01 + ((b23 - b01) & (0 - lt));
-        uint64_t m = lt ? m23 : m01;
-        if (m > lk)
-            break;
-        k[i] = m;
-        i = c + b;
-    }
-    if (n)
-        k[i] = lk;
-}
-
 /* Removes the root. Slots past n hold EV_KEY_NONE, so every node compares four
- * children without a bounds test, and pairwise minima compile to cmov. */
-static inline void heap_pop_root(struct heap4 *h)
+ * children without a bounds test, and pairwise minima compile to cmov.
+ * handles: also move the handles beside the keys (insertion order); in handle
+ * order the key holds the handle and the heap is keys only. A constant at
+ * each call, so each compiles without the other's moves. */
+static inline __attribute__((always_inline)) void heap_pop_root_as(struct heap4 *h, const bool handles)
 {
     uint64_t *k = h->key;
     uint32_t *hd = h->handle;
     size_t n = --h->n;
     uint64_t lk = k[n];
-    uint32_t lh = hd[n];
+    uint32_t lh = handles ? hd[n] : 0;
     k[n] = EV_KEY_NONE;
     size_t i = 0;
     for (;;) {
@@ -134,14 +109,19 @@ static inline void heap_pop_root(struct heap4 *h)
         if (m > lk)
             break;
         k[i] = m;
-        hd[i] = hd[c + b];
+        if (handles)
+            hd[i] = hd[c + b];
         i = c + b;
     }
     if (n) {
         k[i] = lk;
-        hd[i] = lh;
+        if (handles)
+            hd[i] = lh;
     }
 }
+
+static inline void heap_pop_root_k(struct heap4 *h) { heap_pop_root_as(h, false); }
+static inline void heap_pop_root(struct heap4 *h) { heap_pop_root_as(h, true); }
 
 void evq_init(struct eventq *q)
 {
