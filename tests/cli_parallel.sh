@@ -47,6 +47,10 @@ same_as_serial ls-dcqcn "${small_ls[@]}"
 check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
 check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
 check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
+# stopped mid-run (run.stop): what is still on the wires, packets sent to another partition
+# in the last window among them, is the serial run's (packets_left_in_network)
+same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
+check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
 # HPCC with its window, on the same fabric
 same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
 # monitors and the watchdog are global events between windows: their files match too

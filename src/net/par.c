@@ -467,6 +467,25 @@ static void merge_counters(struct par *P, uint64_t global_events)
     m->next_start = started;
 }
 
+/* Receivers learn which senders wrote to them in the window that just ran,
+ * whose outboxes become the ones to deliver (the window parity turns). */
+static void turn_window(struct par *P)
+{
+    uint32_t prev = P->parity;
+    P->parity ^= 1;
+    for (uint32_t i = 0; i < P->n; i++) {
+        struct shard *sh = &P->sh[i];
+        for (uint32_t k = 0; k < sh->ntouched[prev]; k++) {
+            struct shard *r = &P->sh[sh->touched[prev][k]];
+            r->inbox[r->ninbox++] = i;
+        }
+        sh->ntouched[prev] = 0;
+        sh->min_sent = T_NEVER;
+        sh->sent = 0;
+        sh->dl_req = T_NEVER;
+    }
+}
+
 static inline bool key_less(simtime_t t, uint32_t h, simtime_t bt, uint32_t bh)
 {
     return t < bt || (t == bt && h < bh);
@@ -608,20 +627,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             bt = m->p.stop + 1, bh = 0, global = false;
         P->bt = bt;
         P->bh = bh;
-        /* receivers learn who wrote to them in the window before */
-        uint32_t prev = P->parity;
-        P->parity ^= 1;
-        for (uint32_t i = 0; i < P->n; i++) {
-            struct shard *sh = &P->sh[i];
-            for (uint32_t k = 0; k < sh->ntouched[prev]; k++) {
-                struct shard *r = &P->sh[sh->touched[prev][k]];
-                r->inbox[r->ninbox++] = i;
-            }
-            sh->ntouched[prev] = 0;
-            sh->min_sent = T_NEVER;
-            sh->sent = 0;
-            sh->dl_req = T_NEVER;
-        }
+        turn_window(P);
         order_by_load(P);
         atomic_store(&P->next, 0);
         barrier(P, &sense);
@@ -679,6 +685,12 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         pthread_join(P->tid[t], NULL);
     free(wa);
     P->stat.loop += wall() - start;
+    /* Messages of the last window are packets on their wires, as the serial
+     * run's are when it stops (packets_left_in_network; a later sim_run_parallel
+     * takes them from there) */
+    turn_window(P);
+    for (uint32_t i = 0; i < P->n; i++)
+        deliver(P, &P->sh[i]);
     rec_flush(P);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
