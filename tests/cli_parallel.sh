@@ -119,6 +119,21 @@ if [ "$(nproc)" -lt 4 ]; then # more threads than cores: said, and still the sam
     check grep -q '^rocesim: warning: run.threads = 4: more threads than the [0-9]* cores online' "$tmp/dl-4.err"
 fi
 
+# sweeps: a serial sweep's runs are complete for the same sweep on 2 threads (run.threads
+# changes how, not what), and a point's run.threads divides the default parallelism
+mkdir -p "$tmp/t1" "$tmp/t2" # the same file name: run.name is the file's
+cp "$src/tests/data/sweep-tiny.ini" "$tmp/t1/grid.ini"
+cp "$src/tests/data/sweep-tiny.ini" "$tmp/t2/grid.ini"
+printf '\n[run]\nthreads = 2\n' >> "$tmp/t2/grid.ini"
+"$bin" sweep "$tmp/t1/grid.ini" --out "$tmp/sweep" 2> "$tmp/sw1.err" || fail=$((fail + 1))
+"$bin" sweep "$tmp/t2/grid.ini" --out "$tmp/sweep" 2> "$tmp/sw2.err" || fail=$((fail + 1))
+check grep -q '(4 complete already)' "$tmp/sw2.err"
+"$bin" sweep "$tmp/t2/grid.ini" --out "$tmp/sweep2" 2> "$tmp/sw3.err" || fail=$((fail + 1))
+jobs=$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))
+check grep -q "(0 complete already), $jobs at a time" "$tmp/sw3.err"
+check grep -q ',wall_s$' "$tmp/sweep/sweep.csv" # the last column, the only one that may differ
+check cmp <(sed 's/,[^,]*$//' "$tmp/sweep/sweep.csv") <(sed 's/,[^,]*$//' "$tmp/sweep2/sweep.csv")
+
 # what must stay serial says why, exit 2
 refused() { # WHAT ARGS...
     local what=$1

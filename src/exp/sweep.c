@@ -603,7 +603,8 @@ static const char sweep_usage[] =
     "usage: rocesim sweep FILE [--jobs N] [--out DIR] [--shard I/N] [--any-binary] [--quiet]\n"
     "Runs the cross product of FILE's [sweep] section (keys section.key, values\n"
     "`a, b, c`, `LO:HI:STEP` or `LO..HI`), one `rocesim run` process per point,\n"
-    "N at a time (default: every core). Each run goes to DIR/<params>/ with its\n"
+    "N at a time (default: every core, divided by the most run.threads a point\n"
+    "uses). Each run goes to DIR/<params>/ with its\n"
     "resolved scenario.ini; DIR/sweep.csv has one row per run. A rerun skips\n"
     "complete runs whose saved configuration and binary version are what would\n"
     "run now (others are rerun, saying what differs); --any-binary keeps complete\n"
@@ -734,8 +735,10 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         return EXIT_BADINPUT;
     }
     int rank = d ? d->rank : 0, size = d ? d->size : 1;
+    bool jobs_auto = !jobs;
     if (!jobs)
         jobs = size > 1 ? 1 : sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    int64_t max_threads = 1; /* the most run.threads any point asks for */
 
     /* The base scenario, with its [sweep] section checked key by key; the
      * whole-scenario checks apply to each point (the base may be invalid
@@ -801,6 +804,8 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         bad = bad || config_load_ini(&pc, text, scen, &pe) < 0 || config_validate(&pc, &pe) < 0;
         if (!bad)
             config_unused_scheme_keys(&pc, tally_unused, &unused);
+        if (!bad && pc.run.threads > max_threads)
+            max_threads = pc.run.threads;
         char why[600] = "";
         bool complete = !bad && run_complete(p->dir);
         if (complete)
@@ -854,6 +859,9 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         return rc;
     }
 
+    /* points that run on several threads each (run.threads): as many at once as the cores hold */
+    if (jobs_auto && max_threads > 1)
+        jobs = jobs / max_threads > 1 ? jobs / max_threads : 1;
     struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = now_s()};
     for (size_t i = 0; i < n; i++)
         g.skipped += pts[i].status == 4;
