@@ -131,6 +131,14 @@ check grep -q '(4 complete already)' "$tmp/sw2.err"
 "$bin" sweep "$tmp/t2/grid.ini" --out "$tmp/sweep2" 2> "$tmp/sw3.err" || fail=$((fail + 1))
 jobs=$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))
 check grep -q "(0 complete already), $jobs at a time" "$tmp/sw3.err"
+# ...but with output.partition_report on, run.partitions shapes partition.csv: a change reruns
+mkdir -p "$tmp/t3"
+cp "$src/tests/data/sweep-tiny.ini" "$tmp/t3/grid.ini"
+printf '\n[output]\npartition_report = on\n' >> "$tmp/t3/grid.ini"
+"$bin" sweep "$tmp/t3/grid.ini" --out "$tmp/sweep3" --quiet || fail=$((fail + 1))
+printf '\n[run]\npartitions = 1\n' >> "$tmp/t3/grid.ini"
+"$bin" sweep "$tmp/t3/grid.ini" --out "$tmp/sweep3" 2> "$tmp/sw4.err" || fail=$((fail + 1))
+check grep -q 'run.partitions 0 -> 1; rerunning it' "$tmp/sw4.err"
 check grep -q ',wall_s$' "$tmp/sweep/sweep.csv" # the last column, the only one that may differ
 check cmp <(sed 's/,[^,]*$//' "$tmp/sweep/sweep.csv") <(sed 's/,[^,]*$//' "$tmp/sweep2/sweep.csv")
 

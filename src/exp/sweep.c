@@ -204,8 +204,11 @@ void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *
         char d[400];
         for (size_t i = 0; i < nb + na; i++) { /* changed or new keys, then keys gone */
             const struct kv *x = i < nb ? &b[i] : &a[i - nb];
-            if (strcmp(x->key, "run.threads") == 0 || strcmp(x->key, "run.partitions") == 0)
-                continue; /* how the run was computed, not what: a parallel run's outputs are the serial run's */
+            /* how the run was computed, not what: a parallel run's outputs are the serial run's
+             * (run.partitions does shape the partition report's files) */
+            if (strcmp(x->key, "run.threads") == 0 ||
+                (strcmp(x->key, "run.partitions") == 0 && !pc->output.partition_report))
+                continue;
             const struct kv *o = find_kv(i < nb ? a : b, i < nb ? na : nb, x->key);
             if (i < nb ? o && strcmp(o->val, x->val) == 0 : o != NULL)
                 continue;
