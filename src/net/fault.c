@@ -16,13 +16,18 @@
 #include "net/net_impl.h"
 #include <string.h>
 
-static void lose(struct sim *s, struct pkt *p)
+void link_lost(struct sim *s, const struct pkt *p)
 {
     if (p->type != PKT_PFC) {
         s->c.packets_lost_link++;
         if (p->flow < s->n_flows) /* fct.csv lost_packets: the flow's own losses, wherever */
             FLOW_COUNT(s->flows[p->flow].lost);
     }
+}
+
+static void lose(struct sim *s, struct pkt *p)
+{
+    link_lost(s, p);
     pkt_free(s, p);
 }
 

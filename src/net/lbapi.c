@@ -291,9 +291,7 @@ void lb_hold_release(struct sim *s, struct lb_switch *sw, uint32_t k)
         if (outside && !s->ports[out].down && !switch_readmit(s, p)) {
             pkt_free(s, p); /* no room at its release: dropped (counted there) */
         } else if (s->ports[out].down) { /* its link failed while it was held: lost as on the link */
-            s->c.packets_lost_link++;
-            if (p->flow < s->n_flows)
-                FLOW_COUNT(s->flows[p->flow].lost);
+            link_lost(s, p);
             if (q != 0 && !outside)
                 switch_discard(s, out, q, p);
             pkt_free(s, p);

@@ -165,6 +165,9 @@ void lb_mem_free(struct sim *s);
 void lb_hold_fire(struct sim *s, uint32_t id);
 /* fault.c */
 bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
+/* A packet lost with a failed link: counted (packets_lost_link, its flow's
+ * lost; PFC frames are not), not freed. */
+void link_lost(struct sim *s, const struct pkt *p);
 /* deadlock.c */
 void deadlock_arm(struct sim *s);
 /* Parallel run (par.c; sim.c runs a partition's window). */

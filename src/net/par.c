@@ -87,7 +87,6 @@ struct par {
     struct sim *main;
     struct shard *sh;
     uint32_t n, threads;
-    const uint32_t *part;      /* node -> shard */
     simtime_t la;
     uint32_t parity;           /* this window's */
     simtime_t bt;              /* this window's bound key (bt, bh) */
@@ -100,6 +99,7 @@ struct par {
     atomic_bool finish;
     unsigned spin_limit;       /* barrier spins before yielding */
     uint32_t *peer;            /* port -> peer port, read-only */
+    uint32_t *dest;            /* port -> the shard its link delivers to (its peer's), read-only */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
     struct rec *merge;
     size_t capmerge;
@@ -153,7 +153,7 @@ void par_send(struct sim *s, uint32_t pid, struct pkt *p)
 {
     struct shard *sh = (struct shard *)s;
     struct par *P = sh->par;
-    uint32_t to = P->part[s->ports[s->ports[pid].peer].node];
+    uint32_t to = P->dest[pid];
     struct outbox *ob = &sh->out[P->parity][to];
     if (ob->n == 0) {
         if (!sh->touched[P->parity])
@@ -232,7 +232,7 @@ void par_deadlock_request(struct sim *s)
 struct sim *par_owner(struct sim *s, uint32_t pid)
 {
     struct par *P = s->par;
-    struct sim *o = &P->sh[P->part[s->ports[pid].node]].s;
+    struct sim *o = &P->sh[P->dest[P->peer[pid]]].s;
     o->now = s->now;
     return o;
 }
@@ -259,10 +259,8 @@ static void sync_tables(struct par *P)
  * wire: lost with it, as port_down loses what is on a wire. */
 static void lose_messages(struct par *P, uint32_t pid)
 {
-    struct sim *m = P->main;
-    struct shard *from = &P->sh[P->part[m->ports[pid].node]];
-    uint32_t to = P->part[m->ports[m->ports[pid].peer].node];
-    struct outbox *ob = &from->out[P->parity][to];
+    struct shard *from = &P->sh[P->dest[P->peer[pid]]];
+    struct outbox *ob = &from->out[P->parity][P->dest[pid]];
     uint32_t k = 0;
     for (uint32_t i = 0; i < ob->n; i++) {
         if (ob->port[i] != pid) {
@@ -270,12 +268,7 @@ static void lose_messages(struct par *P, uint32_t pid)
             ob->pkt[k++] = ob->pkt[i];
             continue;
         }
-        const struct pkt *p = &ob->pkt[i];
-        if (p->type != PKT_PFC) {
-            from->s.c.packets_lost_link++;
-            if (p->flow < m->n_flows)
-                FLOW_COUNT(m->flows[p->flow].lost);
-        }
+        link_lost(&from->s, &ob->pkt[i]);
     }
     from->sent -= ob->n - k;
     ob->n = k;
@@ -500,19 +493,19 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         P->main = m;
         P->n = parts;
         P->threads = threads;
-        uint32_t *pt = xmalloc(m->n_nodes * sizeof *pt);
-        memcpy(pt, part, m->n_nodes * sizeof *pt);
-        P->part = pt;
+        const uint32_t *pt = part; /* read here only: dest[] keeps what the run needs */
         P->la = la;
         P->sh = xcalloc_aligned(parts, sizeof *P->sh, _Alignof(struct shard));
         P->order = xmalloc(parts * sizeof *P->order);
         P->sortkey = xmalloc(parts * sizeof *P->sortkey);
         P->peer = xmalloc(m->n_ports * sizeof *P->peer);
         P->wire = xmalloc(m->n_ports * sizeof *P->wire);
+        P->dest = xmalloc(m->n_ports * sizeof *P->dest);
         for (uint32_t p = 0; p < m->n_ports; p++) {
             uint32_t q = m->ports[p].peer;
             m->ports[p].cut = pt[m->ports[p].node] != pt[m->ports[q].node];
             P->peer[p] = q;
+            P->dest[p] = pt[m->ports[q].node]; /* once per port, not per message (and the peer's line is another thread's) */
             /* A cut port never uses its own wire (it sends messages), so its
              * link's packets wait on its peer's, written only by the
              * receiving partition. */
@@ -735,9 +728,9 @@ void par_free(struct sim *m)
     free(P->sh);
     free(P->order);
     free(P->sortkey);
-    free((void *)P->part);
     free(P->merge);
     free(P->peer);
+    free(P->dest);
     free(P->wire);
     free(P->tid);
     free(P->stat.busy);
