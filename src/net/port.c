@@ -50,39 +50,37 @@ void port_kick(struct sim *s, uint32_t pid)
     pt->busy_until = s->now + port_tx_time(s, pt, p->size);
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
-    if (__builtin_expect(pt->cut, 0)) { /* to another partition (net/par.c); never under run.ns3_timing */
-        par_send(s, pid, p);
-        if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
-            tx_done_at(s, pt, pid, pt->busy_until);
-        return;
+    if (__builtin_expect(pt->cut, 0)) {
+        par_send(s, pid, p); /* to another partition (net/par.c); never under run.ns3_timing */
+    } else {
+        bool idle_wire = pt->wire.head == NULL;
+        q_push(&pt->wire, p);
+        if (__builtin_expect(s->p.ns3_timing, 0)) {
+            /* ns-3 schedules a transmission's end, then its arrival, as it
+             * starts, and runs same-ns events in the order scheduled: each
+             * takes its place now (a ticket, eventq.h) if it is pushed later
+             * (tx_done_at; the ARRIVE of the packet ahead on the wire, sim.c). */
+            if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node)) {
+                tx_done_at(s, pt, pid, pt->busy_until);
+            } else {
+                if (pt->tx_ticket == EV_TICKET_NONE)
+                    pt->tx_ticket = evq_ticket_new(&s->evq);
+                evq_take(&s->evq, pt->tx_ticket, pt->busy_until);
+            }
+            if (idle_wire) {
+                arrive_push(s, pid, p->t_arrive);
+            } else {
+                p->ticket = evq_ticket_get(&s->evq); /* given back when pushed (sim.c) */
+                evq_take(&s->evq, p->ticket, p->t_arrive);
+            }
+            return;
+        }
+        if (idle_wire)
+            arrive_push(s, pid, p->t_arrive);
     }
-    bool idle_wire = pt->wire.head == NULL;
-    q_push(&pt->wire, p);
     /* A port with nothing waiting needs no wake-up: whatever makes it sendable
      * later (an enqueue, an ACK to send, a new flow, a window opening, a
      * RESUME) kicks it again. */
-    if (__builtin_expect(s->p.ns3_timing, 0)) {
-        /* ns-3 schedules a transmission's end, then its arrival, as it starts,
-         * and runs same-ns events in the order scheduled: each takes its place
-         * now (a ticket, eventq.h) if it is pushed later (tx_done_at; the
-         * ARRIVE of the packet ahead on the wire, sim.c). */
-        if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node)) {
-            tx_done_at(s, pt, pid, pt->busy_until);
-        } else {
-            if (pt->tx_ticket == EV_TICKET_NONE)
-                pt->tx_ticket = evq_ticket_new(&s->evq);
-            evq_take(&s->evq, pt->tx_ticket, pt->busy_until);
-        }
-        if (idle_wire) {
-            arrive_push(s, pid, p->t_arrive);
-        } else {
-            p->ticket = evq_ticket_get(&s->evq); /* given back when pushed (sim.c) */
-            evq_take(&s->evq, p->ticket, p->t_arrive);
-        }
-        return;
-    }
-    if (idle_wire)
-        arrive_push(s, pid, p->t_arrive);
     if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node))
         tx_done_at(s, pt, pid, pt->busy_until);
 }
