@@ -142,6 +142,15 @@ check grep -q 'run.partitions 0 -> 1; rerunning it' "$tmp/sw4.err"
 check grep -q ',wall_s$' "$tmp/sweep/sweep.csv" # the last column, the only one that may differ
 check cmp <(sed 's/,[^,]*$//' "$tmp/sweep/sweep.csv") <(sed 's/,[^,]*$//' "$tmp/sweep2/sweep.csv")
 
+# the shipped example runs on its two threads, over the 16 pods, with the serial run's outputs
+(cd "$src" && "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --out "$tmp/ex-2" &&
+    "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --set run.threads=1 --out "$tmp/ex-1") ||
+    fail=$((fail + 1))
+check grep -q '"threads": 2,' "$tmp/ex-2/parallel.json"
+check grep -q '"partitions": 16,' "$tmp/ex-2/parallel.json"
+check cmp "$tmp/ex-1/fct.csv" "$tmp/ex-2/fct.csv"
+check test ! -e "$tmp/ex-1/parallel.json"
+
 # what must stay serial says why, exit 2
 refused() { # WHAT ARGS...
     local what=$1
