@@ -150,6 +150,10 @@ check grep -q '"threads": 2,' "$tmp/ex-2/parallel.json"
 check grep -q '"partitions": 16,' "$tmp/ex-2/parallel.json"
 check cmp "$tmp/ex-1/fct.csv" "$tmp/ex-2/fct.csv"
 check test ! -e "$tmp/ex-1/parallel.json"
+# a serial rerun into the parallel run's folder leaves no stale parallel.json beside its files
+(cd "$src" && "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --set run.threads=1 \
+    --out "$tmp/ex-2") || fail=$((fail + 1))
+check test ! -e "$tmp/ex-2/parallel.json"
 
 # what must stay serial says why, exit 2
 refused() { # WHAT ARGS...
