@@ -1,10 +1,14 @@
-/* Sharing a sweep among MPI ranks (exp.h's struct exp_dist). Compiled into
- * the executable only, with MPI when CMake found it: the library and the
- * tests never link MPI. MPI is started only for `rocesim sweep` launched by
+/* Sharing a sweep among MPI ranks (exp.h's struct exp_dist), and one run
+ * across ranks (net.h's struct par_comm). Compiled into the executable only,
+ * with MPI when CMake found it: the library and the tests never link MPI.
+ * MPI is started only for `rocesim sweep` or `rocesim run` launched by
  * mpirun, so plain runs (and the sweep's own children) never touch it. */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "exp/exp.h"
+#include "net/net.h"
 
 #ifdef ROCESIM_MPI
 #include <mpi.h>
@@ -47,11 +51,82 @@ static void mpi_finish(void)
     MPI_Finalize();
 }
 
+/* ---- one run across ranks (struct par_comm, net/par.c) ---- */
+
+static int world_size(void)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+static void comm_allgather(const void *mine, void *all, size_t n)
+{
+    MPI_Allgather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+static int as_count(size_t n)
+{
+    if (n > INT_MAX) { /* a window's messages between two ranks: megabytes, not gigabytes */
+        fprintf(stderr, "rocesim: MPI rank: %zu bytes in one exchange, more than MPI counts\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return (int)n;
+}
+
+static void comm_alltoallv(const void *send, const size_t *scount, void **recv, size_t *rcap, size_t *rcount)
+{
+    int size = world_size();
+    int *c = malloc(4 * (size_t)size * sizeof *c);
+    if (!c)
+        abort();
+    int *sc = c, *sd = c + size, *rc = c + 2 * size, *rd = c + 3 * size;
+    size_t off = 0;
+    for (int r = 0; r < size; r++) {
+        sc[r] = as_count(scount[r]);
+        sd[r] = as_count(off);
+        off += scount[r];
+    }
+    MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < size; r++) {
+        rd[r] = as_count(total);
+        rcount[r] = (size_t)rc[r];
+        total += (size_t)rc[r];
+    }
+    if (total > *rcap || !*recv) {
+        *rcap = total > 2 * *rcap ? total : 2 * *rcap;
+        *recv = realloc(*recv, *rcap ? *rcap : 1);
+        if (!*recv)
+            abort();
+    }
+    MPI_Alltoallv(send, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+    free(c);
+}
+
+/* Under a launcher (its environment), and not a sweep's own run, which
+ * inherits the sweep rank's environment (exp/sweep.c launch). */
+static bool launched(void)
+{
+    return (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK")) && !getenv("ROCESIM_SWEEP_CHILD");
+}
+
+const struct par_comm *run_comm_mpi(int *argc, char ***argv)
+{
+    static struct par_comm c = {0, 1, comm_allgather, comm_alltoallv};
+    if (!launched() || MPI_Init(argc, argv) != MPI_SUCCESS)
+        return NULL;
+    atexit(mpi_finish);
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+    return c.size > 1 ? &c : NULL;
+}
+
 const struct exp_dist *exp_dist_mpi(int *argc, char ***argv)
 {
     static struct exp_dist d = {0, 1, "MPI", mpi_gather, mpi_barrier};
     /* Only under a launcher: a singleton MPI_Init would be slow and noisy. */
-    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+    if (!launched())
         return NULL;
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         return NULL;
@@ -62,6 +137,13 @@ const struct exp_dist *exp_dist_mpi(int *argc, char ***argv)
 }
 #else
 const bool exp_mpi_built = false;
+
+const struct par_comm *run_comm_mpi(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return NULL;
+}
 
 const struct exp_dist *exp_dist_mpi(int *argc, char ***argv)
 {

@@ -300,9 +300,30 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* A run across MPI ranks: whether every rank set up (collective). A rank
+ * other than 0 that failed where rank 0 did not says so; otherwise only rank
+ * 0 prints (the ranks read the same inputs, so they fail alike). */
+static bool ranks_agree(const struct par_comm *comm, int st, const struct err *e)
+{
+    if (!comm)
+        return st == 0;
+    int all[comm->size];
+    comm->allgather(&st, all, sizeof st);
+    if (st < 0 && comm->rank > 0 && all[0] == 0)
+        fprintf(stderr, "rocesim (MPI rank %d): %s\n", comm->rank, e->msg);
+    for (int r = 0; r < comm->size; r++)
+        if (all[r] < 0)
+            return false;
+    return true;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct args a;
+    const struct par_comm *comm = run_comm_mpi(&argc, &argv); /* under mpirun -np R, R > 1: one run across the ranks */
+    bool follower = comm && comm->rank > 0;
+    if (follower)
+        warn_mute(1); /* rank 0 says it */
     if (parse_args(argc, argv, &a) < 0)
         return EXIT_BADINPUT;
     catch_signals();
@@ -323,30 +344,47 @@ static int cmd_run(int argc, char **argv)
         .tty = isatty(STDERR_FILENO),
         .quiet = a.quiet,
         .stop = &got_signal,
+        .follower = follower,
     };
     int st = load_config(&c, &a, &e); /* its errors say where already */
     if (st == 0 && scenario_load(&sc, &c, &e) < 0)
         locate_error(&c, &e), st = -1;
     if (st == 0 && check_some_flows(&c, &sc, &e) < 0)
         st = -1;
+    sc.comm = comm;
     if (st == 0 && (scenario_build(&sc, &e) < 0 || scenario_parallel(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
         locate_error(&c, &e), st = -1;
-    if (st < 0) {
+    if (!ranks_agree(comm, st, &e)) {
         release(&c, &sc, &o);
-        return fail(&e);
+        return follower ? EXIT_BADINPUT : st < 0 ? fail(&e) : EXIT_BADINPUT;
     }
     warn_too_late(&c, &sc.sim);
     sim_start(&sc.sim);
-    if (!got_signal) /* a signal during set-up: write the empty run at time 0 */
+    int early = (int)got_signal;
+    if (comm) { /* a signal at any rank during set-up: no rank runs */
+        int all[comm->size];
+        comm->allgather(&early, all, sizeof early);
+        for (int r = 0; r < comm->size; r++)
+            early = all[r] ? all[r] : early;
+    }
+    if (!early) /* a signal during set-up: write the empty run at time 0 */
         scenario_run(&sc);
     else
-        o.interrupted = (int)got_signal;
+        o.interrupted = early;
+    struct par_stats ps;
+    if (comm && !o.interrupted && sim_parallel_stats(&sc.sim, &ps, NULL, 0) && ps.peer_stop)
+        o.interrupted = got_signal ? (int)got_signal : SIGTERM; /* the signal reached another rank first */
     if (output_finish(&o, &e) < 0) { /* a write error: not bad input, exit 1 */
         release(&c, &sc, &o);
         fail(&e);
         return 1;
     }
     const struct sim_counters *k = &sc.sim.c;
+    if (follower) { /* rank 0 writes and reports; the same exit code everywhere */
+        int rc = got_signal ? 128 + (int)got_signal : sc.sim.dl.n ? EXIT_DEADLOCK : o.wd_fired ? EXIT_STALLED : 0;
+        release(&c, &sc, &o);
+        return rc;
+    }
     if (o.interrupted)
         fprintf(stderr, "rocesim: interrupted by %s at sim %.3f ms: partial results (\"interrupted\": true) in %s/\n",
                 o.interrupted == SIGINT ? "SIGINT" : "SIGTERM", (double)sc.sim.now / T_MS, o.dir);

@@ -412,6 +412,9 @@ static pid_t launch(const char *self, struct point *p)
             dup2(nul, STDIN_FILENO);
             close(nul);
         }
+        /* one run of its own: under mpirun this process is a rank of the
+         * sweep, and the run must not take itself for one (cli/dist_mpi.c) */
+        setenv("ROCESIM_SWEEP_CHILD", "1", 1);
         execl(self, "rocesim", "run", scen, "--out", p->dir, "--quiet", (char *)NULL);
         fprintf(stderr, "rocesim sweep: cannot run %s: %s\n", self, strerror(errno));
         _exit(127);

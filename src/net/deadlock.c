@@ -14,6 +14,7 @@
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>
+#include <string.h>
 
 void deadlock_arm(struct sim *s)
 {
@@ -34,70 +35,139 @@ static bool blocked(const struct sim *s, const struct port *pt, int q, simtime_t
     return port_paused(pt, q) && pt->q[q].n && pt->paused_since[q] <= limit && s->nodes[pt->node].is_switch;
 }
 
-/* Depth-first search from every blocked queue. A node is (port, prio),
- * index port * NQ + prio; its successors are the upstream queues that wait
- * for it: for each packet it holds, the egress port at the far end of the
- * port the packet came in by, if that one is blocked at the same priority
- * (its PAUSE came from our ingress port, holding our packets).
- * scratch: 0 unvisited, -1 done, > 0 on the stack at depth value-1. */
+/* The waits-for graph. A node is (port, prio), index port * NQ + prio, and
+ * is in the graph if that queue is blocked; its successors are the upstream
+ * queues that wait for it: for each packet it holds, the egress port at the
+ * far end of the port the packet came in by, at the same priority, if our
+ * ingress port sent the PAUSE that holds it (and if that queue is blocked
+ * too, which the search checks). Each node is written as (node, since,
+ * count, successors), successors once each, in the order of the first packet
+ * that leads there: the search follows them in that order, which is what
+ * following the packets one by one would do (a node met again is finished or
+ * on the stack already). Only the ports of this process's partitions are
+ * walked: across MPI ranks each rank writes its own and all of them are
+ * gathered (the other ranks' queues are empty here). */
+struct dl_graph {
+    uint8_t *b;
+    size_t n, cap;
+};
+
+static void dl_put(struct dl_graph *g, const void *x, size_t n)
+{
+    if (g->n + n > g->cap) {
+        g->cap = 2 * (g->n + n) + 256;
+        g->b = xrealloc(g->b, g->cap);
+    }
+    memcpy(g->b + g->n, x, n);
+    g->n += n;
+}
+
+static void dl_graph_local(struct sim *s, simtime_t limit, struct dl_graph *g, int32_t *seen)
+{
+    for (uint32_t p = 0; p < s->n_ports; p++)
+        for (int q = 1; q < NQ; q++) { /* queue 0 is never paused */
+            const struct port *pt = &s->ports[p];
+            if (!blocked(s, pt, q, limit) || !par_port_here(s, p))
+                continue;
+            uint32_t v = p * NQ + (uint32_t)q, cnt = 0;
+            size_t at = g->n + sizeof v + sizeof(simtime_t);
+            dl_put(g, &v, sizeof v);
+            dl_put(g, &pt->paused_since[q], sizeof(simtime_t));
+            dl_put(g, &cnt, sizeof cnt);
+            for (const struct pkt *x = pt->q[q].head; x; x = x->next) {
+                if (x->in_port >= s->n_ports || !s->ports[x->in_port].pause_sent[q])
+                    continue; /* made by the switch itself (queue 0 only), or not what the PAUSE holds */
+                uint32_t w = s->ports[x->in_port].peer * NQ + (uint32_t)q;
+                if (seen[w] == (int32_t)v + 1)
+                    continue;
+                seen[w] = (int32_t)v + 1;
+                dl_put(g, &w, sizeof w);
+                cnt++;
+            }
+            memcpy(g->b + at, &cnt, sizeof cnt);
+        }
+}
+
+static inline uint32_t dl_u32(const uint8_t *g, size_t at)
+{
+    uint32_t x;
+    memcpy(&x, g + at, sizeof x);
+    return x;
+}
+
+/* Depth-first search from every blocked queue, in (port, prio) order, over
+ * the graph in g[0 .. len). scratch: mark (0 unvisited, -1 done, > 0 on the
+ * stack at depth value-1), the stack, each stack entry's next successor,
+ * and each node's place in g (-1: not blocked). */
+static bool dl_search(struct sim *s, const uint8_t *g, size_t len)
+{
+    struct deadlock *d = &s->dl;
+    size_t n = (size_t)s->n_ports * NQ;
+    int32_t *mark = d->scratch, *stack = mark + n, *cur = stack + n, *at = cur + n;
+    for (size_t i = 0; i < n; i++)
+        mark[i] = 0, at[i] = -1;
+    for (size_t o = 0; o < len;) {
+        uint32_t v, cnt;
+        memcpy(&v, g + o, sizeof v);
+        at[v] = (int32_t)o;
+        memcpy(&cnt, g + o + sizeof v + sizeof(simtime_t), sizeof cnt);
+        o += sizeof v + sizeof(simtime_t) + sizeof cnt + (size_t)cnt * sizeof(uint32_t);
+    }
+    for (size_t root = 0; root < n; root++) {
+        if (mark[root] || at[root] < 0)
+            continue;
+        d->blocked++;
+        int32_t depth = 0;
+        stack[depth] = (int32_t)root;
+        cur[depth] = 0;
+        mark[root] = 1;
+        while (depth >= 0) {
+            uint32_t v = (uint32_t)stack[depth];
+            if ((uint32_t)cur[depth] == dl_u32(g, at[v] + sizeof(uint32_t) + sizeof(simtime_t))) { /* every successor followed: no cycle through v */
+                mark[v] = -1;
+                depth--;
+                continue;
+            }
+            uint32_t w = dl_u32(g, at[v] + 2 * sizeof(uint32_t) + sizeof(simtime_t) + (size_t)cur[depth]++ * sizeof(uint32_t));
+            if (mark[w] > 0) {
+                /* a cycle: stack[mark[w]-1 .. depth]; each waits for the one below it */
+                uint32_t k = 0;
+                for (int32_t i = depth; i >= mark[w] - 1 && k < DEADLOCK_MAX_HOPS; i--, k++) {
+                    uint32_t node = (uint32_t)stack[i];
+                    d->hop[k].port = node / NQ;
+                    d->hop[k].prio = (uint8_t)(node % NQ);
+                    memcpy(&d->hop[k].since, g + at[node] + sizeof(uint32_t), sizeof(simtime_t));
+                }
+                d->n = k;
+                return true;
+            }
+            if (mark[w] < 0 || at[w] < 0)
+                continue;
+            depth++;
+            stack[depth] = (int32_t)w;
+            cur[depth] = 0;
+            mark[w] = depth + 1;
+        }
+    }
+    return false;
+}
+
 static bool find_cycle(struct sim *s, simtime_t limit)
 {
     struct deadlock *d = &s->dl;
     size_t n = (size_t)s->n_ports * NQ;
     if (!d->scratch)
-        d->scratch = xmalloc(2 * n * sizeof *d->scratch + n * sizeof(struct pkt *));
-    int32_t *mark = d->scratch, *stack = d->scratch + n;
-    const struct pkt **cur = (const struct pkt **)(void *)(d->scratch + 2 * n);
+        d->scratch = xmalloc(4 * n * sizeof *d->scratch);
     for (size_t i = 0; i < n; i++)
-        mark[i] = 0;
-    for (uint32_t p0 = 0; p0 < s->n_ports; p0++)
-        for (int q0 = 1; q0 < NQ; q0++) { /* queue 0 is never paused */
-            size_t root = (size_t)p0 * NQ + (size_t)q0;
-            if (mark[root] || !blocked(s, &s->ports[p0], q0, limit))
-                continue;
-            d->blocked++;
-            int32_t depth = 0;
-            stack[depth] = (int32_t)root;
-            cur[depth] = s->ports[p0].q[q0].head;
-            mark[root] = 1;
-            while (depth >= 0) {
-                uint32_t v = (uint32_t)stack[depth];
-                int q = (int)(v % NQ);
-                const struct pkt *x = cur[depth];
-                if (!x) { /* every packet followed: no cycle through v */
-                    mark[v] = -1;
-                    depth--;
-                    continue;
-                }
-                cur[depth] = x->next;
-                if (x->in_port >= s->n_ports)
-                    continue; /* made by the switch itself (queue 0 only) */
-                const struct port *in = &s->ports[x->in_port];
-                if (!in->pause_sent[q])
-                    continue;
-                uint32_t up = in->peer;
-                size_t w = (size_t)up * NQ + (size_t)q;
-                if (mark[w] > 0) {
-                    /* a cycle: stack[mark[w]-1 .. depth]; each waits for the one below it */
-                    uint32_t k = 0;
-                    for (int32_t i = depth; i >= mark[w] - 1 && k < DEADLOCK_MAX_HOPS; i--, k++) {
-                        uint32_t node = (uint32_t)stack[i];
-                        d->hop[k].port = node / NQ;
-                        d->hop[k].prio = (uint8_t)(node % NQ);
-                        d->hop[k].since = s->ports[node / NQ].paused_since[node % NQ];
-                    }
-                    d->n = k;
-                    return true;
-                }
-                if (mark[w] < 0 || !blocked(s, &s->ports[up], q, limit))
-                    continue;
-                depth++;
-                stack[depth] = (int32_t)w;
-                cur[depth] = s->ports[up].q[q].head;
-                mark[w] = depth + 1;
-            }
-        }
-    return false;
+        d->scratch[i] = 0; /* dl_graph_local's "successor seen for node v" (v + 1) */
+    struct dl_graph g = {0};
+    dl_graph_local(s, limit, &g, d->scratch);
+    const uint8_t *all = g.b;
+    size_t len = g.n;
+    par_gather_all(s, &all, &len); /* across ranks: every rank's graph */
+    bool found = dl_search(s, all, len);
+    free(g.b);
+    return found;
 }
 
 void deadlock_check(struct sim *s)
@@ -112,11 +182,12 @@ void deadlock_check(struct sim *s)
         s->p.stop = s->now; /* sim_run stops after the events of this instant */
         return;
     }
-    for (uint32_t p = 0; p < s->n_ports; p++)
-        if (s->ports[p].paused_mask && s->nodes[s->ports[p].node].is_switch) {
-            simtime_t step = d->timeout / 4 ? d->timeout / 4 : 1;
-            d->check_at = s->now + step;
-            evq_push(&s->evq, d->check_at, EV_DEADLOCK, 0);
-            return;
-        }
+    uint8_t paused = 0; /* (only this process's ports are ever paused here) */
+    for (uint32_t p = 0; p < s->n_ports && !paused; p++)
+        paused = s->ports[p].paused_mask && s->nodes[s->ports[p].node].is_switch;
+    if (par_any(s, paused)) {
+        simtime_t step = d->timeout / 4 ? d->timeout / 4 : 1;
+        d->check_at = s->now + step;
+        evq_push(&s->evq, d->check_at, EV_DEADLOCK, 0);
+    }
 }

@@ -361,14 +361,38 @@ void sim_run(struct sim *s);
  * between partitions): byte-identical outputs to sim_run (docs/parallel.md).
  * The caller has checked that nothing in the run must stay serial
  * (sim_parallel_refusal). */
-void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t lookahead);
+struct par_comm;
+void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t lookahead,
+                      const struct par_comm *comm);
+/* A run across processes (MPI ranks: cli/dist_mpi.c provides this, so the
+ * library never links MPI). Every rank builds the same scenario; rank r runs
+ * the partitions par_rank_of gives it, on its own threads, and the ranks
+ * exchange what crosses between them after each window (net/par.c). Rank 0
+ * gets every result at the end and writes the outputs; the others write
+ * nothing. Both calls are collective: every rank makes them in the same
+ * order. */
+struct par_comm {
+    int rank, size;
+    /* Every rank's n bytes from `mine`, in rank order, into `all` (size * n bytes). */
+    void (*allgather)(const void *mine, void *all, size_t n);
+    /* scount[r] bytes of `send` (concatenated in rank order) to rank r; what
+     * each rank sent here, concatenated in rank order, into *recv (grown
+     * with realloc to *rcap bytes as needed), rcount[r] bytes from rank r. */
+    void (*alltoallv)(const void *send, const size_t *scount, void **recv, size_t *rcap, size_t *rcount);
+};
+/* The rank that runs partition `part` of `parts`: contiguous blocks, so that
+ * neighbouring partitions (a pod's) share a rank. */
+static inline int par_rank_of(uint32_t part, uint32_t parts, int size) { return (int)((uint64_t)part * (uint64_t)size / parts); }
 /* A parallel run's engine, for parallel.json (wall times in seconds). */
 struct par_stats {
+    uint32_t ranks;     /* processes (MPI ranks), 1 without */
     uint32_t threads, partitions;
     simtime_t lookahead;
     uint64_t windows, messages, global_events;
     double loop;    /* the run's event loop, wall */
     double *busy;   /* per thread: running partitions (the rest of loop it waits at barriers or runs the global work) */
+    bool peer_stop; /* across ranks: another rank's progress hook stopped the run (its signal came first) */
+    uint64_t *rss;  /* across ranks, at rank 0: each rank's peak resident memory in bytes (NULL otherwise) */
 };
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct par_stats *st, uint64_t *part_events, uint32_t n);

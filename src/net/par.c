@@ -39,6 +39,7 @@
 #include "core/xalloc.h"
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,12 @@ struct shard {
     simtime_t dl_req;          /* earliest PFC deadlock arm request this window */
     uint64_t load;             /* events in its last window */
 };
+/* Across MPI ranks (struct par_comm), every process holds a shard for every
+ * partition, but runs only its own ("local"); another rank's partition is a
+ * stub here: its outboxes receive that rank's messages to this one's
+ * partitions (exchange), so deliver() reads them as if a thread of this
+ * process had sent them, and its `sent` counts them (each message is counted
+ * once, where it is delivered). A stub runs no event and stays quiet. */
 
 struct par {
     struct sim *main;
@@ -107,6 +114,18 @@ struct par {
     uint64_t held_peak;        /* ...most at once: the serial run's lb_held_peak */
     pthread_t *tid;
     struct par_stats stat;
+    /* MPI ranks (NULL comm: one process) */
+    const struct par_comm *comm;
+    int rank;                  /* this process's; 0 without comm */
+    int *rank_of;              /* partition -> its rank */
+    uint32_t *mine, nmine;     /* the partitions this process runs */
+    uint8_t *xbuf;             /* what this rank sends in a collective */
+    size_t xlen, xcap;
+    void *rbuf;                /* ...and receives */
+    size_t rcap;
+    size_t *scount, *rcount;   /* per rank */
+    uint64_t net_packets;      /* rank 0 after the run: packets in the network, fabric-wide */
+    bool gathered;             /* ...once results_to_root has run */
 };
 
 /* ---------------------------------------------------------------- barrier */
@@ -197,6 +216,102 @@ static void deliver(struct par *P, struct shard *sh)
     sh->ninbox = 0;
 }
 
+/* ---------------------------------------------------------------- ranks */
+
+static void xput(struct par *P, const void *x, size_t n)
+{
+    if (P->xlen + n > P->xcap) {
+        P->xcap = 2 * (P->xlen + n) + 4096;
+        P->xbuf = xrealloc(P->xbuf, P->xcap);
+    }
+    memcpy(P->xbuf + P->xlen, x, n);
+    P->xlen += n;
+}
+
+/* Reads n bytes at *at of a received buffer and moves past them. */
+static void xget(const uint8_t **at, void *x, size_t n)
+{
+    memcpy(x, *at, n);
+    *at += n;
+}
+
+/* xbuf's bytes to rank 0 alone; there, what every rank sent, in rank order
+ * (in rbuf, the length returned); elsewhere 0. */
+static size_t to_root(struct par *P)
+{
+    const struct par_comm *C = P->comm;
+    for (int r = 0; r < C->size; r++)
+        P->scount[r] = r == 0 ? P->xlen : 0;
+    C->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+    size_t n = 0;
+    for (int r = 0; r < C->size; r++)
+        n += P->rcount[r];
+    return n;
+}
+
+/* After a window: messages from this rank's partitions to another rank's go
+ * there, into the sending partition's stub (whose outbox deliver() reads), as
+ * (sender, receiver, count, ports, then each packet's length and bytes). A
+ * message is counted in `sent` where it is delivered. */
+static void exchange(struct par *P)
+{
+    const struct par_comm *C = P->comm;
+    uint32_t par = P->parity;
+    P->xlen = 0;
+    for (int r = 0; r < C->size; r++) {
+        size_t start = P->xlen;
+        for (uint32_t k = 0; r != P->rank && k < P->nmine; k++) {
+            struct shard *sh = &P->sh[P->mine[k]];
+            for (uint32_t j = 0; j < sh->ntouched[par]; j++) {
+                uint32_t to = sh->touched[par][j];
+                struct outbox *ob = &sh->out[par][to];
+                if (P->rank_of[to] != r || !ob->n)
+                    continue;
+                uint32_t hdr[3] = {sh->id, to, ob->n};
+                xput(P, hdr, sizeof hdr);
+                xput(P, ob->port, ob->n * sizeof *ob->port);
+                for (uint32_t i = 0; i < ob->n; i++) {
+                    uint32_t len = (uint32_t)pkt_bytes(&ob->pkt[i]);
+                    xput(P, &len, sizeof len);
+                    xput(P, &ob->pkt[i], len);
+                }
+                sh->sent -= ob->n;
+                ob->n = 0;
+            }
+        }
+        P->scount[r] = P->xlen - start;
+    }
+    C->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+    size_t total = 0;
+    for (int r = 0; r < C->size; r++)
+        total += P->rcount[r];
+    const uint8_t *at = P->rbuf, *end = at + total;
+    while (at < end) {
+        uint32_t hdr[3];
+        xget(&at, hdr, sizeof hdr);
+        struct shard *stub = &P->sh[hdr[0]];
+        struct outbox *ob = &stub->out[par][hdr[1]];
+        if (ob->n == 0) {
+            if (!stub->touched[par])
+                stub->touched[par] = xmalloc(P->n * sizeof(uint32_t));
+            stub->touched[par][stub->ntouched[par]++] = hdr[1];
+        }
+        if (ob->n + hdr[2] > ob->cap) {
+            ob->cap = 2 * (ob->n + hdr[2]);
+            ob->port = xrealloc(ob->port, ob->cap * sizeof *ob->port);
+            ob->pkt = xrealloc(ob->pkt, ob->cap * sizeof *ob->pkt);
+        }
+        xget(&at, ob->port + ob->n, hdr[2] * sizeof *ob->port);
+        for (uint32_t i = 0; i < hdr[2]; i++) {
+            uint32_t len;
+            xget(&at, &len, sizeof len);
+            xget(&at, &ob->pkt[ob->n + i], len);
+        }
+        ob->n += hdr[2];
+        stub->sent += hdr[2];
+    }
+}
+
 /* ---------------------------------------------------------------- hooks */
 
 static void record(struct shard *sh, struct rec r)
@@ -256,11 +371,12 @@ static void sync_tables(struct par *P)
 }
 
 /* Messages sent over the failed link in the last window are packets on its
- * wire: lost with it, as port_down loses what is on a wire. */
+ * wire: lost with it, as port_down loses what is on a wire; counted by the
+ * partition they were going to (across ranks, the one that holds them). */
 static void lose_messages(struct par *P, uint32_t pid)
 {
-    struct shard *from = &P->sh[P->dest[P->peer[pid]]];
-    struct outbox *ob = &from->out[P->parity][P->dest[pid]];
+    struct shard *from = &P->sh[P->dest[P->peer[pid]]], *to = &P->sh[P->dest[pid]];
+    struct outbox *ob = &from->out[P->parity][to->id];
     uint32_t k = 0;
     for (uint32_t i = 0; i < ob->n; i++) {
         if (ob->port[i] != pid) {
@@ -268,7 +384,7 @@ static void lose_messages(struct par *P, uint32_t pid)
             ob->pkt[k++] = ob->pkt[i];
             continue;
         }
-        link_lost(&from->s, &ob->pkt[i]);
+        link_lost(&to->s, &ob->pkt[i]);
     }
     from->sent -= ob->n - k;
     ob->n = k;
@@ -287,12 +403,16 @@ void par_tables_changed(struct sim *m, uint32_t pid, bool up)
 bool par_pending(const struct sim *s)
 {
     const struct par *P = s->par;
-    if (!evq_empty(&s->evq))
-        return true;
-    for (uint32_t i = 0; i < P->n; i++)
-        if (!evq_empty(&P->sh[i].s.evq) || P->sh[i].sent || P->sh[i].ninbox)
-            return true;
-    return false;
+    uint8_t any = !evq_empty(&s->evq);
+    for (uint32_t i = 0; i < P->n && !any; i++)
+        any = (P->rank_of[i] == P->rank && !evq_empty(&P->sh[i].s.evq)) || P->sh[i].sent || P->sh[i].ninbox;
+    if (P->comm) { /* (collective: every rank runs the same global events) */
+        uint8_t all[P->comm->size];
+        P->comm->allgather(&any, all, 1);
+        for (int r = 0; r < P->comm->size; r++)
+            any |= all[r];
+    }
+    return any;
 }
 
 /* ---------------------------------------------------------------- windows */
@@ -319,7 +439,7 @@ static void take_shards(struct par *P, uint32_t t)
     double t0 = wall();
     for (;;) {
         uint32_t i = atomic_fetch_add(&P->next, 1);
-        if (i >= P->n)
+        if (i >= P->nmine)
             break;
         run_shard(P, &P->sh[P->order[i]]);
     }
@@ -351,16 +471,18 @@ static int desc_u64(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Shards in decreasing order of their last window's events (ties: lower id first). */
+/* This process's shards in decreasing order of their last window's events
+ * (ties: lower id first). */
 static void order_by_load(struct par *P)
 {
-    for (uint32_t i = 0; i < P->n; i++) {
+    for (uint32_t k = 0; k < P->nmine; k++) {
+        uint32_t i = P->mine[k];
         uint64_t l = P->sh[i].load < 0xffffffffu ? P->sh[i].load : 0xffffffffu;
-        P->sortkey[i] = l << 32 | (0xffffffffu - i);
+        P->sortkey[k] = l << 32 | (0xffffffffu - i);
     }
-    qsort(P->sortkey, P->n, sizeof *P->sortkey, desc_u64);
-    for (uint32_t i = 0; i < P->n; i++)
-        P->order[i] = 0xffffffffu - (uint32_t)P->sortkey[i];
+    qsort(P->sortkey, P->nmine, sizeof *P->sortkey, desc_u64);
+    for (uint32_t k = 0; k < P->nmine; k++)
+        P->order[k] = 0xffffffffu - (uint32_t)P->sortkey[k];
 }
 
 static int rec_cmp(const void *a, const void *b)
@@ -373,18 +495,12 @@ static int rec_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The shards' records of this window in the serial loop's order: by event
- * key, then in the order the event made them. PFC frames go to the run's
- * hook (pfc.csv); hold-queue changes make the fabric-wide count, whose
- * peak is the serial run's lb_held_peak. */
-static void rec_flush(struct par *P)
+/* This process's records of the window, into merge[]; returns how many. */
+static size_t rec_collect(struct par *P)
 {
-    struct sim *m = P->main;
     size_t n = 0;
     for (uint32_t i = 0; i < P->n; i++)
         n += P->sh[i].nrec;
-    if (!n)
-        return;
     if (n > P->capmerge) {
         P->capmerge = 2 * n;
         P->merge = xrealloc(P->merge, P->capmerge * sizeof *P->merge);
@@ -397,6 +513,45 @@ static void rec_flush(struct par *P)
         n += P->sh[i].nrec;
         P->sh[i].nrec = 0;
     }
+    return n;
+}
+
+/* Across ranks: every rank's n records to rank 0, into its merge[]; returns
+ * how many are there (0 elsewhere). */
+static size_t rec_to_root(struct par *P, size_t n)
+{
+    uint64_t mine = n, all[P->comm->size], total = 0;
+    P->comm->allgather(&mine, all, sizeof mine);
+    for (int r = 0; r < P->comm->size; r++)
+        total += all[r];
+    if (!total)
+        return 0;
+    P->xlen = 0;
+    if (n)
+        xput(P, P->merge, n * sizeof *P->merge);
+    n = to_root(P) / sizeof *P->merge;
+    if (n > P->capmerge) {
+        P->capmerge = 2 * n;
+        P->merge = xrealloc(P->merge, P->capmerge * sizeof *P->merge);
+    }
+    if (n)
+        memcpy(P->merge, P->rbuf, n * sizeof *P->merge);
+    return n;
+}
+
+/* The shards' records of this window in the serial loop's order: by event
+ * key, then in the order the event made them. PFC frames go to the run's
+ * hook (pfc.csv); hold-queue changes make the fabric-wide count, whose
+ * peak is the serial run's lb_held_peak. Across ranks, rank 0 does this for
+ * all of them. */
+static void rec_flush(struct par *P)
+{
+    struct sim *m = P->main;
+    size_t n = rec_collect(P);
+    if (P->comm)
+        n = rec_to_root(P, n);
+    if (!n)
+        return;
     qsort(P->merge, n, sizeof *P->merge, rec_cmp);
     simtime_t now = m->now;
     for (size_t k = 0; k < n; k++) {
@@ -424,9 +579,10 @@ static void merge_counters(struct par *P, uint64_t global_events)
     const size_t head = offsetof(struct sim_counters, cc_stat) / sizeof(uint64_t);
     const size_t tail0 = offsetof(struct sim_counters, lb_ctrl_packets) / sizeof(uint64_t);
     const size_t tail1 = sizeof c / sizeof(uint64_t);
-    uint64_t in_use = 0, peak = 0, held = 0, ctrl = 0;
-    uint32_t started = 0;
+    uint64_t in_use = 0, peak = 0, held = 0, ctrl = 0, started = 0;
     for (uint32_t i = 0; i < P->n; i++) {
+        if (P->rank_of[i] != P->rank)
+            continue; /* a stub: its rank counts it */
         const struct sim *s = &P->sh[i].s;
         const uint64_t *sv = (const uint64_t *)(const void *)&s->c;
         for (size_t k = 0; k < head; k++)
@@ -450,6 +606,36 @@ static void merge_counters(struct par *P, uint64_t global_events)
         started += s->next_start;
     }
     c.reorder_peak_bytes = m->c.reorder_peak_bytes;
+    if (P->comm) { /* every rank's sums, added up (collective) */
+        enum { EXTRA = 5 };
+        const size_t ncc = m->n_slot * CC_STATS, nv = head + (tail1 - tail0) + ncc + EXTRA;
+        const size_t R = (size_t)P->comm->size, peak_at = head + offsetof(struct sim_counters, reorder_peak_bytes) / sizeof(uint64_t) - tail0;
+        uint64_t *v = xcalloc(nv * (R + 1), sizeof *v), *all = v + nv;
+        memcpy(v, cv, head * sizeof *v);
+        memcpy(v + head, cv + tail0, (tail1 - tail0) * sizeof *v);
+        for (uint32_t k = 0; k < m->n_slot; k++) /* by slot: scheme tables have other addresses in other processes */
+            for (size_t b = 0; b < sizeof c.cc_stat / sizeof *c.cc_stat && c.cc_stat[b].ops; b++)
+                if (c.cc_stat[b].ops == m->slot[k].ops)
+                    memcpy(v + head + (tail1 - tail0) + k * CC_STATS, c.cc_stat[b].v, sizeof c.cc_stat[b].v);
+        uint64_t *x = v + nv - EXTRA;
+        x[0] = in_use, x[1] = peak, x[2] = held, x[3] = ctrl, x[4] = started;
+        P->comm->allgather(v, all, nv * sizeof *v);
+        for (size_t i = 0; i < nv; i++) {
+            v[i] = 0;
+            for (size_t r = 0; r < R; r++)
+                v[i] = i == peak_at ? (all[r * nv + i] > v[i] ? all[r * nv + i] : v[i]) : v[i] + all[r * nv + i];
+        }
+        memcpy(cv, v, head * sizeof *v);
+        memcpy(cv + tail0, v + head, (tail1 - tail0) * sizeof *v);
+        memset(c.cc_stat, 0, sizeof c.cc_stat);
+        for (uint32_t k = 0; k < m->n_slot; k++) {
+            c.cc_stat[k].ops = m->slot[k].ops;
+            memcpy(c.cc_stat[k].v, v + head + (tail1 - tail0) + k * CC_STATS, sizeof c.cc_stat[k].v);
+        }
+        in_use = x[0], peak = x[1], held = x[2], ctrl = x[3], started = x[4];
+        m->c.reorder_peak_bytes = c.reorder_peak_bytes;
+        free(v);
+    }
     c.lb_held_peak = P->held_peak;
     c.events += global_events;
     m->c = c;
@@ -457,7 +643,7 @@ static void merge_counters(struct par *P, uint64_t global_events)
     m->pool.peak = peak; /* the partitions' peaks, summed: an upper bound of the serial run's */
     m->lb_held_now = held;
     m->ctrl_pending.n = (uint32_t)ctrl;
-    m->next_start = started;
+    m->next_start = (uint32_t)started;
 }
 
 /* Receivers learn which senders wrote to them in the window that just ran,
@@ -469,7 +655,10 @@ static void turn_window(struct par *P)
     for (uint32_t i = 0; i < P->n; i++) {
         struct shard *sh = &P->sh[i];
         for (uint32_t k = 0; k < sh->ntouched[prev]; k++) {
-            struct shard *r = &P->sh[sh->touched[prev][k]];
+            uint32_t to = sh->touched[prev][k];
+            if (P->rank_of[to] != P->rank)
+                continue; /* sent there after the window (exchange) */
+            struct shard *r = &P->sh[to];
             r->inbox[r->ninbox++] = i;
         }
         sh->ntouched[prev] = 0;
@@ -484,7 +673,215 @@ static inline bool key_less(simtime_t t, uint32_t h, simtime_t bt, uint32_t bh)
     return t < bt || (t == bt && h < bh);
 }
 
-void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t la)
+/* ---------------------------------------------------------------- results */
+
+/* The partition of node n: its first port's peer's peer is n itself. */
+static inline uint32_t part_of_node(const struct par *P, uint32_t n)
+{
+    return P->dest[P->peer[P->main->nodes[n].port0]];
+}
+
+enum { RES_SENDER, RES_RECEIVER, RES_FLAGS, RES_PORT, RES_EVENTS, RES_PACKETS, RES_RSS };
+#define QP_SND offsetof(struct qp, snd_nxt)  /* struct qp: the sender's block */
+#define QP_RCV offsetof(struct qp, rcv_nxt)  /* ...the receiver's */
+#define QP_FLAGS offsetof(struct qp, ever_paused) /* ...what switches anywhere set */
+
+static void res_put(struct par *P, uint8_t tag, uint32_t id)
+{
+    xput(P, &tag, 1);
+    xput(P, &id, sizeof id);
+}
+
+/* After a run across ranks, what rank 0 writes, from the rank that holds it:
+ * each flow's completion and sender's fields (from its source's rank), its
+ * receiver's fields (from its destination's), the flags and loss counts that
+ * switches anywhere set (or-ed and summed), the pause statistics of each
+ * port, each partition's events, and the packets left in the network.
+ * Pointers (the IRN bitmaps) do not travel. */
+static void results_to_root(struct par *P)
+{
+    struct sim *m = P->main;
+    uint32_t me = (uint32_t)P->rank;
+    P->xlen = 0;
+    uint64_t net = sim_packets_in_network(m) - m->ctrl_pending.n - m->lb_held_now; /* ports and NICs here */
+    for (uint32_t k = 0; k < P->nmine; k++) {
+        const struct sim *s = &P->sh[P->mine[k]].s;
+        net += s->ctrl_pending.n + s->lb_held_now;
+    }
+    struct rusage ru;
+    uint64_t rss = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0; /* KB on Linux */
+    if (me == 0) {
+        P->net_packets = net;
+        free(P->stat.rss);
+        P->stat.rss = xcalloc((size_t)P->comm->size, sizeof *P->stat.rss);
+        P->stat.rss[0] = rss;
+    } else {
+        res_put(P, RES_PACKETS, 0);
+        xput(P, &net, sizeof net);
+        res_put(P, RES_RSS, me);
+        xput(P, &rss, sizeof rss);
+        for (uint32_t k = 0; k < P->nmine; k++) {
+            res_put(P, RES_EVENTS, P->mine[k]);
+            xput(P, &P->sh[P->mine[k]].s.c.events, sizeof(uint64_t));
+        }
+        for (uint32_t f = 0; f < m->n_flows; f++) {
+            struct qp q = m->flows[f];
+            q.irn_tx = q.irn_rx = NULL;
+            if ((uint32_t)P->rank_of[part_of_node(P, q.src)] == me) {
+                res_put(P, RES_SENDER, f);
+                xput(P, &q.finish, sizeof q.finish);
+                xput(P, &q.state, sizeof q.state);
+                xput(P, (const uint8_t *)&q + QP_SND, QP_RCV - QP_SND);
+            }
+            if ((uint32_t)P->rank_of[part_of_node(P, q.dst)] == me) {
+                res_put(P, RES_RECEIVER, f);
+                xput(P, (const uint8_t *)&q + QP_RCV, QP_FLAGS - QP_RCV);
+            }
+            if (q.ever_paused || q.sw_paused || q.culprit || q.lost) {
+                uint8_t bits = (uint8_t)(q.ever_paused | q.sw_paused << 1 | q.culprit << 2);
+                res_put(P, RES_FLAGS, f);
+                xput(P, &bits, 1);
+                xput(P, &q.lost, sizeof q.lost);
+            }
+        }
+        for (uint32_t p = 0; p < m->n_ports; p++) {
+            const struct port *pt = &m->ports[p];
+            if ((uint32_t)P->rank_of[part_of_node(P, pt->node)] != me || !(pt->pause_frames_rx || pt->paused_time || pt->paused_mask))
+                continue;
+            res_put(P, RES_PORT, p);
+            xput(P, &pt->paused_mask, sizeof pt->paused_mask);
+            xput(P, &pt->pause_frames_rx, sizeof pt->pause_frames_rx);
+            xput(P, &pt->paused_time, sizeof pt->paused_time);
+            xput(P, pt->paused_since, sizeof pt->paused_since);
+        }
+    }
+    size_t n = to_root(P);
+    for (const uint8_t *at = P->rbuf, *end = at + n; at < end;) {
+        uint8_t tag;
+        uint32_t id;
+        xget(&at, &tag, 1);
+        xget(&at, &id, sizeof id);
+        if (tag <= RES_FLAGS) {
+            struct qp *q = &m->flows[id];
+            uint64_t *keep[2] = {q->irn_rx, q->irn_tx}; /* this process's block, if any: pointers do not travel */
+            if (tag == RES_SENDER) {
+                xget(&at, &q->finish, sizeof q->finish);
+                xget(&at, &q->state, sizeof q->state);
+                xget(&at, (uint8_t *)q + QP_SND, QP_RCV - QP_SND);
+            } else if (tag == RES_RECEIVER) {
+                xget(&at, (uint8_t *)q + QP_RCV, QP_FLAGS - QP_RCV);
+            } else {
+                uint8_t bits;
+                uint32_t lost;
+                xget(&at, &bits, 1);
+                xget(&at, &lost, sizeof lost);
+                q->ever_paused |= bits & 1;
+                q->sw_paused |= bits >> 1 & 1;
+                q->culprit |= bits >> 2 & 1;
+                q->lost += lost;
+            }
+            q->irn_rx = keep[0], q->irn_tx = keep[1];
+            continue;
+        }
+        switch (tag) {
+        case RES_PORT: {
+            struct port *pt = &m->ports[id];
+            xget(&at, &pt->paused_mask, sizeof pt->paused_mask);
+            xget(&at, &pt->pause_frames_rx, sizeof pt->pause_frames_rx);
+            xget(&at, &pt->paused_time, sizeof pt->paused_time);
+            xget(&at, pt->paused_since, sizeof pt->paused_since);
+            break;
+        }
+        case RES_EVENTS:
+            xget(&at, &P->sh[id].s.c.events, sizeof(uint64_t));
+            break;
+        case RES_RSS:
+            xget(&at, &P->stat.rss[id], sizeof(uint64_t));
+            break;
+        default: { /* RES_PACKETS */
+            uint64_t x;
+            xget(&at, &x, sizeof x);
+            P->net_packets += x;
+        }
+        }
+    }
+    P->gathered = P->rank == 0;
+}
+
+bool par_port_here(const struct sim *s, uint32_t pid)
+{
+    const struct par *P = s->par;
+    return !P || !P->comm || P->rank_of[part_of_node(P, s->ports[pid].node)] == P->rank;
+}
+
+void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len)
+{
+    struct par *P = s->par;
+    if (!P || !P->comm)
+        return;
+    for (int r = 0; r < P->comm->size; r++)
+        P->scount[r] = *len;
+    /* the same bytes to every rank: alltoallv reads each rank's from its own offset */
+    P->xlen = 0;
+    for (int r = 0; r < P->comm->size; r++)
+        if (*len)
+            xput(P, *buf, *len);
+    P->comm->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+    *len = 0;
+    for (int r = 0; r < P->comm->size; r++)
+        *len += P->rcount[r];
+    *buf = P->rbuf;
+}
+
+bool par_any(struct sim *s, bool mine)
+{
+    struct par *P = s->par;
+    if (!P || !P->comm)
+        return mine;
+    uint8_t b = mine, all[P->comm->size];
+    P->comm->allgather(&b, all, 1);
+    for (int r = 0; r < P->comm->size; r++)
+        b |= all[r];
+    return b;
+}
+
+bool par_net_packets(const struct sim *s, uint64_t *n)
+{
+    const struct par *P = s->par;
+    if (!P->comm || P->rank != 0 || !P->gathered)
+        return false;
+    *n = P->net_packets;
+    return true;
+}
+
+/* What a window did, over the partitions: messages, events, whether all are
+ * quiet and the latest (time, handle) at which one became so, the earliest
+ * deadlock-check request. */
+struct wsum {
+    uint64_t sent, ev;
+    simtime_t qt, dl;
+    uint32_t qh, quiet;
+};
+
+/* Across ranks: the same over every rank's partitions (collective). */
+static void wsum_ranks(struct par *P, struct wsum *w)
+{
+    struct wsum all[P->comm->size];
+    P->comm->allgather(w, all, sizeof *w);
+    *w = (struct wsum){.quiet = 1, .dl = T_NEVER};
+    for (int r = 0; r < P->comm->size; r++) {
+        w->sent += all[r].sent;
+        w->ev += all[r].ev;
+        w->quiet = w->quiet && all[r].quiet;
+        if (!key_less(all[r].qt, all[r].qh, w->qt, w->qh))
+            w->qt = all[r].qt, w->qh = all[r].qh;
+        if (all[r].dl < w->dl)
+            w->dl = all[r].dl;
+    }
+}
+
+void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t la,
+                      const struct par_comm *comm)
 {
     struct par *P = m->par;
     if (!P) { /* first call: set up the shards */
@@ -498,6 +895,19 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         P->sh = xcalloc_aligned(parts, sizeof *P->sh, _Alignof(struct shard));
         P->order = xmalloc(parts * sizeof *P->order);
         P->sortkey = xmalloc(parts * sizeof *P->sortkey);
+        P->comm = comm;
+        P->rank = comm ? comm->rank : 0;
+        P->rank_of = xmalloc(parts * sizeof *P->rank_of);
+        P->mine = xmalloc(parts * sizeof *P->mine);
+        for (uint32_t i = 0; i < parts; i++) {
+            P->rank_of[i] = comm ? par_rank_of(i, parts, comm->size) : 0;
+            if (P->rank_of[i] == P->rank)
+                P->mine[P->nmine++] = i;
+        }
+        if (comm) {
+            P->scount = xcalloc((size_t)comm->size, sizeof *P->scount);
+            P->rcount = xcalloc((size_t)comm->size, sizeof *P->rcount);
+        }
         P->peer = xmalloc(m->n_ports * sizeof *P->peer);
         P->wire = xmalloc(m->n_ports * sizeof *P->wire);
         P->dest = xmalloc(m->n_ports * sizeof *P->dest);
@@ -533,7 +943,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             memset(&s->ctrl_pending, 0, sizeof s->ctrl_pending);
             s->lb_held_now = 0;
             s->lb_mem = NULL;  /* its own blocks (lb_alloc), freed with it */
-            s->hooks = (struct sim_hooks){.ctx = sh, .pfc = m->hooks.pfc ? pfc_record : NULL};
+            s->hooks = (struct sim_hooks){.ctx = sh, .pfc = m->hooks.pfc || comm ? pfc_record : NULL}; /* (rank 0 writes every rank's) */
             s->par = P;
             s->is_shard = true;
             s->port_peer = P->peer;
@@ -546,7 +956,6 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             sh->min_sent = T_NEVER;
             sh->dl_req = T_NEVER;
             s->n_starts = s->next_start = s->n_src = 0;
-            P->order[i] = i;
         }
         for (uint32_t i = 0; i < m->n_flows; i++)
             P->sh[pt[m->flows[i].src]].s.n_src++;
@@ -561,15 +970,17 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         }
         for (uint32_t i = 0; i < parts; i++) {
             struct sim *s = &P->sh[i].s;
-            if (s->n_starts)
+            bool local = P->rank_of[i] == P->rank;
+            if (s->n_starts && local)
                 evq_push(&s->evq, m->flows[s->start_order[0]].start, EV_FLOW_START, 0);
-            P->sh[i].q.quiet = s->n_src == 0;
+            P->sh[i].q.quiet = s->n_src == 0 || !local;
             P->sh[i].q.t = 0;
             P->sh[i].q.handle = P->sh[i].q.h = 0;
         }
         P->tid = xcalloc(threads, sizeof *P->tid);
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         P->spin_limit = cores > 0 && threads > (uint32_t)cores ? 64 : 2048;
+        P->stat.ranks = comm ? (uint32_t)comm->size : 1;
         P->stat.threads = threads;
         P->stat.partitions = parts;
         P->stat.lookahead = la;
@@ -589,21 +1000,29 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     uint64_t global_events = 0, since_progress = 0;
     for (;;) {
         /* the next window: from the earliest pending event or message */
-        simtime_t t0 = T_NEVER;
-        for (uint32_t i = 0; i < P->n; i++) {
-            struct shard *sh = &P->sh[i];
+        simtime_t t0 = T_NEVER, last = m->now;
+        for (uint32_t k = 0; k < P->nmine; k++) {
+            struct shard *sh = &P->sh[P->mine[k]];
             simtime_t t = evq_top_time(&sh->s.evq);
             if (t < t0)
                 t0 = t;
             if (sh->min_sent < t0)
                 t0 = sh->min_sent;
+            if (sh->s.now > last)
+                last = sh->s.now;
+        }
+        if (P->comm) { /* the earliest of every rank's, and the latest clock */
+            simtime_t mine[2] = {t0, last}, all[2 * P->comm->size];
+            P->comm->allgather(mine, all, sizeof mine);
+            for (int r = 0; r < P->comm->size; r++) {
+                t0 = all[2 * r] < t0 ? all[2 * r] : t0;
+                last = all[2 * r + 1] > last ? all[2 * r + 1] : last;
+            }
         }
         simtime_t gt = evq_top_time(&m->evq);
         uint32_t gh = evq_empty(&m->evq) ? 0 : evq_peek_handle(&m->evq);
         if (t0 == T_NEVER && gt == T_NEVER) { /* nothing left anywhere: the clock at the last event run */
-            for (uint32_t i = 0; i < P->n; i++)
-                if (P->sh[i].s.now > m->now)
-                    m->now = P->sh[i].s.now;
+            m->now = last;
             break;
         }
         if (m->p.stop && (t0 < gt ? t0 : gt) > m->p.stop) {
@@ -627,23 +1046,26 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         take_shards(P, 0);
         barrier(P, &sense);
         P->stat.windows++;
-        /* between windows: one thread */
+        /* between windows: one thread (per rank) */
+        if (P->comm)
+            exchange(P);
         rec_flush(P);
-        uint64_t sent = 0, ev = 0;
-        bool quiet = true;
-        simtime_t qt = 0;
-        uint32_t qh = 0;
-        simtime_t dl = T_NEVER;
-        for (uint32_t i = 0; i < P->n; i++) {
+        struct wsum w = {.quiet = 1, .dl = T_NEVER};
+        for (uint32_t i = 0; i < P->n; i++) { /* (a stub: no events, quiet; its sent: messages received) */
             struct shard *sh = &P->sh[i];
-            sent += sh->sent;
-            ev += sh->load;
-            quiet = quiet && sh->q.quiet;
-            if (!key_less(sh->q.t, sh->q.h, qt, qh))
-                qt = sh->q.t, qh = sh->q.h;
-            if (sh->dl_req < dl)
-                dl = sh->dl_req;
+            w.sent += sh->sent;
+            w.ev += sh->load;
+            w.quiet = w.quiet && sh->q.quiet;
+            if (!key_less(sh->q.t, sh->q.h, w.qt, w.qh))
+                w.qt = sh->q.t, w.qh = sh->q.h;
+            if (sh->dl_req < w.dl)
+                w.dl = sh->dl_req;
         }
+        if (P->comm)
+            wsum_ranks(P, &w);
+        uint64_t sent = w.sent, ev = w.ev;
+        bool quiet = w.quiet;
+        simtime_t qt = w.qt, dl = w.dl;
         since_progress += ev;
         P->stat.messages += sent;
         if (dl != T_NEVER) { /* a PAUSE reached a switch: deadlock_arm as the serial loop would have */
@@ -668,7 +1090,15 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             merge_counters(P, global_events);
             if (t0 != T_NEVER && t0 > m->now)
                 m->now = t0;
-            if (m->hooks.progress(m->hooks.ctx, m))
+            uint8_t own = m->hooks.progress(m->hooks.ctx, m), stop = own;
+            if (P->comm) { /* a signal, or a full disk, at any rank stops them all */
+                uint8_t all[P->comm->size];
+                P->comm->allgather(&own, all, 1);
+                for (int r = 0; r < P->comm->size; r++)
+                    stop |= all[r];
+                P->stat.peer_stop = stop && !own;
+            }
+            if (stop)
                 break;
         }
     }
@@ -682,11 +1112,13 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
      * run's are when it stops (packets_left_in_network; a later sim_run_parallel
      * takes them from there) */
     turn_window(P);
-    for (uint32_t i = 0; i < P->n; i++)
-        deliver(P, &P->sh[i]);
+    for (uint32_t k = 0; k < P->nmine; k++)
+        deliver(P, &P->sh[P->mine[k]]);
     rec_flush(P);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
+    if (P->comm)
+        results_to_root(P);
 }
 
 bool sim_parallel_stats(const struct sim *m, struct par_stats *st, uint64_t *part_events, uint32_t n)
@@ -732,8 +1164,15 @@ void par_free(struct sim *m)
     free(P->peer);
     free(P->dest);
     free(P->wire);
+    free(P->rank_of);
+    free(P->mine);
+    free(P->xbuf);
+    free(P->rbuf);
+    free(P->scount);
+    free(P->rcount);
     free(P->tid);
     free(P->stat.busy);
+    free(P->stat.rss);
     free(P);
     m->par = NULL;
 }

@@ -470,6 +470,8 @@ void sim_monitor_start(struct sim *s, simtime_t first)
 uint64_t sim_packets_in_network(const struct sim *s)
 {
     uint64_t n = 0;
+    if (s->par && !s->is_shard && par_net_packets(s, &n))
+        return n;
     for (uint32_t i = 0; i < s->n_ports; i++) {
         n += s->ports[i].wire.n;
         for (int q = 0; q < NQ; q++)

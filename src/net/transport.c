@@ -145,6 +145,18 @@ static inline void note_ooo(struct sim *s, struct qp *f, const struct pkt *p)
         f->ooo_max = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
+/* The IRN, reorder buffer and bitmap receiver's ring (irn_rx) and the IRN
+ * sender's (irn_tx), one block: the sender takes it at the flow's start and
+ * frees it at completion, after the receiver's last use. Across MPI ranks
+ * the receiver's process takes its own at the first data packet (the sender's
+ * is in another process), freed with the simulation. */
+static void bitmaps_alloc(struct sim *s, struct qp *f)
+{
+    size_t words = s->p.irn_bits / 64;
+    f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
+    f->irn_tx = f->irn_rx + words;
+}
+
 /* Deliver everything held contiguously from rcv_nxt (IRN and reorder buffer). */
 static void pull_held(struct sim *s, struct qp *f)
 {
@@ -256,6 +268,8 @@ static bool receive_data(struct sim *s, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
+    if ((s->p.irn || s->p.bitmap || s->p.reorder) && !f->irn_rx && f->rcv_nxt < f->size)
+        bitmaps_alloc(s, f); /* across MPI ranks, the sender's process took the block at the start, not this one */
     int reply = -1;
     uint64_t sack = 0;
     if (s->p.irn) {
@@ -451,11 +465,8 @@ void flow_start(struct sim *s, struct qp *f)
     f->lb_out = UINT32_MAX;
     f->lb_last = -1;
     f->last_tx = -1;
-    if (s->p.irn || s->p.reorder || s->p.bitmap) {
-        size_t words = s->p.irn_bits / 64;
-        f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
-        f->irn_tx = f->irn_rx + words;
-    }
+    if (s->p.irn || s->p.reorder || s->p.bitmap)
+        bitmaps_alloc(s, f);
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->init)
             s->slot[k].ops->init(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);

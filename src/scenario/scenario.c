@@ -662,11 +662,33 @@ int scenario_build(struct scenario *sc, struct err *e)
 
 #define PARTS_PER_THREAD 4
 
+/* Why this run cannot go across MPI ranks, beyond what keeps it from
+ * threads; NULL if it can. Each rank holds only its partitions' state, and
+ * these read or change every port's between windows. */
+static const char *ranks_refusal(const struct config *c, const struct sim *s)
+{
+    const struct cfg_output *o = &c->output;
+    if (o->queue_ports[0] || o->util_ports[0] || o->flows[0] || o->paused_interval || o->imbalance_interval)
+        return "the monitors (output.queue_ports, util_ports, flows, paused_interval, imbalance_interval) sample ports and "
+               "flows of every partition in one process";
+    if (s->n_link_ev)
+        return "link failures and rate changes (topology.fail, flap, slow) are not yet supported across ranks: the packets "
+               "lost with a link between ranks are on the other rank";
+    return NULL;
+}
+
 int scenario_parallel(struct scenario *sc, struct err *e)
 {
     const struct config *c = sc->cfg;
-    if (c->run.threads <= 1)
+    int ranks = sc->comm ? sc->comm->size : 1;
+    if (c->run.threads <= 1 && ranks <= 1)
         return 0;
+    char who[96];
+    if (ranks > 1)
+        snprintf(who, sizeof who, "%d MPI ranks", ranks);
+    else
+        snprintf(who, sizeof who, "run.threads = %lld", (long long)c->run.threads);
+    const char *fix = ranks > 1 ? "run it in one process (without mpirun, or -np 1)" : "this run must use run.threads = 1";
     const char *why = NULL;
     if (c->ns3.active)
         why = "an ns-3 configuration writes ns-3's fct.txt in the order flows finish, which a parallel run does not keep";
@@ -674,14 +696,16 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         why = "output.partition_report measures how the serial run would split";
     else
         why = sim_parallel_refusal(&sc->sim);
+    if (!why && ranks > 1)
+        why = ranks_refusal(c, &sc->sim);
     if (why)
-        return errf(e, "run.threads = %lld: %s; this run must use run.threads = 1", (long long)c->run.threads, why);
+        return errf(e, "%s: %s; %s", who, why, fix);
     struct partition pt;
     if (topo_partition(&pt, &sc->topo, (uint32_t)c->run.partitions, e) < 0)
         return -1;
     /* auto: at least PARTS_PER_THREAD partitions per thread where the edge switches allow,
      * so that the threads can be balanced (docs/parallel.md) */
-    uint64_t enough = (uint64_t)c->run.threads * PARTS_PER_THREAD;
+    uint64_t enough = (uint64_t)c->run.threads * (uint64_t)ranks * PARTS_PER_THREAD;
     if (c->run.partitions == 0 && pt.n_parts < enough) {
         partition_free(&pt);
         if (topo_partition(&pt, &sc->topo, (uint32_t)enough, e) < 0)
@@ -689,23 +713,23 @@ int scenario_parallel(struct scenario *sc, struct err *e)
     }
     if (pt.n_parts > 1 && pt.lookahead <= 0) {
         partition_free(&pt);
-        return errf(e, "run.threads = %lld: a link between partitions has no delay (topology.link_delay = 0): no window "
-                       "for the partitions to run apart",
-                    (long long)c->run.threads);
+        return errf(e, "%s: a link between partitions has no delay (topology.link_delay = 0): no window "
+                       "for the partitions to run apart", who);
     }
     if (pt.n_parts < 2) {
-        warnf("run.threads = %lld: the fabric has one partition (run.partitions, topo/partition.h); running serially",
-              (long long)c->run.threads);
         partition_free(&pt);
+        if (ranks > 1)
+            return errf(e, "%s: the fabric has one partition (run.partitions, topo/partition.h): nothing to share; %s", who, fix);
+        warnf("%s: the fabric has one partition (run.partitions, topo/partition.h); running serially", who);
         return 0;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores > 0 && c->run.threads > cores)
         warnf("run.threads = %lld: more threads than the %ld cores online; they time-share (same outputs, slower)",
               (long long)c->run.threads, cores);
-    if (pt.n_parts < (uint32_t)c->run.threads)
-        warnf("run.threads = %lld: only %u partitions (run.partitions), so %lld threads have nothing to run",
-              (long long)c->run.threads, pt.n_parts, (long long)c->run.threads - pt.n_parts);
+    if (pt.n_parts < (uint32_t)c->run.threads * (uint32_t)ranks)
+        warnf("%s%s: only %u partitions (run.partitions) for %lld threads, so some have nothing to run", who,
+              ranks > 1 && c->run.threads > 1 ? " and run.threads" : "", pt.n_parts, (long long)c->run.threads * ranks);
     sc->part = pt.part;
     pt.part = NULL;
     sc->n_parts = pt.n_parts;
@@ -717,7 +741,7 @@ int scenario_parallel(struct scenario *sc, struct err *e)
 void scenario_run(struct scenario *sc)
 {
     if (sc->part)
-        sim_run_parallel(&sc->sim, sc->part, sc->n_parts, (uint32_t)sc->cfg->run.threads, sc->lookahead);
+        sim_run_parallel(&sc->sim, sc->part, sc->n_parts, (uint32_t)sc->cfg->run.threads, sc->lookahead, sc->comm);
     else
         sim_run(&sc->sim);
 }

@@ -17,9 +17,12 @@ struct scenario {
     simtime_t max_rtt;      /* ns-3's maxRtt: largest host-pair base RTT */
     uint64_t max_bdp;       /* ns-3's maxBdp */
     bool built;
-    /* run.threads > 1 (scenario_parallel): node -> partition, and the window */
+    /* run.threads > 1 or MPI ranks (scenario_parallel): node -> partition, and the window */
     uint32_t *part, n_parts;
     simtime_t lookahead;
+    /* MPI ranks (the CLI sets it before scenario_parallel when run under
+     * mpirun with more than one rank); NULL: one process */
+    const struct par_comm *comm;
 };
 
 /* Topology and flows only (enough for `rocesim flows`). */
@@ -27,8 +30,9 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e);
 /* Everything: routes, ports, MMU and ECN settings, flows as QPs. */
 int scenario_build(struct scenario *sc, struct err *e);
 void scenario_free(struct scenario *sc);
-/* run.threads > 1: partitions the fabric, or says why this run must stay
- * serial ("run.threads = N: ..."). 0 and nothing to do at run.threads = 1. */
+/* run.threads > 1 or MPI ranks (sc->comm): partitions the fabric, or says
+ * why this run must stay serial ("run.threads = N: ..."). 0 and nothing to do
+ * at run.threads = 1 in one process. */
 int scenario_parallel(struct scenario *sc, struct err *e);
 /* sim_run, or the parallel run scenario_parallel prepared. */
 void scenario_run(struct scenario *sc);

@@ -231,7 +231,7 @@ static bool on_progress(void *ctx, const struct sim *s)
         o->interrupted = (int)*o->opt.stop;
         return true;
     }
-    if (ferror(o->pfc_csv) || (o->ns3_pfc && ferror(o->ns3_pfc)))
+    if ((o->pfc_csv && ferror(o->pfc_csv)) || (o->ns3_pfc && ferror(o->ns3_pfc)))
         return true; /* a full disk: no use running on; output_finish names the file and the reason */
     if (o->opt.quiet)
         return false;
@@ -392,11 +392,16 @@ static void name_final(const struct output *o, struct err *e)
     memcpy(e->msg, msg, sizeof msg);
 }
 
+static void watchdog_open(struct output *o, simtime_t *first);
+static int follower_open(struct output *o);
+
 int output_open(struct output *o, struct scenario *sc, const struct output_opts *opt, struct err *e)
 {
     memset(o, 0, sizeof *o);
     o->sc = sc;
     o->opt = *opt;
+    if (opt->follower)
+        return follower_open(o);
     const char *out_dir = opt->out_dir;
     const struct config *cfg = sc->cfg;
     if (out_dir && *out_dir)
@@ -464,7 +469,22 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     if (monitors_open(&o->mon, sc, o->tmp, qlen, &first, e) < 0 || partrep_open(&o->part, sc, o->tmp, e) < 0)
         return -1;
     h->event = o->part ? on_event : NULL;
-    /* run.watchdog: auto = 100 x the largest RTO, at least twice the longest backed-off one */
+    watchdog_open(o, &first);
+    h->sample = o->mon || o->wd_timeout ? on_sample : NULL;
+    if (h->sample)
+        sim_monitor_start(&sc->sim, first);
+    for (uint32_t i = 0; i < sc->sim.n_flows; i++)
+        o->total_bytes += sc->sim.flows[i].size;
+    o->t0 = o->last_print = wall_now();
+    return 0;
+}
+
+/* run.watchdog: auto = 100 x the largest RTO, at least twice the longest
+ * backed-off one; *first becomes its first check if that is earlier. */
+static void watchdog_open(struct output *o, simtime_t *first)
+{
+    const struct scenario *sc = o->sc;
+    const struct config *cfg = sc->cfg;
     if (strcmp(cfg->run.watchdog, "off") != 0) {
         const struct sim_params *sp = &sc->sim.p;
         simtime_t rto = sp->rto;
@@ -476,14 +496,25 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
             o->wd_timeout = 0; /* validated already */
         o->wd_iv = o->wd_timeout / 8 > 0 ? o->wd_timeout / 8 : 1;
         simtime_t start = sc->sim.n_flows ? sc->sim.flows[sc->sim.start_order[0]].start : 0;
-        if (o->wd_timeout && start + o->wd_iv < first)
-            first = start + o->wd_iv;
+        if (o->wd_timeout && start + o->wd_iv < *first)
+            *first = start + o->wd_iv;
     }
-    h->sample = o->mon || o->wd_timeout ? on_sample : NULL;
+}
+
+/* Another MPI rank than 0 (output_opts.follower): no folder, no file, no
+ * progress line; only what every rank must run alike, at the same events:
+ * the watchdog, and the check for a signal. */
+static int follower_open(struct output *o)
+{
+    struct sim_hooks *h = &o->sc->sim.hooks;
+    o->opt.quiet = true;
+    h->ctx = o;
+    h->progress = on_progress;
+    simtime_t first = T_NEVER;
+    watchdog_open(o, &first);
+    h->sample = o->wd_timeout ? on_sample : NULL;
     if (h->sample)
-        sim_monitor_start(&sc->sim, first);
-    for (uint32_t i = 0; i < sc->sim.n_flows; i++)
-        o->total_bytes += sc->sim.flows[i].size;
+        sim_monitor_start(&o->sc->sim, first);
     o->t0 = o->last_print = wall_now();
     return 0;
 }
@@ -540,8 +571,21 @@ static int write_parallel(struct output *o, struct err *e)
         free(ev);
         return -1;
     }
-    fprintf(f, "{\n  \"threads\": %u,\n  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n", st.threads, st.partitions,
-            (double)st.lookahead / T_NS);
+    fprintf(f, "{\n  \"ranks\": %u,\n  \"threads\": %u,\n  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n", st.ranks,
+            st.threads, st.partitions, (double)st.lookahead / T_NS);
+    if (st.rss) { /* across ranks: each rank's peak memory, and its partitions */
+        fprintf(f, "  \"peak_rss_bytes_per_rank\": [");
+        for (uint32_t r = 0; r < st.ranks; r++)
+            fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[r]);
+        fprintf(f, "],\n  \"partitions_per_rank\": [");
+        for (uint32_t r = 0, i = 0; r < st.ranks; r++) {
+            uint32_t k = 0;
+            for (; i < P && par_rank_of(i, P, (int)st.ranks) == (int)r; i++)
+                k++;
+            fprintf(f, "%s%u", r ? ", " : "", k);
+        }
+        fprintf(f, "],\n");
+    }
     fprintf(f, "  \"windows\": %llu,\n  \"messages\": %llu,\n  \"global_events\": %llu,\n", (unsigned long long)st.windows,
             (unsigned long long)st.messages, (unsigned long long)st.global_events);
     fprintf(f, "  \"loop_wall_seconds\": %.6f,\n  \"busy_seconds\": [", st.loop);
@@ -696,6 +740,8 @@ int output_finish(struct output *o, struct err *e)
     const struct sim *s = &o->sc->sim;
     const struct config *cfg = o->sc->cfg;
     double wall = wall_now() - o->t0;
+    if (o->opt.follower) /* rank 0 writes every rank's results */
+        return 0;
     if (o->printed)
         fputc('\n', stderr);
     if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0 ||

@@ -20,6 +20,10 @@ struct output_opts {
     /* Set (to the signal number) by a SIGINT/SIGTERM handler: the run stops at
      * the next progress check and writes what it has, marked interrupted. */
     volatile sig_atomic_t *stop;
+    /* A run across MPI ranks, at a rank other than 0: no folder and no file
+     * (rank 0 writes the results of all), only the watchdog and the signal
+     * check, which every rank runs alike. */
+    bool follower;
 };
 
 #define OUTPUT_MAX_EXT 3 /* ns-3 outputs outside dir: fct.txt, pfc.txt, the QLEN_MON_FILE */

@@ -1,0 +1,139 @@
+#!/bin/bash
+# One run across MPI ranks (`mpirun -np R rocesim run`, net/par.c with
+# cli/dist_mpi.c) gives the serial run's bytes: fct.csv, pfc.csv,
+# pfc_ports.csv and summary.json less the engine's own lines, for 2 ranks of
+# one thread, 2 ranks of 2 threads and 3 ranks, on leaf-spine, fat-tree, Clos
+# and HPCC's fat.txt, with DCQCN, HPCC and several load balancers, IRN on
+# lossy links, a run stopped mid-way, the PFC deadlock check (a global event
+# whose graph every rank contributes to) and the watchdog. Only rank 0
+# writes; what cannot run across ranks is refused with the reason, exit 2.
+# Exits 77 (skipped) when rocesim is built without MPI or mpirun is missing.
+# usage: cli_ranks.sh ROCESIM_BIN
+set -u
+bin=$1
+if ! "$bin" list | grep -q 'MPI  *built in'; then
+    echo "cli_ranks: SKIPPED: rocesim is built without MPI (install libopenmpi-dev, rerun cmake)"
+    exit 77
+fi
+if ! command -v mpirun >/dev/null; then
+    echo "cli_ranks: SKIPPED: no mpirun (Debian openmpi-bin)"
+    exit 77
+fi
+. "$(dirname "$0")/cli_lib.sh"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI's own allocations outlive MPI_Finalize
+shared=$(cd "$(dirname "$0")/shared" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+# CI runs as root: OpenMPI refuses that without --allow-run-as-root; 3 ranks on 2 cores need --oversubscribe
+mpi() { local np=$1; shift; mpirun --oversubscribe --allow-run-as-root -np "$np" "$bin" "$@"; }
+
+net_summary() { # summary.json without the engine's own lines
+    grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
+        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
+}
+
+same_as_serial() { # NAME ARGS...: serial; 2 ranks; 2 ranks of 2 threads; 3 ranks (NAME-3 only if RANKS3=1)
+    local name=$1
+    shift
+    "$bin" run --quiet "$@" --out "$tmp/$name-1" || { echo "FAIL: $name serial"; fail=$((fail + 1)); return; }
+    mpi 2 run --quiet "$@" --out "$tmp/$name-2" || { echo "FAIL: $name 2 ranks"; fail=$((fail + 1)); return; }
+    mpi 2 run --quiet "$@" --set run.threads=2 --out "$tmp/$name-2t" || { echo "FAIL: $name 2 ranks x 2 threads"; fail=$((fail + 1)); return; }
+    local runs="2 2t"
+    if [ "${RANKS3:-0}" = 1 ]; then
+        mpi 3 run --quiet "$@" --out "$tmp/$name-3" || { echo "FAIL: $name 3 ranks"; fail=$((fail + 1)); return; }
+        runs="2 2t 3"
+    fi
+    check test "$(wc -l < "$tmp/$name-1/fct.csv")" -gt 10
+    for r in $runs; do
+        for f in "$tmp/$name-1"/*.csv; do
+            check cmp "$f" "$tmp/$name-$r/$(basename "$f")"
+        done
+        if diff <(net_summary "$tmp/$name-1") <(net_summary "$tmp/$name-$r"); then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: $name: summary.json differs ($r)"
+            fail=$((fail + 1))
+        fi
+    done
+    check grep -q '"ranks": 2,' "$tmp/$name-2/parallel.json"
+}
+
+small_ls=(--set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 --set topology.hosts_per_leaf=8
+          --set switch.buffer=1MB --set traffic.load=0.6 --set traffic.duration=300us)
+# DCQCN, ECMP, lossless: PAUSEs on a small buffer, frames received at every rank merged into rank 0's pfc.csv
+RANKS3=1 same_as_serial ls-dcqcn "${small_ls[@]}"
+check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
+check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
+check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
+# only rank 0 writes: one folder, and its parallel.json has each rank's memory and partitions
+check grep -q '"peak_rss_bytes_per_rank": \[[0-9]*, [0-9]*\]' "$tmp/ls-dcqcn-2/parallel.json"
+check grep -q '"partitions_per_rank": \[[1-9][0-9]*, [1-9][0-9]*\]' "$tmp/ls-dcqcn-2/parallel.json"
+check grep -q '"ranks": 3,' "$tmp/ls-dcqcn-3/parallel.json"
+# stopped mid-run: packets still on wires and in queues at every rank are the serial run's
+same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
+check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
+check grep -q '"flows_unfinished": [1-9]' "$tmp/ls-stop-2/summary.json"
+same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+
+fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5 --set traffic.duration=300us)
+same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
+same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
+same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
+same_as_serial ft-conweave "${fat[@]}" --set lb.scheme=conweave
+# IRN on lossy links: the receiver's bitmap is its own process's when the sender is at another rank
+same_as_serial ft-irn "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB --set transport.recovery=irn \
+    --set topology.loss=0.001
+check grep -q '"packets_corrupted": [1-9]' "$tmp/ft-irn-2/summary.json"
+same_as_serial clos --set topology.type=clos --set topology.pods=2 --set switch.buffer=1MB --set traffic.load=0.5 \
+    --set traffic.duration=200us --set lb.scheme=spray
+same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" \
+    --set traffic.load=0.3 --set traffic.duration=50us --set switch.buffer=4MB
+
+# the ranks ran the serial run's windows and exchanged exactly the packets and PFC frames it counted over cut links
+"$bin" run --quiet --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3 \
+    --set traffic.duration=50us --set switch.buffer=4MB --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
+num() { grep -o "\"$1\": [0-9]*" "$2" | head -1 | grep -o '[0-9]*$'; }
+check test "$(num windows "$tmp/rep/partition.json")" = "$(num windows "$tmp/fattxt-2/parallel.json")"
+check test "$(( $(num cut_packets "$tmp/rep/partition.json") + $(num cut_pfc "$tmp/rep/partition.json") ))" = \
+    "$(num messages "$tmp/fattxt-2/parallel.json")"
+
+# the PFC deadlock check over every rank's queues: the same cycle at the same instant, exit 3 at every rank
+(cd "$src" && "$bin" run scenarios/deadlock-ring.ini --quiet --out "$tmp/dl-1") 2> "$tmp/dl-1.err"
+check test $? -eq 3
+(cd "$src" && mpi 2 run scenarios/deadlock-ring.ini --quiet --out "$tmp/dl-2") 2> "$tmp/dl-2.err"
+check test $? -ne 0 # (mpirun's own code when a rank exits non-zero)
+check grep -q '^rocesim: PFC deadlock at ' "$tmp/dl-1.err"
+check cmp "$tmp/dl-1.err" <(sed '/^-----/,$d' "$tmp/dl-2.err") # (mpirun's own lines after ours)
+check grep -q 'Exit code: *3' "$tmp/dl-2.err"
+check cmp "$tmp/dl-1/pfc.csv" "$tmp/dl-2/pfc.csv"
+check cmp <(net_summary "$tmp/dl-1") <(net_summary "$tmp/dl-2")
+
+# the watchdog (its checks read the counters of every rank): stops at the same instant, exit 4
+wd=("${small_ls[@]}" --set switch.pfc=off --set topology.loss=0.9 --set run.watchdog=30us)
+"$bin" run --quiet "${wd[@]}" --out "$tmp/wd-1" 2>/dev/null
+check test $? -eq 4
+mpi 2 run --quiet "${wd[@]}" --out "$tmp/wd-2" 2> "$tmp/wd-2.err"
+check grep -q 'Exit code: *4' "$tmp/wd-2.err"
+check grep -q '"watchdog": {"stopped_ns": [1-9]' "$tmp/wd-2/summary.json"
+check cmp <(net_summary "$tmp/wd-1") <(net_summary "$tmp/wd-2")
+check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
+
+# bad input: exit 2, said once (by rank 0), not once per rank
+mpi 2 run --quiet --set traffic.load=7 --out "$tmp/bad" 2> "$tmp/bad.err"
+check test "$(grep -c 'traffic.load: bad number' "$tmp/bad.err")" -eq 1
+check grep -q 'Exit code: *2' "$tmp/bad.err"
+check test ! -e "$tmp/bad/summary.json"
+
+# what cannot run across ranks says why, exit 2
+refused() { # WHAT ARGS...
+    local what=$1
+    shift
+    mpi 2 run --quiet "${small_ls[@]}" "$@" --out "$tmp/refused" 2> "$tmp/err"
+    check grep -q "2 MPI ranks: .*$what.*run it in one process" "$tmp/err"
+    check grep -q 'Exit code: *2' "$tmp/err"
+}
+refused "PCN" --set transport.cc=pcn
+refused "the monitors" --set output.queue_ports=all
+refused "link failures" --set topology.fail=leaf0-spine1@100us
+refused "run.ns3_timing" --set run.ns3_timing=on
+echo "cli_ranks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
