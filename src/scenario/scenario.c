@@ -147,10 +147,11 @@ static void sim_routes_fill(struct scenario *sc)
     const struct routes *rt = &sc->routes;
     s->n_edges = rt->n_edges;
     size_t nent = (size_t)t->n_nodes * rt->n_edges;
-    s->route_off = xcalloc(nent + 1, sizeof *s->route_off);
-    s->route_cnt = xcalloc(nent + 1, sizeof *s->route_cnt);
-    memcpy(s->route_off, rt->off, nent * sizeof *s->route_off);
-    memcpy(s->route_cnt, rt->cnt, nent * sizeof *s->route_cnt);
+    /* the offsets and counts are the topology's as they are: the simulator
+     * takes those arrays (nent + 1 entries each), which sc->routes keeps
+     * reading until the set-up ends (routes_handed_over) */
+    s->route_off = rt->off;
+    s->route_cnt = rt->cnt;
     size_t nnbr = rt->off[nent];
     s->route_ports = xcalloc(nnbr + 1, sizeof *s->route_ports);
     s->edge_node = xcalloc(rt->n_edges + 1, sizeof *s->edge_node);
@@ -177,6 +178,18 @@ static void sim_routes_fill(struct scenario *sc)
     free(port_to);
 }
 
+/* The end of set-up (and of a reroute): the simulator owns the offsets and
+ * counts (sim_routes_fill), and its port-id copy of the next hops replaces
+ * the node-id one, which nothing reads after set-up (a reroute builds the
+ * tables anew from the topology). At k = 48 each of those is 255 MB. */
+static void routes_handed_over(struct routes *r)
+{
+    r->off = NULL;
+    r->cnt = NULL;
+    free(r->nbr);
+    r->nbr = NULL;
+}
+
 /* sim's reroute hook: a link failed or recovered, so routes are computed again
  * as at the start, without the failed links (ns-3's TakeDownLink does the
  * same), and swapped in. Setup already built them once, so only running out
@@ -195,6 +208,7 @@ static void reroute(void *ctx, struct sim *s, uint32_t port, bool up)
     routes_free(&sc->routes);
     sc->routes = r;
     sim_routes_fill(sc);
+    routes_handed_over(&sc->routes);
 }
 
 /* Distinct host-link facts (delay, serialisation, rate) under one edge switch. */
@@ -657,6 +671,7 @@ int scenario_build(struct scenario *sc, struct err *e)
             add_slot(s, cc_companions[k], cfg->cc_params[cc_index(cc_companions[k]->name)]);
     }
     lb_setup(sc, s, lb);
+    routes_handed_over(&sc->routes);
     return 0;
 }
 
@@ -749,6 +764,8 @@ void scenario_run(struct scenario *sc)
 void scenario_free(struct scenario *sc)
 {
     free(sc->part);
+    if (sc->routes.off && sc->routes.off == sc->sim.route_off)
+        routes_handed_over(&sc->routes); /* set-up stopped after sim_routes_fill: the sim frees them */
     if (sc->built)
         sim_free(&sc->sim);
     routes_free(&sc->routes);
