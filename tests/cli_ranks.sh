@@ -4,8 +4,9 @@
 # pfc_ports.csv and summary.json less the engine's own lines, for 2 ranks of
 # one thread, 2 ranks of 2 threads and 3 ranks, on leaf-spine, fat-tree, Clos
 # and HPCC's fat.txt, with DCQCN, HPCC and several load balancers, IRN on
-# lossy links, a run stopped mid-way, the PFC deadlock check (a global event
-# whose graph every rank contributes to) and the watchdog. Only rank 0
+# lossy links, link and switch failures, a run stopped mid-way, the PFC
+# deadlock check (a global event whose graph every rank contributes to) and
+# the watchdog. Only rank 0
 # writes; what cannot run across ranks is refused with the reason, exit 2.
 # Exits 77 (skipped) when rocesim is built without MPI or mpirun is missing.
 # usage: cli_ranks.sh ROCESIM_BIN
@@ -73,12 +74,19 @@ same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
 check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
 check grep -q '"flows_unfinished": [1-9]' "$tmp/ls-stop-2/summary.json"
 same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+# link failures, flaps and slowdowns: global events at every rank; each end changed where it runs,
+# packets on a failed link's wire lost at the rank that holds them
+RANKS3=1 same_as_serial ls-fail "${small_ls[@]}" --set topology.fail=leaf0-spine1@100us-200us,leaf2-spine0@150us \
+    --set "topology.flap=leaf1-spine1@50us-250us:every=40us" --set "topology.slow=leaf3-spine0:25Gbps@50us-200us"
+check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
+check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
 
 fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5 --set traffic.duration=300us)
 same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
 same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
 same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
-same_as_serial ft-conweave "${fat[@]}" --set lb.scheme=conweave
+same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
+check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
 # IRN on lossy links: the receiver's bitmap is its own process's when the sender is at another rank
 same_as_serial ft-irn "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB --set transport.recovery=irn \
     --set topology.loss=0.001
@@ -133,7 +141,6 @@ refused() { # WHAT ARGS...
 }
 refused "PCN" --set transport.cc=pcn
 refused "the monitors" --set output.queue_ports=all
-refused "link failures" --set topology.fail=leaf0-spine1@100us
 refused "run.ns3_timing" --set run.ns3_timing=on
 echo "cli_ranks: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

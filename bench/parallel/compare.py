@@ -6,13 +6,17 @@ the parallel engine (src/net/par.c) beyond tests/cli_parallel.sh's fixed cases;
 it found the stopped-run packets_left_in_network difference fixed in 920159a.
 
     bench/parallel/compare.py [SEED [CASES [BIN]]]     # defaults 1, 20, build/rocesim
+    RANKS=2 bench/parallel/compare.py ...              # against `mpirun -np 2` (1 or 2 threads each)
 
-Prints each case that differs (its --set options) and "bad N" at the end;
+With RANKS set, the parallel run is one across MPI ranks, and the monitors
+(refused across ranks) are left out. Prints each case that differs (its --set options) and "bad N" at the end;
 configurations rocesim refuses (exit 2) are skipped. Minutes per 20 cases."""
 import random, subprocess, sys, os, filecmp, glob, tempfile
 B = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'rocesim')
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 TMP = tempfile.mkdtemp(prefix='rocesim-compare-')
+RANKS = int(os.environ.get('RANKS', '0'))
+MPI = ['mpirun', '--oversubscribe', '--allow-run-as-root', '-np', str(RANKS)] if RANKS > 1 else []
 def net(d):
     out=[]
     for l in open(d+'/summary.json'):
@@ -36,7 +40,7 @@ for case in range(int(sys.argv[2]) if len(sys.argv)>2 else 20):
     if not pfc and random.random()<0.5: a+=['--set','transport.recovery=irn']
     a+=['--set',f'traffic.load={random.choice([0.3,0.5,0.8])}','--set',f'traffic.duration={random.choice([100,200,400])}us','--set',f'run.seed={random.randint(1,99)}']
     a+=['--set',f'traffic.cdf={random.choice(["web_search","fb_hadoop","data_mining","cache_follower"])}']
-    if random.random()<0.3: a+=['--set','output.queue_ports=all','--set','output.queue_interval=7us']
+    if random.random()<0.3 and not MPI: a+=['--set','output.queue_ports=all','--set','output.queue_interval=7us']
     if random.random()<0.2: a+=['--set','topology.loss=0.0005']
     if topo=='ls' and random.random()<0.5: a+=['--set',f'topology.fail=leaf0-spine0@{random.randint(10,60)}us-{random.randint(70,200)}us']
     if topo=='ft' and random.random()<0.5: a+=['--set',f'topology.switch_fail=agg0.0@{random.randint(10,60)}us-{random.randint(70,200)}us']
@@ -45,9 +49,9 @@ for case in range(int(sys.argv[2]) if len(sys.argv)>2 else 20):
     if random.random()<0.3: a+=['--set',f'run.partitions={random.randint(2,12)}']
     outs=[]
     rcs=[]
-    for t in [1,random.choice([2,3,4])]:
-        d=f'{TMP}/{case}-{t}'
-        r=subprocess.run([B,'run','--quiet']+a+['--set',f'run.threads={t}','--out',d],capture_output=True,text=True)
+    for k,t in enumerate([1,random.choice([1,2] if MPI else [2,3,4])]):
+        d=f'{TMP}/{case}-{k}'
+        r=subprocess.run((MPI if k else [])+[B,'run','--quiet']+a+['--set',f'run.threads={t}','--out',d],capture_output=True,text=True)
         rcs.append(r.returncode); outs.append(d)
         if r.returncode not in (0,3,4): break
     if len(outs)<2 or rcs[0]!=rcs[1]:

@@ -392,7 +392,8 @@ struct par_stats {
     double loop;    /* the run's event loop, wall */
     double *busy;   /* per thread: running partitions (the rest of loop it waits at barriers or runs the global work) */
     bool peer_stop; /* across ranks: another rank's progress hook stopped the run (its signal came first) */
-    uint64_t *rss;  /* across ranks, at rank 0: each rank's peak resident memory in bytes (NULL otherwise) */
+    uint64_t *rss;  /* across ranks, at rank 0: each rank's peak resident memory in bytes, then each rank's at the
+                     * end of the run (2 x ranks; NULL otherwise) */
 };
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct par_stats *st, uint64_t *part_events, uint32_t n);

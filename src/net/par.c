@@ -41,6 +41,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -686,6 +687,21 @@ enum { RES_SENDER, RES_RECEIVER, RES_FLAGS, RES_PORT, RES_EVENTS, RES_PACKETS, R
 #define QP_RCV offsetof(struct qp, rcv_nxt)  /* ...the receiver's */
 #define QP_FLAGS offsetof(struct qp, ever_paused) /* ...what switches anywhere set */
 
+/* Resident memory now, in bytes (Linux: /proc/self/statm; 0 elsewhere).
+ * Beside the peak, which set-up may set, it shows what the run holds. */
+static uint64_t rss_now(void)
+{
+    unsigned long long size, res = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &size, &res) != 2)
+            res = 0;
+        fclose(f);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    return (uint64_t)res * (uint64_t)(page > 0 ? page : 4096);
+}
+
 static void res_put(struct par *P, uint8_t tag, uint32_t id)
 {
     xput(P, &tag, 1);
@@ -709,17 +725,18 @@ static void results_to_root(struct par *P)
         net += s->ctrl_pending.n + s->lb_held_now;
     }
     struct rusage ru;
-    uint64_t rss = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0; /* KB on Linux */
+    uint64_t rss[2] = {getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0, rss_now()}; /* (ru_maxrss: KB on Linux) */
     if (me == 0) {
         P->net_packets = net;
         free(P->stat.rss);
-        P->stat.rss = xcalloc((size_t)P->comm->size, sizeof *P->stat.rss);
-        P->stat.rss[0] = rss;
+        P->stat.rss = xcalloc(2 * (size_t)P->comm->size, sizeof *P->stat.rss);
+        P->stat.rss[0] = rss[0];
+        P->stat.rss[P->comm->size] = rss[1];
     } else {
         res_put(P, RES_PACKETS, 0);
         xput(P, &net, sizeof net);
         res_put(P, RES_RSS, me);
-        xput(P, &rss, sizeof rss);
+        xput(P, rss, sizeof rss);
         for (uint32_t k = 0; k < P->nmine; k++) {
             res_put(P, RES_EVENTS, P->mine[k]);
             xput(P, &P->sh[P->mine[k]].s.c.events, sizeof(uint64_t));
@@ -797,6 +814,7 @@ static void results_to_root(struct par *P)
             break;
         case RES_RSS:
             xget(&at, &P->stat.rss[id], sizeof(uint64_t));
+            xget(&at, &P->stat.rss[P->comm->size + id], sizeof(uint64_t));
             break;
         default: { /* RES_PACKETS */
             uint64_t x;

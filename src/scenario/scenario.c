@@ -680,15 +680,12 @@ int scenario_build(struct scenario *sc, struct err *e)
 /* Why this run cannot go across MPI ranks, beyond what keeps it from
  * threads; NULL if it can. Each rank holds only its partitions' state, and
  * these read or change every port's between windows. */
-static const char *ranks_refusal(const struct config *c, const struct sim *s)
+static const char *ranks_refusal(const struct config *c)
 {
     const struct cfg_output *o = &c->output;
     if (o->queue_ports[0] || o->util_ports[0] || o->flows[0] || o->paused_interval || o->imbalance_interval)
         return "the monitors (output.queue_ports, util_ports, flows, paused_interval, imbalance_interval) sample ports and "
                "flows of every partition in one process";
-    if (s->n_link_ev)
-        return "link failures and rate changes (topology.fail, flap, slow) are not yet supported across ranks: the packets "
-               "lost with a link between ranks are on the other rank";
     return NULL;
 }
 
@@ -712,7 +709,7 @@ int scenario_parallel(struct scenario *sc, struct err *e)
     else
         why = sim_parallel_refusal(&sc->sim);
     if (!why && ranks > 1)
-        why = ranks_refusal(c, &sc->sim);
+        why = ranks_refusal(c);
     if (why)
         return errf(e, "%s: %s; %s", who, why, fix);
     struct partition pt;

@@ -577,6 +577,9 @@ static int write_parallel(struct output *o, struct err *e)
         fprintf(f, "  \"peak_rss_bytes_per_rank\": [");
         for (uint32_t r = 0; r < st.ranks; r++)
             fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[r]);
+        fprintf(f, "],\n  \"rss_bytes_at_end_per_rank\": [");
+        for (uint32_t r = 0; r < st.ranks; r++)
+            fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[st.ranks + r]);
         fprintf(f, "],\n  \"partitions_per_rank\": [");
         for (uint32_t r = 0, i = 0; r < st.ranks; r++) {
             uint32_t k = 0;
