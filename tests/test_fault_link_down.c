@@ -31,7 +31,7 @@ static void check_mmu_idle(const struct sim *s)
 
 static void check_no_route_to(const struct sim *s, uint32_t pa, uint32_t pb)
 {
-    size_t nent = (size_t)s->n_nodes * s->n_edges;
+    size_t nent = (size_t)s->route_rows * s->n_edges;
     for (size_t i = 0; i < nent; i++)
         for (uint32_t j = 0; j < s->route_cnt[i]; j++) {
             uint32_t p = s->route_ports[s->route_off[i] + j];

@@ -24,7 +24,8 @@ bool exp_on_path(const char *prog)
 void exp_print_features(FILE *out, bool mpi_built)
 {
     fprintf(out, "\noptional parts\n");
-    fprintf(out, "    MPI        %s\n", mpi_built ? "built in: `mpirun -np K rocesim sweep FILE` shares the points among ranks"
+    fprintf(out, "    MPI        %s\n", mpi_built ? "built in: `mpirun -np K rocesim sweep FILE` shares the points among ranks; "
+                                                   "`mpirun -np R rocesim run ...` runs one scenario across R ranks"
                                                  : "not built in (install libopenmpi-dev and rebuild)");
     fprintf(out, "    gnuplot    %s\n", exp_have_gnuplot() ? "found: `rocesim plot` and `report --html` draw figures"
                                                           : "not found: `rocesim plot` needs it (Debian gnuplot-nox)");

@@ -255,9 +255,10 @@ struct sim {
     int32_t *host_index;       /* node id -> host index or -1 */
     /* routing, per destination edge switch (every host hangs off one):
      * for switch n and edge index e (not n itself), candidate egress ports
-     * route_ports[route_off[n*E+e] .. +route_cnt[..]); at the edge switch of
+     * route_ports[route_off[(n-route_row0)*E+e] .. +route_cnt[..]) (rows for
+     * the span of node ids holding the switches, route_rows); at the edge switch of
      * host h, the port to h is host_port[h]. */
-    uint32_t n_edges;
+    uint32_t n_edges, route_row0, route_rows;
     uint32_t *route_off;
     uint16_t *route_cnt;
     uint32_t *route_ports;
@@ -439,7 +440,7 @@ static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint
         *n = 1;
         return &s->host_port[hi];
     }
-    size_t ri = (size_t)node * s->n_edges + e;
+    size_t ri = (size_t)(node - s->route_row0) * s->n_edges + e;
     *n = s->route_cnt[ri];
     return s->route_ports + s->route_off[ri];
 }

@@ -360,6 +360,8 @@ static void sync_tables(struct par *P)
     lb_paths_alloc(m);
     for (uint32_t i = 0; i < P->n; i++) {
         struct sim *s = &P->sh[i].s;
+        s->route_row0 = m->route_row0;
+        s->route_rows = m->route_rows;
         s->route_off = m->route_off;
         s->route_cnt = m->route_cnt;
         s->route_ports = m->route_ports;

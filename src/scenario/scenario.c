@@ -146,7 +146,9 @@ static void sim_routes_fill(struct scenario *sc)
     /* routing: candidate egress ports per (switch, destination edge switch) */
     const struct routes *rt = &sc->routes;
     s->n_edges = rt->n_edges;
-    size_t nent = (size_t)t->n_nodes * rt->n_edges;
+    s->route_row0 = rt->row0;
+    s->route_rows = rt->nrows;
+    size_t nent = (size_t)rt->nrows * rt->n_edges;
     /* the offsets and counts are the topology's as they are: the simulator
      * takes those arrays (nent + 1 entries each), which sc->routes keeps
      * reading until the set-up ends (routes_handed_over) */
@@ -164,8 +166,8 @@ static void sim_routes_fill(struct scenario *sc)
         struct node *nd = &s->nodes[n];
         for (uint32_t k = 0; k < nd->nports; k++)
             port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
-        for (uint32_t ei = 0; ei < rt->n_edges; ei++) {
-            size_t i = (size_t)n * rt->n_edges + ei;
+        for (uint32_t ei = 0; n >= rt->row0 && n - rt->row0 < rt->nrows && ei < rt->n_edges; ei++) {
+            size_t i = (size_t)(n - rt->row0) * rt->n_edges + ei;
             for (uint32_t j = 0; j < rt->cnt[i]; j++)
                 s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
         }

@@ -125,7 +125,7 @@ const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t hi, 
     if (xi >= 0) { /* a host: its one link, if the far end gets there */
         uint32_t nb = r->host_nbr[xi];
         if (nb == dst || (nb != UINT32_MAX && e != UINT32_MAX && r->edge_index[nb] >= 0 &&
-                          (r->edge_node[e] == nb || r->cnt[(size_t)nb * r->n_edges + e])))
+                          (r->edge_node[e] == nb || r->cnt[(size_t)(nb - r->row0) * r->n_edges + e])))
             *n = 1;
         return &r->host_nbr[xi];
     }
@@ -220,7 +220,17 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         bool live = b.nb_off[h + 1] > b.nb_off[h]; /* a host whose link failed is unreachable */
         r->host_edge[hi] = live && sw != UINT32_MAX && r->edge_index[sw] >= 0 ? (uint32_t)r->edge_index[sw] : UINT32_MAX;
     }
-    uint64_t entries = (uint64_t)n * r->n_edges;
+    r->row0 = n;
+    uint32_t row_end = 0;
+    for (uint32_t x = 0; x < n; x++)
+        if (t->nodes[x].is_switch) {
+            r->row0 = x < r->row0 ? x : r->row0;
+            row_end = x + 1;
+        }
+    if (row_end == 0)
+        r->row0 = 0;
+    r->nrows = row_end - r->row0;
+    uint64_t entries = (uint64_t)r->nrows * r->n_edges;
     if (entries >= UINT32_MAX) {
         errf(e, "routing: %u nodes x %u edge switches is too many routing entries", n, r->n_edges);
         goto out;
@@ -236,7 +246,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     for (uint32_t ei = 0; ei < r->n_edges; ei++) {
         uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
-        for (uint32_t x = 0; x < n; x++) {
+        for (uint32_t x = r->row0; x < row_end; x++) {
             if (!t->nodes[x].is_switch || x == src)
                 continue;
             uint32_t c = next_hops(&b, src, x, NULL);
@@ -245,7 +255,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
                      UINT16_MAX);
                 goto out;
             }
-            r->cnt[(size_t)x * r->n_edges + ei] = (uint16_t)c;
+            r->cnt[(size_t)(x - r->row0) * r->n_edges + ei] = (uint16_t)c;
         }
     }
     uint64_t total = 0;
@@ -267,8 +277,8 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     for (uint32_t ei = 0; ei < r->n_edges; ei++) {
         uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
-        for (uint32_t x = 0; x < n; x++) {
-            size_t i = (size_t)x * r->n_edges + ei;
+        for (uint32_t x = r->row0; x < row_end; x++) {
+            size_t i = (size_t)(x - r->row0) * r->n_edges + ei;
             if (r->cnt[i])
                 next_hops(&b, src, x, r->nbr + r->off[i]);
         }

@@ -161,7 +161,10 @@ struct routes {
     uint32_t *host_node;  /* host index -> node id */
     uint32_t *host_nbr;   /* host index -> the node at the far end of its one link (UINT32_MAX: none) */
     int32_t *host_index;  /* node id -> host index, or -1 */
-    uint32_t *off;        /* [node * n_edges + edge] -> first entry in nbr[] */
+    /* Rows only for the span of node ids that holds every switch (hosts
+     * route by their one link): row0 .. row0 + nrows - 1. */
+    uint32_t row0, nrows;
+    uint32_t *off;        /* [(node - row0) * n_edges + edge] -> first entry in nbr[] */
     uint16_t *cnt;        /* number of next hops (0: unreachable, or node is that edge) */
     uint32_t *nbr;        /* neighbour node ids */
 };
@@ -173,7 +176,7 @@ const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t host
 /* Next hops of switch `node` toward edge switch index `edge` (node != that edge). */
 static inline const uint32_t *routes_next_edge(const struct routes *r, uint32_t node, uint32_t edge, int *n)
 {
-    size_t i = (size_t)node * r->n_edges + edge;
+    size_t i = (size_t)(node - r->row0) * r->n_edges + edge;
     *n = r->cnt[i];
     return r->nbr + r->off[i];
 }
