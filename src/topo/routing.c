@@ -4,8 +4,8 @@
  * dis[next] == dis[now] + 1). A host has one link, so its distances are its
  * edge switch's plus one and every switch's next hops toward it are those
  * toward that edge: one BFS per edge switch gives the same tables, kept per
- * (node, edge). Two passes (count, then fill) give one flat nbr[] with no
- * per-entry allocation. */
+ * (node, edge). Two passes: the counts, then the lists, each distinct list of
+ * a node once in one flat nbr[] (entries with equal lists share it). */
 #include <stdlib.h>
 #include <string.h>
 #include "topo/topo.h"
@@ -66,6 +66,77 @@ static uint32_t next_hops(const struct bfs *b, uint32_t src, uint32_t x, uint32_
         }
     }
     return c;
+}
+
+/* Distinct lists of next hops, per node: nbr[] holds each once; a hash
+ * table of (node, list) finds an equal one. Set-up only. */
+struct lists {
+    uint32_t *nbr;
+    size_t n, cap;
+    struct lslot {
+        uint64_t h;
+        uint32_t off, node;
+        uint16_t cnt;
+        bool used;
+    } *slot;
+    size_t nslot, used;
+};
+
+static void lists_free(struct lists *L)
+{
+    free(L->nbr);
+    free(L->slot);
+    memset(L, 0, sizeof *L);
+}
+
+static int lists_grow(struct lists *L, size_t nslot)
+{
+    struct lslot *s = calloc(nslot, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < L->nslot; i++)
+        if (L->slot[i].used) {
+            size_t j = L->slot[i].h & (nslot - 1);
+            while (s[j].used)
+                j = (j + 1) & (nslot - 1);
+            s[j] = L->slot[i];
+        }
+    free(L->slot);
+    L->slot = s;
+    L->nslot = nslot;
+    return 0;
+}
+
+/* Where node's list hops[0 .. c) starts in nbr[], adding it if new; -1 when
+ * out of memory or past 2^32 entries. */
+static int64_t lists_put(struct lists *L, uint32_t node, const uint32_t *hops, uint16_t c)
+{
+    uint64_t h = 1469598103934665603ULL ^ node;
+    for (uint16_t k = 0; k < c; k++)
+        h = (h ^ hops[k]) * 1099511628211ULL;
+    h ^= h >> 29;
+    size_t j = h & (L->nslot - 1);
+    for (; L->slot[j].used; j = (j + 1) & (L->nslot - 1)) {
+        const struct lslot *q = &L->slot[j];
+        if (q->h == h && q->node == node && q->cnt == c && memcmp(L->nbr + q->off, hops, c * sizeof *hops) == 0)
+            return q->off;
+    }
+    if (L->n + c > UINT32_MAX)
+        return -1;
+    if (L->n + c > L->cap) {
+        size_t cap = 2 * (L->n + c) + 1024;
+        uint32_t *nb = realloc(L->nbr, cap * sizeof *nb);
+        if (!nb)
+            return -1;
+        L->nbr = nb;
+        L->cap = cap;
+    }
+    memcpy(L->nbr + L->n, hops, c * sizeof *hops);
+    L->slot[j] = (struct lslot){.h = h, .off = (uint32_t)L->n, .node = node, .cnt = c, .used = true};
+    L->n += c;
+    if (++L->used * 2 > L->nslot && lists_grow(L, 2 * L->nslot) < 0)
+        return -1;
+    return (int64_t)(L->n - c);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -258,31 +329,45 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
             r->cnt[(size_t)(x - r->row0) * r->n_edges + ei] = (uint16_t)c;
         }
     }
-    uint64_t total = 0;
-    for (size_t i = 0; i < entries; i++) {
-        r->off[i] = (uint32_t)total;
-        total += r->cnt[i];
-        if (total > UINT32_MAX) {
-            errf(e, "routing: more than 2^32 next-hop entries (%u nodes x %u edge switches)", n, r->n_edges);
-            goto out;
-        }
-    }
-    r->off[entries] = (uint32_t)total;
-    r->nbr = malloc((size_t)(total + 1) * sizeof *r->nbr);
-    if (!r->nbr) {
-        errf(e, "routing: out of memory (%llu next-hop entries)", (unsigned long long)total);
+    /* Pass 2: the same BFS again, writing each list of hops once per node:
+     * a switch's lists toward most edges are the same (a leaf's uplinks
+     * toward every other leaf), and entries with the same list share it. */
+    struct lists L = {0};
+    uint32_t *hops = malloc((UINT16_MAX + 1) * sizeof *hops);
+    if (!hops || lists_grow(&L, 1u << 12) < 0) {
+        free(hops);
+        lists_free(&L);
+        errf(e, "routing: out of memory");
         goto out;
     }
-    /* Pass 2: the same BFS again, writing the hops in place. */
-    for (uint32_t ei = 0; ei < r->n_edges; ei++) {
+    for (uint32_t ei = 0; ei < r->n_edges && rc == -1; ei++) {
         uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
         for (uint32_t x = r->row0; x < row_end; x++) {
             size_t i = (size_t)(x - r->row0) * r->n_edges + ei;
-            if (r->cnt[i])
-                next_hops(&b, src, x, r->nbr + r->off[i]);
+            if (!r->cnt[i])
+                continue;
+            next_hops(&b, src, x, hops);
+            int64_t at = lists_put(&L, x, hops, r->cnt[i]);
+            if (at < 0) {
+                errf(e, "routing: out of memory, or more than 2^32 next-hop entries (%u nodes x %u edge switches)", n,
+                     r->n_edges);
+                rc = -2;
+                break;
+            }
+            r->off[i] = (uint32_t)at;
         }
     }
+    free(hops);
+    if (rc == -2) {
+        lists_free(&L);
+        rc = -1;
+        goto out;
+    }
+    r->off[entries] = (uint32_t)L.n; /* the hops held, nbr's length */
+    r->nbr = L.nbr;
+    L.nbr = NULL;
+    lists_free(&L);
     rc = 0;
 out:
     free(b.nb_off);
