@@ -47,11 +47,16 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Messages from one partition to another in one window, as bytes: per
+ * packet the cut port it was sent on, its length, and the bytes of it that
+ * mean something (pkt_bytes: 192 of 288 for a packet without INT). Across
+ * ranks the same bytes travel as they are. */
 struct outbox {
-    uint32_t *port;   /* the cut port each packet was sent on */
-    struct pkt *pkt;  /* copies */
-    uint32_t n, cap;
+    uint8_t *buf;
+    size_t len, cap;
+    uint32_t n;       /* packets */
 };
+#define MSG_HDR (2 * sizeof(uint32_t)) /* port, length */
 
 /* What a partition did that the serial loop reports in event order across
  * the whole fabric: a PFC frame received (pfc.csv), a change of the packets
@@ -169,6 +174,26 @@ static inline size_t pkt_bytes(const struct pkt *p)
     return offsetof(struct pkt, fb) + (recs > sizeof p->fb ? recs : sizeof p->fb);
 }
 
+static void ob_room(struct outbox *ob, size_t n)
+{
+    if (ob->len + n > ob->cap) {
+        ob->cap = 2 * (ob->len + n) + 4096;
+        ob->buf = xrealloc(ob->buf, ob->cap);
+    }
+}
+
+/* The next message at *at: its port, and the packet's bytes (their length). */
+static inline const uint8_t *ob_next(const uint8_t **at, uint32_t *pid, uint32_t *len)
+{
+    uint32_t hdr[2];
+    memcpy(hdr, *at, MSG_HDR);
+    *pid = hdr[0];
+    *len = hdr[1];
+    const uint8_t *bytes = *at + MSG_HDR;
+    *at = bytes + hdr[1];
+    return bytes;
+}
+
 void par_send(struct sim *s, uint32_t pid, struct pkt *p)
 {
     struct shard *sh = (struct shard *)s;
@@ -180,13 +205,12 @@ void par_send(struct sim *s, uint32_t pid, struct pkt *p)
             sh->touched[P->parity] = xmalloc(P->n * sizeof(uint32_t));
         sh->touched[P->parity][sh->ntouched[P->parity]++] = to;
     }
-    if (ob->n == ob->cap) {
-        ob->cap = ob->cap ? 2 * ob->cap : 64;
-        ob->port = xrealloc(ob->port, ob->cap * sizeof *ob->port);
-        ob->pkt = xrealloc(ob->pkt, ob->cap * sizeof *ob->pkt);
-    }
-    ob->port[ob->n] = pid;
-    memcpy(&ob->pkt[ob->n++], p, pkt_bytes(p));
+    uint32_t len = (uint32_t)pkt_bytes(p), hdr[2] = {pid, len};
+    ob_room(ob, MSG_HDR + len);
+    memcpy(ob->buf + ob->len, hdr, MSG_HDR);
+    memcpy(ob->buf + ob->len + MSG_HDR, p, len);
+    ob->len += MSG_HDR + len;
+    ob->n++;
     if (p->t_arrive < sh->min_sent)
         sh->min_sent = p->t_arrive;
     sh->sent++;
@@ -201,11 +225,12 @@ static void deliver(struct par *P, struct shard *sh)
     uint32_t prev = P->parity ^ 1;
     for (uint32_t k = 0; k < sh->ninbox; k++) {
         struct outbox *ob = &P->sh[sh->inbox[k]].out[prev][sh->id];
-        for (uint32_t i = 0; i < ob->n; i++) {
-            uint32_t pid = ob->port[i];
+        for (const uint8_t *at = ob->buf, *end = at + ob->len; at < end;) {
+            uint32_t pid, len;
+            const uint8_t *bytes = ob_next(&at, &pid, &len);
             struct pktq *w = par_wire(s, pid); /* the receiving port's: this partition's own line */
             struct pkt *p = pkt_alloc(s);
-            memcpy(p, &ob->pkt[i], pkt_bytes(&ob->pkt[i]));
+            memcpy(p, bytes, len);
             p->next = NULL;
             bool idle = w->head == NULL;
             q_push(w, p);
@@ -213,6 +238,7 @@ static void deliver(struct par *P, struct shard *sh)
                 arrive_push(s, pid, p->t_arrive);
         }
         ob->n = 0;
+        ob->len = 0;
     }
     sh->ninbox = 0;
 }
@@ -268,16 +294,12 @@ static void exchange(struct par *P)
                 struct outbox *ob = &sh->out[par][to];
                 if (P->rank_of[to] != r || !ob->n)
                     continue;
-                uint32_t hdr[3] = {sh->id, to, ob->n};
+                uint64_t hdr[2] = {(uint64_t)sh->id << 32 | to, (uint64_t)ob->n << 32 | ob->len};
                 xput(P, hdr, sizeof hdr);
-                xput(P, ob->port, ob->n * sizeof *ob->port);
-                for (uint32_t i = 0; i < ob->n; i++) {
-                    uint32_t len = (uint32_t)pkt_bytes(&ob->pkt[i]);
-                    xput(P, &len, sizeof len);
-                    xput(P, &ob->pkt[i], len);
-                }
+                xput(P, ob->buf, ob->len);
                 sh->sent -= ob->n;
                 ob->n = 0;
+                ob->len = 0;
             }
         }
         P->scount[r] = P->xlen - start;
@@ -288,28 +310,22 @@ static void exchange(struct par *P)
         total += P->rcount[r];
     const uint8_t *at = P->rbuf, *end = at + total;
     while (at < end) {
-        uint32_t hdr[3];
+        uint64_t hdr[2];
         xget(&at, hdr, sizeof hdr);
-        struct shard *stub = &P->sh[hdr[0]];
-        struct outbox *ob = &stub->out[par][hdr[1]];
+        uint32_t from = (uint32_t)(hdr[0] >> 32), to = (uint32_t)hdr[0], n = (uint32_t)(hdr[1] >> 32);
+        size_t len = (uint32_t)hdr[1];
+        struct shard *stub = &P->sh[from];
+        struct outbox *ob = &stub->out[par][to];
         if (ob->n == 0) {
             if (!stub->touched[par])
                 stub->touched[par] = xmalloc(P->n * sizeof(uint32_t));
-            stub->touched[par][stub->ntouched[par]++] = hdr[1];
+            stub->touched[par][stub->ntouched[par]++] = to;
         }
-        if (ob->n + hdr[2] > ob->cap) {
-            ob->cap = 2 * (ob->n + hdr[2]);
-            ob->port = xrealloc(ob->port, ob->cap * sizeof *ob->port);
-            ob->pkt = xrealloc(ob->pkt, ob->cap * sizeof *ob->pkt);
-        }
-        xget(&at, ob->port + ob->n, hdr[2] * sizeof *ob->port);
-        for (uint32_t i = 0; i < hdr[2]; i++) {
-            uint32_t len;
-            xget(&at, &len, sizeof len);
-            xget(&at, &ob->pkt[ob->n + i], len);
-        }
-        ob->n += hdr[2];
-        stub->sent += hdr[2];
+        ob_room(ob, len);
+        xget(&at, ob->buf + ob->len, len);
+        ob->len += len;
+        ob->n += n;
+        stub->sent += n;
     }
 }
 
@@ -381,16 +397,24 @@ static void lose_messages(struct par *P, uint32_t pid)
     struct shard *from = &P->sh[P->dest[P->peer[pid]]], *to = &P->sh[P->dest[pid]];
     struct outbox *ob = &from->out[P->parity][to->id];
     uint32_t k = 0;
-    for (uint32_t i = 0; i < ob->n; i++) {
-        if (ob->port[i] != pid) {
-            ob->port[k] = ob->port[i];
-            ob->pkt[k++] = ob->pkt[i];
+    size_t kept = 0;
+    for (const uint8_t *at = ob->buf, *end = at + ob->len; at < end;) {
+        const uint8_t *msg = at;
+        uint32_t port, len;
+        const uint8_t *bytes = ob_next(&at, &port, &len);
+        if (port != pid) {
+            memmove(ob->buf + kept, msg, MSG_HDR + len);
+            kept += MSG_HDR + len;
+            k++;
             continue;
         }
-        link_lost(&to->s, &ob->pkt[i]);
+        struct pkt p;
+        memcpy(&p, bytes, len);
+        link_lost(&to->s, &p);
     }
     from->sent -= ob->n - k;
     ob->n = k;
+    ob->len = kept;
 }
 
 void par_tables_changed(struct sim *m, uint32_t pid, bool up)
@@ -1168,8 +1192,7 @@ void par_free(struct sim *m)
         free(s->start_order);
         for (int b = 0; b < 2; b++) {
             for (uint32_t j = 0; j < P->n; j++) {
-                free(sh->out[b][j].port);
-                free(sh->out[b][j].pkt);
+                free(sh->out[b][j].buf);
             }
             free(sh->out[b]);
             free(sh->touched[b]);
