@@ -1,13 +1,13 @@
 #!/bin/bash
 # One run across MPI ranks (`mpirun -np R rocesim run`, net/par.c with
 # cli/dist_mpi.c) gives the serial run's bytes: fct.csv, pfc.csv,
-# pfc_ports.csv and summary.json less the engine's own lines, for 2 ranks of
-# one thread, 2 ranks of 2 threads and 3 ranks, on leaf-spine, fat-tree, Clos
-# and HPCC's fat.txt, with DCQCN, HPCC and several load balancers, IRN on
-# lossy links, link and switch failures, a run stopped mid-way, the PFC
-# deadlock check (a global event whose graph every rank contributes to) and
-# the watchdog. Only rank 0
-# writes; what cannot run across ranks is refused with the reason, exit 2.
+# pfc_ports.csv, the monitors' files and summary.json less the engine's own
+# lines, for 2 ranks of one thread, 2 ranks of 2 threads and 3 ranks, on
+# leaf-spine, fat-tree, Clos and HPCC's fat.txt, with DCQCN, HPCC and several
+# load balancers, IRN on lossy links, link and switch failures, a run stopped
+# mid-way, the monitors, the PFC deadlock check (a global event whose graph
+# every rank contributes to) and the watchdog. Only rank 0 writes; what
+# cannot run across ranks is refused with the reason, exit 2.
 # Exits 77 (skipped) when rocesim is built without MPI or mpirun is missing.
 # usage: cli_ranks.sh ROCESIM_BIN
 set -u
@@ -74,6 +74,15 @@ same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
 check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
 check grep -q '"flows_unfinished": [1-9]' "$tmp/ls-stop-2/summary.json"
 same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+# the monitors: rank 0's, sampling every rank's ports and flows (lent to it for each sample), at
+# times every rank takes from it; and with a link failure and a stop
+RANKS3=1 same_as_serial ls-mon "${small_ls[@]}" --set output.queue_ports=all --set output.queue_interval=5us \
+    --set output.queue_by_priority=on --set output.flows=0,1,2,5 --set output.flow_interval=5us --set output.util_ports=all \
+    --set output.paused_interval=20us --set output.imbalance_interval=10us
+for f in queue util flow_rate paused imbalance; do check test "$(wc -l < "$tmp/ls-mon-2/$f.csv")" -gt 20; done
+check grep -q ',[1-9][0-9]*,[1-9]' "$tmp/ls-mon-2/paused.csv" # paused ports and paths seen
+same_as_serial ls-mon-fail "${small_ls[@]}" --set output.queue_ports=layer:edge --set output.queue_interval=7us \
+    --set output.util_ports=all --set output.util_interval=7us --set topology.fail=leaf0-spine1@100us-200us --set run.stop=250us
 # link failures, flaps and slowdowns: global events at every rank; each end changed where it runs,
 # packets on a failed link's wire lost at the rank that holds them
 RANKS3=1 same_as_serial ls-fail "${small_ls[@]}" --set topology.fail=leaf0-spine1@100us-200us,leaf2-spine0@150us \
@@ -140,7 +149,6 @@ refused() { # WHAT ARGS...
     check grep -q 'Exit code: *2' "$tmp/err"
 }
 refused "PCN" --set transport.cc=pcn
-refused "the monitors" --set output.queue_ports=all
 refused "run.ns3_timing" --set run.ns3_timing=on
 echo "cli_ranks: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,8 +8,7 @@ it found the stopped-run packets_left_in_network difference fixed in 920159a.
     bench/parallel/compare.py [SEED [CASES [BIN]]]     # defaults 1, 20, build/rocesim
     RANKS=2 bench/parallel/compare.py ...              # against `mpirun -np 2` (1 or 2 threads each)
 
-With RANKS set, the parallel run is one across MPI ranks, and the monitors
-(refused across ranks) are left out. Prints each case that differs (its --set options) and "bad N" at the end;
+With RANKS set, the parallel run is one across MPI ranks. Prints each case that differs (its --set options) and "bad N" at the end;
 configurations rocesim refuses (exit 2) are skipped. Minutes per 20 cases."""
 import random, subprocess, sys, os, filecmp, glob, tempfile
 B = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'rocesim')
@@ -40,7 +39,8 @@ for case in range(int(sys.argv[2]) if len(sys.argv)>2 else 20):
     if not pfc and random.random()<0.5: a+=['--set','transport.recovery=irn']
     a+=['--set',f'traffic.load={random.choice([0.3,0.5,0.8])}','--set',f'traffic.duration={random.choice([100,200,400])}us','--set',f'run.seed={random.randint(1,99)}']
     a+=['--set',f'traffic.cdf={random.choice(["web_search","fb_hadoop","data_mining","cache_follower"])}']
-    if random.random()<0.3 and not MPI: a+=['--set','output.queue_ports=all','--set','output.queue_interval=7us']
+    if random.random()<0.3: a+=['--set','output.queue_ports=all','--set','output.queue_interval=7us']
+    if random.random()<0.2: a+=['--set','output.util_ports=all','--set','output.flows=0,1,2','--set','output.paused_interval=9us']
     if random.random()<0.2: a+=['--set','topology.loss=0.0005']
     if topo=='ls' and random.random()<0.5: a+=['--set',f'topology.fail=leaf0-spine0@{random.randint(10,60)}us-{random.randint(70,200)}us']
     if topo=='ft' and random.random()<0.5: a+=['--set',f'topology.switch_fail=agg0.0@{random.randint(10,60)}us-{random.randint(70,200)}us']

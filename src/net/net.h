@@ -218,6 +218,10 @@ struct sim_hooks {
      * EV_MONITOR event that is not rescheduled once every flow is done or
      * nothing else is pending. NULL = no monitor: no event, no cost. */
     simtime_t (*sample)(void *ctx, const struct sim *s);
+    /* sample reads ports and flows anywhere (the monitors; not the watchdog,
+     * which reads counters): across MPI ranks their state is gathered to
+     * rank 0 for each call (net/par.c) */
+    bool sample_reads_fabric;
     /* Every event, before it runs (s->now is its time): the node it acts on
      * (an ARRIVE's receiving node, a TX_DONE's port's node, a NIC wake's
      * host, a flow timer's or a flow start's source host, a balancer timer's

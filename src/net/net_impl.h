@@ -204,6 +204,10 @@ bool par_net_packets(const struct sim *s, uint64_t *n);
 bool par_port_here(const struct sim *s, uint32_t pid);
 void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len);
 bool par_any(struct sim *s, bool mine);
+/* The sample hook (EV_MONITOR) of a parallel run: across ranks, rank 0's
+ * monitors read the state of every rank's ports and flows (gathered to it
+ * for the call) and every rank takes rank 0's next sample time. */
+simtime_t par_sample(struct sim *s);
 void par_free(struct sim *s);
 void deadlock_check(struct sim *s);
 /* transport.c */

@@ -130,6 +130,9 @@ struct par {
     void *rbuf;                /* ...and receives */
     size_t rcap;
     size_t *scount, *rcount;   /* per rank */
+    bool sample_gather;        /* rank 0's sample hook reads ports and flows anywhere (its monitors) */
+    struct borrowed *lent;     /* rank 0, during a sample: other ranks' state put in its copies, and what was there */
+    size_t nlent, caplent;
     uint64_t net_packets;      /* rank 0 after the run: packets in the network, fabric-wide */
     bool gathered;             /* ...once results_to_root has run */
 };
@@ -889,6 +892,136 @@ bool par_any(struct sim *s, bool mine)
     return b;
 }
 
+/* ---------------------------------------------------------------- samples */
+
+/* Another rank's port or flow as rank 0's monitors read it, or what rank 0's
+ * copy held before (put back after the sample: its copies of other ranks'
+ * state stay as set up, which the deadlock check and the results rely on). */
+struct borrowed {
+    uint8_t tag;
+    uint32_t id;
+    uint64_t qbytes[NQ], tx_bytes, ack_bytes, rate, rcv_nxt;
+    uint8_t paused_mask, state;
+};
+enum { LEND_PORT, LEND_SENDER, LEND_RECEIVER };
+
+static void lend_put(struct par *P, const struct borrowed *b)
+{
+    xput(P, &b->tag, 1);
+    xput(P, &b->id, sizeof b->id);
+    if (b->tag == LEND_PORT) {
+        xput(P, b->qbytes, sizeof b->qbytes);
+        xput(P, &b->tx_bytes, sizeof b->tx_bytes);
+        xput(P, &b->ack_bytes, sizeof b->ack_bytes);
+        xput(P, &b->paused_mask, 1);
+    } else if (b->tag == LEND_SENDER) {
+        xput(P, &b->state, 1);
+        xput(P, &b->rate, sizeof b->rate);
+    } else {
+        xput(P, &b->rcv_nxt, sizeof b->rcv_nxt);
+    }
+}
+
+/* The fields the monitors read (stats/monitor.c): a port's queued bytes
+ * (for a NIC's port, its ACK queue's too), bytes sent and paused classes; a
+ * flow's state and pacing rate at its sender, its rcv_nxt at its receiver.
+ * Swaps them between the sim and b, so the same call lends and gives back. */
+static void lend_swap(struct sim *m, struct borrowed *b)
+{
+    struct borrowed was = {.tag = b->tag, .id = b->id};
+    if (b->tag == LEND_PORT) {
+        struct port *pt = &m->ports[b->id];
+        int32_t hi = m->host_index[pt->node];
+        for (int q = 0; q < NQ; q++) {
+            was.qbytes[q] = pt->q[q].bytes;
+            pt->q[q].bytes = b->qbytes[q];
+        }
+        was.tx_bytes = pt->tx_bytes, pt->tx_bytes = b->tx_bytes;
+        was.paused_mask = pt->paused_mask, pt->paused_mask = b->paused_mask;
+        if (hi >= 0)
+            was.ack_bytes = m->nics[hi].ackq.bytes, m->nics[hi].ackq.bytes = b->ack_bytes;
+    } else if (b->tag == LEND_SENDER) {
+        struct qp *f = &m->flows[b->id];
+        was.state = f->state, f->state = b->state;
+        was.rate = f->rate, f->rate = b->rate;
+    } else {
+        struct qp *f = &m->flows[b->id];
+        was.rcv_nxt = f->rcv_nxt, f->rcv_nxt = b->rcv_nxt;
+    }
+    *b = was;
+}
+
+/* Every rank's sampled state to rank 0, into its copies (what they held
+ * kept in P->lent). Sent: ports with anything to show (rank 0's copies hold
+ * zeros), active senders, receivers with bytes. */
+static void lend_to_root(struct par *P)
+{
+    struct sim *m = P->main;
+    P->xlen = 0;
+    if (P->rank != 0) {
+        for (uint32_t p = 0; p < m->n_ports; p++) {
+            if (!par_port_here(m, p))
+                continue;
+            const struct port *pt = &m->ports[p];
+            int32_t hi = m->host_index[pt->node];
+            struct borrowed b = {.tag = LEND_PORT, .id = p, .tx_bytes = pt->tx_bytes, .paused_mask = pt->paused_mask,
+                                 .ack_bytes = hi >= 0 ? m->nics[hi].ackq.bytes : 0};
+            uint64_t any = b.tx_bytes | b.paused_mask | b.ack_bytes;
+            for (int q = 0; q < NQ; q++)
+                any |= b.qbytes[q] = pt->q[q].bytes;
+            if (any)
+                lend_put(P, &b);
+        }
+        for (uint32_t f = 0; f < m->n_flows; f++) {
+            const struct qp *q = &m->flows[f];
+            if (q->state == FLOW_ACTIVE && par_port_here(m, m->nodes[q->src].port0))
+                lend_put(P, &(struct borrowed){.tag = LEND_SENDER, .id = f, .state = q->state, .rate = q->rate});
+            if (q->rcv_nxt && par_port_here(m, m->nodes[q->dst].port0))
+                lend_put(P, &(struct borrowed){.tag = LEND_RECEIVER, .id = f, .rcv_nxt = q->rcv_nxt});
+        }
+    }
+    size_t n = to_root(P);
+    P->nlent = 0;
+    for (const uint8_t *at = P->rbuf, *end = at + n; at < end;) {
+        if (P->nlent == P->caplent) {
+            P->caplent = P->caplent ? 2 * P->caplent : 1024;
+            P->lent = xrealloc(P->lent, P->caplent * sizeof *P->lent);
+        }
+        struct borrowed *b = &P->lent[P->nlent++];
+        memset(b, 0, sizeof *b);
+        xget(&at, &b->tag, 1);
+        xget(&at, &b->id, sizeof b->id);
+        if (b->tag == LEND_PORT) {
+            xget(&at, b->qbytes, sizeof b->qbytes);
+            xget(&at, &b->tx_bytes, sizeof b->tx_bytes);
+            xget(&at, &b->ack_bytes, sizeof b->ack_bytes);
+            xget(&at, &b->paused_mask, 1);
+        } else if (b->tag == LEND_SENDER) {
+            xget(&at, &b->state, 1);
+            xget(&at, &b->rate, sizeof b->rate);
+        } else {
+            xget(&at, &b->rcv_nxt, sizeof b->rcv_nxt);
+        }
+        lend_swap(m, b);
+    }
+}
+
+simtime_t par_sample(struct sim *m)
+{
+    struct par *P = m->par;
+    if (!P->comm)
+        return m->hooks.sample(m->hooks.ctx, m);
+    if (P->sample_gather)
+        lend_to_root(P);
+    simtime_t next = m->hooks.sample(m->hooks.ctx, m);
+    for (size_t i = P->nlent; i-- > 0;) /* given back */
+        lend_swap(m, &P->lent[i]);
+    P->nlent = 0;
+    simtime_t all[P->comm->size];
+    P->comm->allgather(&next, all, sizeof next);
+    return all[0]; /* rank 0's: its monitors' and its watchdog's next */
+}
+
 bool par_net_packets(const struct sim *s, uint64_t *n)
 {
     const struct par *P = s->par;
@@ -971,11 +1104,28 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         evq_init(&keep);
         evq_order_by_handle(&keep);
         struct event ev;
-        while (evq_pop(&m->evq, &ev))
-            if (ev_kind(&ev) != EV_FLOW_START)
-                evq_push_timer(&keep, ev.time, ev_kind(&ev), ev_id(&ev));
+        simtime_t mon_t = T_NEVER;
+        while (evq_pop(&m->evq, &ev)) {
+            if (ev_kind(&ev) == EV_FLOW_START)
+                continue;
+            if (comm && ev_kind(&ev) == EV_MONITOR) { /* across ranks: rank 0's (below) */
+                mon_t = ev.time;
+                continue;
+            }
+            evq_push_timer(&keep, ev.time, ev_kind(&ev), ev_id(&ev));
+        }
         evq_free(&m->evq);
         m->evq = keep;
+        if (comm) { /* the samples are rank 0's: its monitors and watchdog, at its times, taken by every rank */
+            struct {
+                simtime_t t;
+                uint64_t fabric;
+            } mine = {m->hooks.sample ? mon_t : T_NEVER, m->hooks.sample_reads_fabric}, all[comm->size];
+            comm->allgather(&mine, all, sizeof mine);
+            if (all[0].t != T_NEVER)
+                evq_push_timer(&m->evq, all[0].t, EV_MONITOR, 0);
+            P->sample_gather = all[0].fabric;
+        }
         for (uint32_t i = 0; i < parts; i++) {
             struct shard *sh = &P->sh[i];
             sh->s = *m;
@@ -1161,8 +1311,11 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     rec_flush(P);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
-    if (P->comm)
+    if (P->comm) {
+        if (P->sample_gather) /* the monitors' last sample reads them at rank 0 after the run: kept there */
+            lend_to_root(P), P->nlent = 0;
         results_to_root(P);
+    }
 }
 
 bool sim_parallel_stats(const struct sim *m, struct par_stats *st, uint64_t *part_events, uint32_t n)
@@ -1216,6 +1369,7 @@ void par_free(struct sim *m)
     free(P->tid);
     free(P->stat.busy);
     free(P->stat.rss);
+    free(P->lent);
     free(P);
     m->par = NULL;
 }

@@ -89,7 +89,7 @@ void sim_start(struct sim *s)
  * else is pending, so a monitor never keeps a run alive. */
 static __attribute__((noinline, cold)) void monitor_fire(struct sim *s)
 {
-    simtime_t next = s->hooks.sample(s->hooks.ctx, s);
+    simtime_t next = s->par ? par_sample(s) : s->hooks.sample(s->hooks.ctx, s);
     bool work = s->c.flows_completed < s->n_flows || s->next_start < s->n_flows;
     bool pending = s->par ? par_pending(s) : !evq_empty(&s->evq);
     if (next != T_NEVER && work && pending)

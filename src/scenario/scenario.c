@@ -679,18 +679,6 @@ int scenario_build(struct scenario *sc, struct err *e)
 
 #define PARTS_PER_THREAD 4
 
-/* Why this run cannot go across MPI ranks, beyond what keeps it from
- * threads; NULL if it can. Each rank holds only its partitions' state, and
- * these read or change every port's between windows. */
-static const char *ranks_refusal(const struct config *c)
-{
-    const struct cfg_output *o = &c->output;
-    if (o->queue_ports[0] || o->util_ports[0] || o->flows[0] || o->paused_interval || o->imbalance_interval)
-        return "the monitors (output.queue_ports, util_ports, flows, paused_interval, imbalance_interval) sample ports and "
-               "flows of every partition in one process";
-    return NULL;
-}
-
 int scenario_parallel(struct scenario *sc, struct err *e)
 {
     const struct config *c = sc->cfg;
@@ -710,8 +698,6 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         why = "output.partition_report measures how the serial run would split";
     else
         why = sim_parallel_refusal(&sc->sim);
-    if (!why && ranks > 1)
-        why = ranks_refusal(c);
     if (why)
         return errf(e, "%s: %s; %s", who, why, fix);
     struct partition pt;

@@ -471,6 +471,7 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     h->event = o->part ? on_event : NULL;
     watchdog_open(o, &first);
     h->sample = o->mon || o->wd_timeout ? on_sample : NULL;
+    h->sample_reads_fabric = o->mon != NULL;
     if (h->sample)
         sim_monitor_start(&sc->sim, first);
     for (uint32_t i = 0; i < sc->sim.n_flows; i++)
@@ -503,7 +504,9 @@ static void watchdog_open(struct output *o, simtime_t *first)
 
 /* Another MPI rank than 0 (output_opts.follower): no folder, no file, no
  * progress line; only what every rank must run alike, at the same events:
- * the watchdog, and the check for a signal. */
+ * the watchdog, and the check for a signal. Its sample hook is there even
+ * without a watchdog: the samples are rank 0's (monitors too), taken by every
+ * rank at rank 0's times (net/par.c par_sample). */
 static int follower_open(struct output *o)
 {
     struct sim_hooks *h = &o->sc->sim.hooks;
@@ -512,8 +515,8 @@ static int follower_open(struct output *o)
     h->progress = on_progress;
     simtime_t first = T_NEVER;
     watchdog_open(o, &first);
-    h->sample = o->wd_timeout ? on_sample : NULL;
-    if (h->sample)
+    h->sample = on_sample;
+    if (first != T_NEVER)
         sim_monitor_start(&o->sc->sim, first);
     o->t0 = o->last_print = wall_now();
     return 0;
