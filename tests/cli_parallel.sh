@@ -14,12 +14,6 @@ bin=$1
 . "$(dirname "$0")/cli_lib.sh"
 shared=$(cd "$(dirname "$0")/shared" && pwd)
 
-# summary.json without the engine's own lines
-net_summary() {
-    grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
-        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
-}
-
 same_as_serial() { # NAME ARGS...: threads 1, 2 and 4 give the same outputs
     local name=$1
     shift

@@ -12,25 +12,13 @@
 # usage: cli_ranks.sh ROCESIM_BIN
 set -u
 bin=$1
-if ! "$bin" list | grep -q 'MPI  *built in'; then
-    echo "cli_ranks: SKIPPED: rocesim is built without MPI (install libopenmpi-dev, rerun cmake)"
-    exit 77
-fi
-if ! command -v mpirun >/dev/null; then
-    echo "cli_ranks: SKIPPED: no mpirun (Debian openmpi-bin)"
-    exit 77
-fi
 . "$(dirname "$0")/cli_lib.sh"
+need_mpi cli_ranks "$bin"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI's own allocations outlive MPI_Finalize
 shared=$(cd "$(dirname "$0")/shared" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 # CI runs as root: OpenMPI refuses that without --allow-run-as-root; 3 ranks on 2 cores need --oversubscribe
 mpi() { local np=$1; shift; mpirun --oversubscribe --allow-run-as-root -np "$np" "$bin" "$@"; }
-
-net_summary() { # summary.json without the engine's own lines
-    grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
-        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
-}
 
 same_as_serial() { # NAME ARGS...: serial; 2 ranks; 2 ranks of 2 threads; 3 ranks (NAME-3 only if RANKS3=1)
     local name=$1

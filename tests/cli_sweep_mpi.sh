@@ -7,15 +7,8 @@ set -u
 bin=$1
 src=$2
 grid=$src/tests/data/sweep-tiny.ini
-if ! "$bin" list | grep -q 'MPI  *built in'; then
-    echo "cli_sweep_mpi: SKIPPED: rocesim is built without MPI (install libopenmpi-dev, rerun cmake)"
-    exit 77
-fi
-if ! command -v mpirun >/dev/null; then
-    echo "cli_sweep_mpi: SKIPPED: no mpirun (Debian openmpi-bin)"
-    exit 77
-fi
 . "$(dirname "$0")/cli_lib.sh"
+need_mpi cli_sweep_mpi "$bin"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI's own allocations outlive MPI_Finalize
 strip() { sed 's/,[^,]*$//' "$@"; } # without wall_s
 

@@ -33,3 +33,19 @@ void *xcalloc_aligned(size_t n, size_t size, size_t align)
     check(p, n, size);
     return memset(p, 0, n * size);
 }
+
+unsigned char *bytes_room(struct bytes *x, size_t n)
+{
+    if (x->len + n > x->cap) {
+        x->cap = 2 * (x->len + n) + 256;
+        x->b = xrealloc(x->b, x->cap);
+    }
+    return x->b + x->len;
+}
+
+void bytes_put(struct bytes *x, const void *p, size_t n)
+{
+    if (n)
+        memcpy(bytes_room(x, n), p, n);
+    x->len += n;
+}

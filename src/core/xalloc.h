@@ -12,4 +12,15 @@ void *xrealloc(void *p, size_t size);
  * sizeof(void *)), for arrays of cache-line aligned structs; free() frees it. */
 void *xcalloc_aligned(size_t n, size_t size, size_t align);
 
+/* A growing byte buffer (messages between partitions and ranks, the
+ * deadlock check's graph): len bytes used of cap at b; free(b) frees it. */
+struct bytes {
+    unsigned char *b;
+    size_t len, cap;
+};
+/* Room for n more bytes; returns where they go (b + len). */
+unsigned char *bytes_room(struct bytes *x, size_t n);
+/* Appends n bytes. */
+void bytes_put(struct bytes *x, const void *p, size_t n);
+
 #endif

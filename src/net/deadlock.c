@@ -47,22 +47,7 @@ static bool blocked(const struct sim *s, const struct port *pt, int q, simtime_t
  * on the stack already). Only the ports of this process's partitions are
  * walked: across MPI ranks each rank writes its own and all of them are
  * gathered (the other ranks' queues are empty here). */
-struct dl_graph {
-    uint8_t *b;
-    size_t n, cap;
-};
-
-static void dl_put(struct dl_graph *g, const void *x, size_t n)
-{
-    if (g->n + n > g->cap) {
-        g->cap = 2 * (g->n + n) + 256;
-        g->b = xrealloc(g->b, g->cap);
-    }
-    memcpy(g->b + g->n, x, n);
-    g->n += n;
-}
-
-static void dl_graph_local(struct sim *s, simtime_t limit, struct dl_graph *g, int32_t *seen)
+static void dl_graph_local(struct sim *s, simtime_t limit, struct bytes *g, int32_t *seen)
 {
     for (uint32_t p = 0; p < s->n_ports; p++)
         for (int q = 1; q < NQ; q++) { /* queue 0 is never paused */
@@ -70,10 +55,10 @@ static void dl_graph_local(struct sim *s, simtime_t limit, struct dl_graph *g, i
             if (!blocked(s, pt, q, limit) || !par_port_here(s, p))
                 continue;
             uint32_t v = p * NQ + (uint32_t)q, cnt = 0;
-            size_t at = g->n + sizeof v + sizeof(simtime_t);
-            dl_put(g, &v, sizeof v);
-            dl_put(g, &pt->paused_since[q], sizeof(simtime_t));
-            dl_put(g, &cnt, sizeof cnt);
+            size_t at = g->len + sizeof v + sizeof(simtime_t);
+            bytes_put(g, &v, sizeof v);
+            bytes_put(g, &pt->paused_since[q], sizeof(simtime_t));
+            bytes_put(g, &cnt, sizeof cnt);
             for (const struct pkt *x = pt->q[q].head; x; x = x->next) {
                 if (x->in_port >= s->n_ports || !s->ports[x->in_port].pause_sent[q])
                     continue; /* made by the switch itself (queue 0 only), or not what the PAUSE holds */
@@ -81,7 +66,7 @@ static void dl_graph_local(struct sim *s, simtime_t limit, struct dl_graph *g, i
                 if (seen[w] == (int32_t)v + 1)
                     continue;
                 seen[w] = (int32_t)v + 1;
-                dl_put(g, &w, sizeof w);
+                bytes_put(g, &w, sizeof w);
                 cnt++;
             }
             memcpy(g->b + at, &cnt, sizeof cnt);
@@ -160,10 +145,10 @@ static bool find_cycle(struct sim *s, simtime_t limit)
         d->scratch = xmalloc(4 * n * sizeof *d->scratch);
     for (size_t i = 0; i < n; i++)
         d->scratch[i] = 0; /* dl_graph_local's "successor seen for node v" (v + 1) */
-    struct dl_graph g = {0};
+    struct bytes g = {0};
     dl_graph_local(s, limit, &g, d->scratch);
     const uint8_t *all = g.b;
-    size_t len = g.n;
+    size_t len = g.len;
     par_gather_all(s, &all, &len); /* across ranks: every rank's graph */
     bool found = dl_search(s, all, len);
     free(g.b);

@@ -52,8 +52,7 @@
  * mean something (pkt_bytes: 192 of 288 for a packet without INT). Across
  * ranks the same bytes travel as they are. */
 struct outbox {
-    uint8_t *buf;
-    size_t len, cap;
+    struct bytes m;
     uint32_t n;       /* packets */
 };
 #define MSG_HDR (2 * sizeof(uint32_t)) /* port, length */
@@ -125,8 +124,7 @@ struct par {
     int rank;                  /* this process's; 0 without comm */
     int *rank_of;              /* partition -> its rank */
     uint32_t *mine, nmine;     /* the partitions this process runs */
-    uint8_t *xbuf;             /* what this rank sends in a collective */
-    size_t xlen, xcap;
+    struct bytes x;            /* what this rank sends in a collective */
     void *rbuf;                /* ...and receives */
     size_t rcap;
     size_t *scount, *rcount;   /* per rank */
@@ -177,14 +175,6 @@ static inline size_t pkt_bytes(const struct pkt *p)
     return offsetof(struct pkt, fb) + (recs > sizeof p->fb ? recs : sizeof p->fb);
 }
 
-static void ob_room(struct outbox *ob, size_t n)
-{
-    if (ob->len + n > ob->cap) {
-        ob->cap = 2 * (ob->len + n) + 4096;
-        ob->buf = xrealloc(ob->buf, ob->cap);
-    }
-}
-
 /* The next message at *at: its port, and the packet's bytes (their length). */
 static inline const uint8_t *ob_next(const uint8_t **at, uint32_t *pid, uint32_t *len)
 {
@@ -209,10 +199,10 @@ void par_send(struct sim *s, uint32_t pid, struct pkt *p)
         sh->touched[P->parity][sh->ntouched[P->parity]++] = to;
     }
     uint32_t len = (uint32_t)pkt_bytes(p), hdr[2] = {pid, len};
-    ob_room(ob, MSG_HDR + len);
-    memcpy(ob->buf + ob->len, hdr, MSG_HDR);
-    memcpy(ob->buf + ob->len + MSG_HDR, p, len);
-    ob->len += MSG_HDR + len;
+    unsigned char *at = bytes_room(&ob->m, MSG_HDR + len);
+    memcpy(at, hdr, MSG_HDR);
+    memcpy(at + MSG_HDR, p, len);
+    ob->m.len += MSG_HDR + len;
     ob->n++;
     if (p->t_arrive < sh->min_sent)
         sh->min_sent = p->t_arrive;
@@ -228,7 +218,7 @@ static void deliver(struct par *P, struct shard *sh)
     uint32_t prev = P->parity ^ 1;
     for (uint32_t k = 0; k < sh->ninbox; k++) {
         struct outbox *ob = &P->sh[sh->inbox[k]].out[prev][sh->id];
-        for (const uint8_t *at = ob->buf, *end = at + ob->len; at < end;) {
+        for (const uint8_t *at = ob->m.b, *end = at + ob->m.len; at < end;) {
             uint32_t pid, len;
             const uint8_t *bytes = ob_next(&at, &pid, &len);
             struct pktq *w = par_wire(s, pid); /* the receiving port's: this partition's own line */
@@ -241,7 +231,7 @@ static void deliver(struct par *P, struct shard *sh)
                 arrive_push(s, pid, p->t_arrive);
         }
         ob->n = 0;
-        ob->len = 0;
+        ob->m.len = 0;
     }
     sh->ninbox = 0;
 }
@@ -250,12 +240,7 @@ static void deliver(struct par *P, struct shard *sh)
 
 static void xput(struct par *P, const void *x, size_t n)
 {
-    if (P->xlen + n > P->xcap) {
-        P->xcap = 2 * (P->xlen + n) + 4096;
-        P->xbuf = xrealloc(P->xbuf, P->xcap);
-    }
-    memcpy(P->xbuf + P->xlen, x, n);
-    P->xlen += n;
+    bytes_put(&P->x, x, n);
 }
 
 /* Reads n bytes at *at of a received buffer and moves past them. */
@@ -265,14 +250,14 @@ static void xget(const uint8_t **at, void *x, size_t n)
     *at += n;
 }
 
-/* xbuf's bytes to rank 0 alone; there, what every rank sent, in rank order
+/* x's bytes to rank 0 alone; there, what every rank sent, in rank order
  * (in rbuf, the length returned); elsewhere 0. */
 static size_t to_root(struct par *P)
 {
     const struct par_comm *C = P->comm;
     for (int r = 0; r < C->size; r++)
-        P->scount[r] = r == 0 ? P->xlen : 0;
-    C->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+        P->scount[r] = r == 0 ? P->x.len : 0;
+    C->alltoallv(P->x.b, P->scount, &P->rbuf, &P->rcap, P->rcount);
     size_t n = 0;
     for (int r = 0; r < C->size; r++)
         n += P->rcount[r];
@@ -287,9 +272,9 @@ static void exchange(struct par *P)
 {
     const struct par_comm *C = P->comm;
     uint32_t par = P->parity;
-    P->xlen = 0;
+    P->x.len = 0;
     for (int r = 0; r < C->size; r++) {
-        size_t start = P->xlen;
+        size_t start = P->x.len;
         for (uint32_t k = 0; r != P->rank && k < P->nmine; k++) {
             struct shard *sh = &P->sh[P->mine[k]];
             for (uint32_t j = 0; j < sh->ntouched[par]; j++) {
@@ -297,17 +282,17 @@ static void exchange(struct par *P)
                 struct outbox *ob = &sh->out[par][to];
                 if (P->rank_of[to] != r || !ob->n)
                     continue;
-                uint64_t hdr[2] = {(uint64_t)sh->id << 32 | to, (uint64_t)ob->n << 32 | ob->len};
+                uint64_t hdr[2] = {(uint64_t)sh->id << 32 | to, (uint64_t)ob->n << 32 | ob->m.len};
                 xput(P, hdr, sizeof hdr);
-                xput(P, ob->buf, ob->len);
+                xput(P, ob->m.b, ob->m.len);
                 sh->sent -= ob->n;
                 ob->n = 0;
-                ob->len = 0;
+                ob->m.len = 0;
             }
         }
-        P->scount[r] = P->xlen - start;
+        P->scount[r] = P->x.len - start;
     }
-    C->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+    C->alltoallv(P->x.b, P->scount, &P->rbuf, &P->rcap, P->rcount);
     size_t total = 0;
     for (int r = 0; r < C->size; r++)
         total += P->rcount[r];
@@ -324,9 +309,8 @@ static void exchange(struct par *P)
                 stub->touched[par] = xmalloc(P->n * sizeof(uint32_t));
             stub->touched[par][stub->ntouched[par]++] = to;
         }
-        ob_room(ob, len);
-        xget(&at, ob->buf + ob->len, len);
-        ob->len += len;
+        xget(&at, bytes_room(&ob->m, len), len);
+        ob->m.len += len;
         ob->n += n;
         stub->sent += n;
     }
@@ -401,12 +385,12 @@ static void lose_messages(struct par *P, uint32_t pid)
     struct outbox *ob = &from->out[P->parity][to->id];
     uint32_t k = 0;
     size_t kept = 0;
-    for (const uint8_t *at = ob->buf, *end = at + ob->len; at < end;) {
+    for (const uint8_t *at = ob->m.b, *end = at + ob->m.len; at < end;) {
         const uint8_t *msg = at;
         uint32_t port, len;
         const uint8_t *bytes = ob_next(&at, &port, &len);
         if (port != pid) {
-            memmove(ob->buf + kept, msg, MSG_HDR + len);
+            memmove(ob->m.b + kept, msg, MSG_HDR + len);
             kept += MSG_HDR + len;
             k++;
             continue;
@@ -417,7 +401,7 @@ static void lose_messages(struct par *P, uint32_t pid)
     }
     from->sent -= ob->n - k;
     ob->n = k;
-    ob->len = kept;
+    ob->m.len = kept;
 }
 
 void par_tables_changed(struct sim *m, uint32_t pid, bool up)
@@ -556,7 +540,7 @@ static size_t rec_to_root(struct par *P, size_t n)
         total += all[r];
     if (!total)
         return 0;
-    P->xlen = 0;
+    P->x.len = 0;
     if (n)
         xput(P, P->merge, n * sizeof *P->merge);
     n = to_root(P) / sizeof *P->merge;
@@ -747,7 +731,7 @@ static void results_to_root(struct par *P)
 {
     struct sim *m = P->main;
     uint32_t me = (uint32_t)P->rank;
-    P->xlen = 0;
+    P->x.len = 0;
     uint64_t net = sim_packets_in_network(m) - m->ctrl_pending.n - m->lb_held_now; /* ports and NICs here */
     for (uint32_t k = 0; k < P->nmine; k++) {
         const struct sim *s = &P->sh[P->mine[k]].s;
@@ -869,11 +853,11 @@ void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len)
     for (int r = 0; r < P->comm->size; r++)
         P->scount[r] = *len;
     /* the same bytes to every rank: alltoallv reads each rank's from its own offset */
-    P->xlen = 0;
+    P->x.len = 0;
     for (int r = 0; r < P->comm->size; r++)
         if (*len)
             xput(P, *buf, *len);
-    P->comm->alltoallv(P->xbuf, P->scount, &P->rbuf, &P->rcap, P->rcount);
+    P->comm->alltoallv(P->x.b, P->scount, &P->rbuf, &P->rcap, P->rcount);
     *len = 0;
     for (int r = 0; r < P->comm->size; r++)
         *len += P->rcount[r];
@@ -957,7 +941,7 @@ static void lend_swap(struct sim *m, struct borrowed *b)
 static void lend_to_root(struct par *P)
 {
     struct sim *m = P->main;
-    P->xlen = 0;
+    P->x.len = 0;
     if (P->rank != 0) {
         for (uint32_t p = 0; p < m->n_ports; p++) {
             if (!par_port_here(m, p))
@@ -1345,7 +1329,7 @@ void par_free(struct sim *m)
         free(s->start_order);
         for (int b = 0; b < 2; b++) {
             for (uint32_t j = 0; j < P->n; j++) {
-                free(sh->out[b][j].buf);
+                free(sh->out[b][j].m.b);
             }
             free(sh->out[b]);
             free(sh->touched[b]);
@@ -1362,7 +1346,7 @@ void par_free(struct sim *m)
     free(P->wire);
     free(P->rank_of);
     free(P->mine);
-    free(P->xbuf);
+    free(P->x.b);
     free(P->rbuf);
     free(P->scount);
     free(P->rcount);
