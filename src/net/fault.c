@@ -40,10 +40,7 @@ static void port_down(struct sim *s, uint32_t pid)
     pt->tx_at = T_NEVER;
     while (pt->wire.head) {
         struct pkt *p = q_pop(&pt->wire);
-        if (p->ticket != EV_TICKET_NONE) { /* run.ns3_timing: its ARRIVE's place, never to be used */
-            evq_ticket_put(&s->evq, p->ticket);
-            p->ticket = EV_TICKET_NONE;
-        }
+        p->place = EV_PLACE_NONE; /* run.ns3_timing: its ARRIVE's place, never to be used */
         lose(s, p);
     }
     for (int q = 0; q < NQ; q++)

@@ -66,9 +66,11 @@ struct port {
      * marks its flow ever_paused as it leaves. O(1) per RESUME and per
      * dequeue instead of a walk of the queue. */
     _Alignas(64) struct pktq q[NQ];
-    /* cold: statistics and pause times; tx_ticket here too, since line 0 is
-     * full and only runs in ns-3 timing read it */
-    uint32_t tx_ticket;   /* run.ns3_timing: its eventq ticket, for an unpushed TX_DONE's place; EV_TICKET_NONE until first needed (port.c) */
+    /* cold: statistics and pause times; the TX_DONE place here too, since
+     * line 0 is full and only runs in ns-3 timing read it */
+    uint32_t tx_place;    /* run.ns3_timing: the eventq place (eventq.h) an unpushed TX_DONE at tx_place_at
+                           * would take, EV_PLACE_NONE when it holds none (port.c) */
+    simtime_t tx_place_at;
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
     simtime_t paused_since[NQ];

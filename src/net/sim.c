@@ -26,7 +26,7 @@ static void pool_grow(struct sim *s)
     struct pkt *c = xcalloc(POOL_CHUNK, sizeof *c);
     pl->chunks[pl->nchunks++] = c;
     for (int i = POOL_CHUNK - 1; i >= 0; i--) {
-        c[i].ticket = EV_TICKET_NONE;
+        c[i].place = EV_PLACE_NONE;
         c[i].next = pl->free;
         pl->free = &c[i];
     }
@@ -60,6 +60,19 @@ void pkt_free(struct sim *s, struct pkt *p)
 
 /* ---------------------------------------------------------------- loop */
 
+/* run.ns3_timing: every eventq place the ports and packets hold (port.c),
+ * for renumbering (eventq.h). */
+static void sim_places(void *ctx)
+{
+    struct sim *s = ctx;
+    for (uint32_t i = 0; i < s->n_ports; i++) {
+        struct port *pt = &s->ports[i];
+        evq_place_visit(&s->evq, pt->tx_place_at, &pt->tx_place);
+        for (struct pkt *p = pt->wire.head; p; p = p->next)
+            evq_place_visit(&s->evq, p->t_arrive, &p->place);
+    }
+}
+
 int sim_init(struct sim *s)
 {
     memset(s, 0, sizeof *s);
@@ -73,8 +86,10 @@ void sim_start(struct sim *s)
         s->nics[h].wake_at = T_NEVER;
     for (uint32_t p = 0; p < s->n_ports; p++) {
         s->ports[p].tx_at = -1;
-        s->ports[p].tx_ticket = EV_TICKET_NONE;
+        s->ports[p].tx_place = EV_PLACE_NONE;
     }
+    if (s->p.ns3_timing)
+        evq_set_places(&s->evq, sim_places, s);
     s->dl.check_at = -1;
     s->dl.n = 0;
     s->n_starts = s->n_src = s->n_flows;
@@ -170,9 +185,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         if (w->head) {
             if (__builtin_expect(s->p.ns3_timing, 0)) { /* in the place its transmission's start reserved (port.c) */
                 struct pkt *h = w->head;
-                evq_push_ticket(&s->evq, h->ticket, EV_ARRIVE, id);
-                evq_ticket_put(&s->evq, h->ticket);
-                h->ticket = EV_TICKET_NONE;
+                evq_push_place(&s->evq, h->t_arrive, &h->place, EV_ARRIVE, id);
             } else
                 arrive_push(s, id, w->head->t_arrive);
         }
