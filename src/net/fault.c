@@ -114,6 +114,8 @@ static void link_rate(struct sim *s, const struct sim_link_event *ev)
         struct port *pt = &s->ports[pid];
         pt->rate = ev->rate;
         pt->ps_per_byte = (8 * T_SEC) % ev->rate == 0 ? (uint32_t)((8 * T_SEC) / ev->rate) : 0;
+        if (s->p.ns3_timing)
+            pt->ns3_tx = ns3_tx_table(s, ev->rate);
         if (s->nodes[pt->node].is_switch) {
             pt->kmin = ev->kmin[i];
             pt->kmax = ev->kmax[i];

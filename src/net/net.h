@@ -71,6 +71,8 @@ struct port {
     uint32_t tx_place;    /* run.ns3_timing: the eventq place (eventq.h) an unpushed TX_DONE at tx_place_at
                            * would take, EV_PLACE_NONE when it holds none (port.c) */
     simtime_t tx_place_at;
+    const simtime_t *ns3_tx; /* run.ns3_timing: serialisation at its rate by size, below s->ns3_tx_n bytes
+                              * (ns3_tx_table; port_tx_time) */
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
     simtime_t paused_since[NQ];
@@ -326,6 +328,13 @@ struct sim {
         simtime_t t;
         uint32_t bytes;
     } ns3_txc[NS3_TXC];
+    /* run.ns3_timing: ports' serialisation times, one table per port rate
+     * (ns3_tx_table), each of ns3_tx_n sizes */
+    struct ns3_txtab {
+        uint64_t bps;
+        simtime_t *t;
+    } *ns3_tx_tabs;
+    uint32_t n_ns3_tx_tabs, ns3_tx_n;
     struct deadlock dl;
 };
 

@@ -73,6 +73,21 @@ static void sim_places(void *ctx)
     }
 }
 
+const simtime_t *ns3_tx_table(struct sim *s, uint64_t bps)
+{
+    for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
+        if (s->ns3_tx_tabs[i].bps == bps)
+            return s->ns3_tx_tabs[i].t;
+    if (!s->ns3_tx_n)
+        s->ns3_tx_n = s->p.mtu + s->data_hdr + 1;
+    simtime_t *t = xmalloc(s->ns3_tx_n * sizeof *t);
+    for (uint32_t b = 0; b < s->ns3_tx_n; b++)
+        t[b] = ns3_tx_time(b, bps);
+    s->ns3_tx_tabs = xrealloc(s->ns3_tx_tabs, (s->n_ns3_tx_tabs + 1) * sizeof *s->ns3_tx_tabs);
+    s->ns3_tx_tabs[s->n_ns3_tx_tabs++] = (struct ns3_txtab){ bps, t };
+    return t;
+}
+
 int sim_init(struct sim *s)
 {
     memset(s, 0, sizeof *s);
@@ -88,8 +103,11 @@ void sim_start(struct sim *s)
         s->ports[p].tx_at = -1;
         s->ports[p].tx_place = EV_PLACE_NONE;
     }
-    if (s->p.ns3_timing)
+    if (s->p.ns3_timing) {
         evq_set_places(&s->evq, sim_places, s);
+        for (uint32_t p = 0; p < s->n_ports; p++)
+            s->ports[p].ns3_tx = ns3_tx_table(s, s->ports[p].rate);
+    }
     s->dl.check_at = -1;
     s->dl.n = 0;
     s->n_starts = s->n_src = s->n_flows;
@@ -509,6 +527,9 @@ void sim_free(struct sim *s)
 {
     par_free(s);
     evq_free(&s->evq);
+    for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
+        free(s->ns3_tx_tabs[i].t);
+    free(s->ns3_tx_tabs);
     for (size_t i = 0; i < s->pool.nchunks; i++)
         free(s->pool.chunks[i]);
     free(s->pool.chunks);
