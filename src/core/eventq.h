@@ -136,6 +136,8 @@ struct eventq {
     void *places_ctx;
     struct ev_xplace *xp;      /* those places, while renumbering */
     uint32_t nxp, capxp;
+    uint64_t *used;            /* renumbering in place: ranks in use, a bit each */
+    uint32_t *below;           /* ...and how many are in use below each word of used[] */
 };
 
 /* An empty queue in insertion order. */
