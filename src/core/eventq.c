@@ -93,6 +93,7 @@ void evq_init(struct eventq *q)
     heap_alloc(&q->slow, 1024);
     q->base = 0;
     q->limit = EV_SPAN;
+    q->span = EV_SPAN;
     q->far_min = T_NEVER;
     q->cur_ord = -1;
     q->shift = EV_SEQ_BITS;
@@ -109,6 +110,7 @@ void evq_order_by_handle(struct eventq *q)
     free(q->rh); /* the key holds the handle */
     q->rh = NULL;
     q->limit = EV_HSPAN;
+    q->span = EV_HSPAN;
 }
 
 void evq_free(struct eventq *q)
@@ -275,6 +277,7 @@ static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
         *q->xp[i].ord = rank_below(q, *q->xp[i].ord);
     q->base = newbase;
     q->limit = newbase > INT64_MAX - EV_SPAN ? INT64_MAX : newbase + EV_SPAN;
+    q->span = (uint64_t)(q->limit - q->base);
     q->seq = c;
     q->far_seq = 0;
     q->cur_ord = -1; /* every entry left at now follows the current event */
@@ -373,6 +376,7 @@ static void renumber(struct eventq *q, simtime_t newbase)
     }
     q->base = newbase;
     q->limit = limit;
+    q->span = (uint64_t)(q->limit - q->base);
     q->seq = (uint32_t)cut;
     q->cur_ord = -1; /* every entry left at now follows the current event */
     free(e);
@@ -389,6 +393,7 @@ static void set_window(struct eventq *q, simtime_t newbase)
 {
     q->base = newbase;
     q->limit = newbase > INT64_MAX - EV_HSPAN ? INT64_MAX : newbase + EV_HSPAN;
+    q->span = (uint64_t)(q->limit - q->base);
 }
 
 /* Far events now inside the window move into the timers' heap (either heap
@@ -475,7 +480,7 @@ static __attribute__((noinline)) void push_slow_handle(struct eventq *q, struct 
 static inline void push_handle(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base), 0)) {
+    if (__builtin_expect(d >= q->span, 0)) {
         push_slow_handle(q, h, t, handle);
         return;
     }
@@ -526,7 +531,7 @@ static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t
 {
     /* one unsigned compare: t in [base, limit) */
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
         push_slow(q, h, t, handle);
         return;
     }

@@ -118,6 +118,7 @@ struct eventq {
     struct heap4 fast, slow;
     simtime_t base;  /* every heap entry's time is in [base, limit) */
     simtime_t limit; /* every far event's time is >= limit */
+    uint64_t span;   /* limit - base: t in [base, limit) is one unsigned compare, t - base < span */
     unsigned shift;  /* of a key's time offset: EV_SEQ_BITS, or EV_HANDLE_SHIFT in handle order */
     bool by_handle;  /* ties by handle (evq_order_by_handle), not by insertion */
     uint32_t seq;    /* next rank (insertion order; 0 in handle order) */
@@ -170,7 +171,7 @@ void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t);
 static inline void evq_take(struct eventq *q, uint32_t ticket, simtime_t t)
 {
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
         evq_take_slow(q, ticket, t);
         return;
     }
@@ -210,7 +211,7 @@ void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t);
 static inline void evq_place_take(struct eventq *q, uint32_t *ord, simtime_t t)
 {
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
         evq_place_take_slow(q, ord, t);
         return;
     }
