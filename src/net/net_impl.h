@@ -117,6 +117,11 @@ static inline simtime_t port_tx_time(struct sim *s, const struct port *pt, uint3
     return pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate);
 }
 
+/* run.ns3_timing: the time of a port's TX_DONE place (held only for the
+ * transmission that ends at busy_until, port.c; fault.c keeps it while the
+ * link is down). */
+static inline simtime_t port_place_time(const struct port *pt) { return pt->down ? pt->tx_place_down : pt->busy_until; }
+
 /* The addresses of a packet of flow f: toward its receiver (data), or back
  * toward its sender as its ACKs go (addresses and ports reversed, so switches
  * hash it as they hash the ACKs). The one place a flow's header is written. */

@@ -15,7 +15,7 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
-    if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_place != EV_PLACE_NONE && pt->tx_place_at == t) {
+    if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_place != EV_PLACE_NONE && pt->busy_until == t) {
         evq_push_place(&s->evq, t, &pt->tx_place, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;
     }
@@ -37,8 +37,7 @@ void port_kick(struct sim *s, uint32_t pid)
      * in an event scheduled earlier, waits for it (and a packet from another
      * port may go first). */
     if (__builtin_expect(s->p.ns3_timing, 0) && pt->busy_until == s->now &&
-        (pt->tx_at == s->now || (pt->tx_place != EV_PLACE_NONE && pt->tx_place_at == s->now &&
-                                 evq_place_ahead(&s->evq, s->now, pt->tx_place)))) {
+        (pt->tx_at == s->now || (pt->tx_place != EV_PLACE_NONE && evq_place_ahead(&s->evq, s->now, pt->tx_place)))) {
         tx_done_at(s, pt, pid, s->now);
         return;
     }
@@ -46,6 +45,7 @@ void port_kick(struct sim *s, uint32_t pid)
     struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
     if (!p)
         return;
+    simtime_t prev_end = pt->busy_until;
     pt->busy_until = s->now + port_tx_time(s, pt, p->size);
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
@@ -61,9 +61,13 @@ void port_kick(struct sim *s, uint32_t pid)
              * packet, if it is pushed later (tx_done_at; the ARRIVE of the
              * packet ahead on the wire, sim.c). */
             if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node)) {
+                /* a place still held is for the transmission that ended at
+                 * prev_end; it is this one's only if that is its end too (a
+                 * transmission of 0 ns), as the place's time says */
+                if (pt->busy_until != prev_end)
+                    pt->tx_place = EV_PLACE_NONE;
                 tx_done_at(s, pt, pid, pt->busy_until);
             } else {
-                pt->tx_place_at = pt->busy_until;
                 evq_place_take(&s->evq, &pt->tx_place, pt->busy_until);
             }
             if (idle_wire)

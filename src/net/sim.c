@@ -67,7 +67,7 @@ static void sim_places(void *ctx)
     struct sim *s = ctx;
     for (uint32_t i = 0; i < s->n_ports; i++) {
         struct port *pt = &s->ports[i];
-        evq_place_visit(&s->evq, pt->tx_place_at, &pt->tx_place);
+        evq_place_visit(&s->evq, port_place_time(pt), &pt->tx_place);
         for (struct pkt *p = pt->wire.head; p; p = p->next)
             evq_place_visit(&s->evq, p->t_arrive, &p->place);
     }
@@ -99,14 +99,14 @@ void sim_start(struct sim *s)
 {
     for (uint32_t h = 0; h < s->n_hosts; h++)
         s->nics[h].wake_at = T_NEVER;
-    for (uint32_t p = 0; p < s->n_ports; p++) {
+    for (uint32_t p = 0; p < s->n_ports; p++)
         s->ports[p].tx_at = -1;
-        s->ports[p].tx_place = EV_PLACE_NONE;
-    }
     if (s->p.ns3_timing) {
         evq_set_places(&s->evq, sim_places, s);
-        for (uint32_t p = 0; p < s->n_ports; p++)
+        for (uint32_t p = 0; p < s->n_ports; p++) {
+            s->ports[p].tx_place = EV_PLACE_NONE; /* in place of ps_per_byte, which ns3_tx replaces */
             s->ports[p].ns3_tx = ns3_tx_table(s, s->ports[p].rate);
+        }
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
