@@ -45,27 +45,26 @@
  * lines in use are those of ranks pushed lately (a pop mostly takes an event
  * pushed a few thousand ranks before).
  *
- * Tickets (used under run.ns3_timing): ns-3 gives an event its place among
+ * Places (used under run.ns3_timing): ns-3 gives an event its place among
  * same-time events when it schedules it, and it schedules a transmission's
  * end and its arrival when the transmission starts; rocesim pushes them
  * later (an arrival when the packet before it on the wire arrives, an end
- * when something is queued behind it). evq_take stamps a ticket, at the
- * transmission's start, with the place an event at time t pushed then would
- * get; evq_push_ticket pushes the event later into exactly that place. A
- * ticket is a (time, rank) slot that renumbering sorts and ranks again with
- * the entries, so it stays valid across renumbering. A port's TX_DONE owns
- * its slot for good; a packet behind a wire's head borrows one for its
- * ARRIVE (evq_ticket_get, evq_ticket_put: the slots given back last are
- * reused first, so the few in use stay in cache). Taking a place is two
- * stores, with no allocation. A slot holds no place once pushed, or once
- * its place is behind the queue's clock (before the last popped event: an idle
- * port's unused TX_DONE place, a packet lost with its link); renumbering
- * skips it, so an old ticket never holds base back. evq_ticket_ahead tells
+ * when something is queued behind it). Taking a place at the transmission's
+ * start gives it the rank an event at time t pushed then would get; pushing
+ * into it later puts the event in exactly that place. A place is a (time,
+ * rank) that renumbering ranks again with the entries, so it stays valid
+ * across renumbering. The simulator keeps its places itself (evq_set_places,
+ * below): a packet's ARRIVE place in the packet, a port's TX_DONE place in
+ * the port, so taking one is a test and two stores, on lines the
+ * transmission touches anyway. Tickets (evq_take, evq_push_ticket) are
+ * places the queue keeps in slots, for callers without room of their own
+ * (evq_ticket_get, evq_ticket_put: the slots given back last are reused
+ * first). A place holds nothing once pushed, or once it is behind the
+ * queue's clock (before the last popped event: an idle port's unused
+ * TX_DONE place, a packet lost with its link); renumbering drops it, so an
+ * old place never holds base back. evq_place_ahead (evq_ticket_ahead) tells
  * whether a place at the current time is still to come (ns-3 would not yet
- * have run the event it stands for). The simulator keeps its places itself
- * (evq_set_places, below: a packet's in the packet, a port's in the port),
- * without a ticket slot between; tickets are the same places kept in the
- * queue. */
+ * have run the event it stands for). */
 #ifndef ROCESIM_EVENTQ_H
 #define ROCESIM_EVENTQ_H
 #include <stdbool.h>
