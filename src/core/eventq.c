@@ -93,22 +93,30 @@ void evq_init(struct eventq *q)
     heap_alloc(&q->slow, 1024);
     q->base = 0;
     q->limit = EV_SPAN;
-    q->span = EV_SPAN;
+    q->span = 0; /* no rank table yet: the first push or take goes the slow way, which makes it (rh_init) */
     q->far_min = T_NEVER;
     q->cur_ord = -1;
     q->shift = EV_SEQ_BITS;
-    /* virtual until written: the pages of ranks in use (all, ~4 MB, after
-     * the first EV_SEQ_LIMIT pushes) */
+}
+
+/* Insertion order's rank table, made by the first push or take (so that a
+ * queue switched to handle order never has one: a 4 MB block allocated and
+ * freed would raise glibc's mmap threshold, and the packet pool's chunks
+ * would then be zeroed by calloc instead of coming zeroed from the kernel).
+ * Virtual until written: the pages of ranks in use (all, after the first
+ * EV_SEQ_LIMIT pushes). Whether t now fits the window with a rank free. */
+static __attribute__((noinline, cold)) bool rh_init(struct eventq *q, simtime_t t)
+{
     q->rh = xmalloc(EV_SEQ_LIMIT * sizeof *q->rh);
+    q->span = (uint64_t)(q->limit - q->base);
+    return (uint64_t)t - (uint64_t)q->base < q->span && q->seq < EV_SEQ_LIMIT;
 }
 
 void evq_order_by_handle(struct eventq *q)
 {
     assert(evq_empty(q) && q->ntk == 0 && q->seq == 0 && "the order is chosen before the first push");
     q->by_handle = true;
-    q->shift = EV_HANDLE_SHIFT;
-    free(q->rh); /* the key holds the handle */
-    q->rh = NULL;
+    q->shift = EV_HANDLE_SHIFT; /* the key holds the handle: no rank table */
     q->limit = EV_HSPAN;
     q->span = EV_HSPAN;
 }
@@ -514,6 +522,10 @@ static inline void push_rank(struct eventq *q, struct heap4 *h, simtime_t t, uin
 
 static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        push_rank(q, h, t, handle);
+        return;
+    }
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
@@ -609,6 +621,11 @@ uint32_t evq_ticket_new(struct eventq *q)
 
 void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t)
 {
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        q->tk[ticket].time = t;
+        q->tk[ticket].ord = q->seq++;
+        return;
+    }
     q->tk[ticket].time = -1; /* its old place is given up */
     /* as push_slow: after this, base <= t, and a rank is free if t < limit */
     simtime_t lo = live_min(q);
@@ -637,6 +654,10 @@ void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t 
 
 void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t)
 {
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        *ord = q->seq++;
+        return;
+    }
     *ord = EV_PLACE_NONE; /* its old place is given up */
     /* as evq_take_slow; a far sequence must also fit the place's 32 bits */
     simtime_t lo = live_min(q);
