@@ -121,7 +121,8 @@ struct eventq {
     unsigned shift;  /* of a key's time offset: EV_SEQ_BITS, or EV_HANDLE_SHIFT in handle order */
     bool by_handle;  /* ties by handle (evq_order_by_handle), not by insertion */
     uint32_t seq;    /* next rank (insertion order; 0 in handle order) */
-    uint32_t *rh;    /* insertion order: rh[r] is the handle of the entry of rank r; NULL in handle order */
+    uint32_t *rh;    /* insertion order: rh[r] is the handle of the entry of rank r; made by the first push or
+                      * take (eventq.c, rh_init), so NULL until then and in handle order */
     struct far_ev *far;
     size_t nfar, capfar;
     uint64_t far_seq;
