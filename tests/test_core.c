@@ -743,6 +743,98 @@ static void test_event_ticket_random(void **st)
     evq_free(&q);
 }
 
+/* Places the caller keeps (evq_set_places, as the simulator keeps a
+ * packet's ARRIVE place in the packet and a port's TX_DONE place in the
+ * port): the random run above with each ticket a (time, ord) pair in the
+ * test's own arrays, which renumbering finds through the callback. */
+struct place_set {
+    struct eventq *q;
+    simtime_t *t;
+    uint32_t *ord, n;
+};
+
+static void visit_places(void *ctx)
+{
+    struct place_set *ps = ctx;
+    for (uint32_t i = 0; i < ps->n; i++)
+        evq_place_visit(ps->q, ps->t[i], &ps->ord[i]);
+}
+
+static void test_event_place_random(void **st)
+{
+    (void)st;
+    struct eventq q;
+    struct rng r;
+    evq_init(&q);
+    rng_seed(&r, 23, 0);
+    static const simtime_t scale[] = { 0, 1, 100 * T_NS, 10 * T_US, 2 * T_MS, 3 * T_SEC, 30 * T_SEC };
+    enum { N = 1600000 };
+    uint32_t *pl_of = malloc(N * sizeof *pl_of), *id_of = malloc(N * sizeof *id_of), *spare = malloc(N * sizeof *spare);
+    struct place_set ps = { &q, malloc(N * sizeof *ps.t), malloc(N * sizeof *ps.ord), 1 };
+    evq_set_places(&q, visit_places, &ps);
+    uint32_t vseq = 0, pushes = 0, nspare = 0, renumbered = 0, last_seq = 0, idle = 0;
+    ps.ord[idle] = EV_PLACE_NONE;
+    ps.t[idle] = -1;
+    for (int i = 0; i < 1000; i++, pushes++)
+        evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, vseq++);
+    struct order_check c = { 0 };
+    struct event e;
+    while (evq_pop(&q, &e)) {
+        check_next(&c, &e);
+        renumbered += q.seq < last_seq;
+        last_seq = q.seq;
+        if (ev_kind(&e) == 2) { /* a trigger: push its place's event, or give it up */
+            uint32_t pl = pl_of[ev_id(&e)];
+            assert_true(ps.ord[pl] != EV_PLACE_NONE && ps.t[pl] >= e.time);
+            if (rng_below(&r, 8)) {
+                evq_push_place(&q, ps.t[pl], &ps.ord[pl], 1, id_of[ev_id(&e)]);
+                assert_true(ps.ord[pl] == EV_PLACE_NONE);
+                pushes++;
+            } /* else given up, its place still held until the clock passes it */
+            spare[nspare++] = pl;
+        }
+        if ((ps.ord[idle] == EV_PLACE_NONE || ps.t[idle] < e.time) && rng_below(&r, 1000) == 0) {
+            ps.t[idle] = e.time + (simtime_t)rng_below(&r, 100 * T_NS); /* never pushed */
+            evq_place_take(&q, &ps.ord[idle], ps.t[idle]);
+            vseq++;
+        }
+        int k = vseq < N - 8 ? (int)rng_below(&r, 3) : 0;
+        for (int j = 0; j < k; j++) {
+            simtime_t sc = scale[rng_below(&r, 7)];
+            if (sc > 3 * T_SEC && rng_below(&r, 1000))
+                sc = 0;
+            simtime_t t = e.time + (sc >= 8 ? (simtime_t)rng_below(&r, 8) * (sc / 8) : 0);
+            uint32_t u = (uint32_t)rng_below(&r, 3);
+            if (u == 0) {
+                evq_push_timer(&q, t, 0, vseq++);
+                pushes++;
+            } else if (u == 1 && t > e.time) {
+                uint32_t pl = nspare ? spare[--nspare] : ps.n++, id = vseq++;
+                ps.t[pl] = t;
+                ps.ord[pl] = EV_PLACE_NONE;
+                evq_place_take(&q, &ps.ord[pl], t);
+                simtime_t at = e.time + (simtime_t)rng_below(&r, (uint64_t)(t - e.time));
+                pl_of[vseq] = pl;
+                id_of[vseq] = id;
+                evq_push(&q, at, 2, vseq++);
+                pushes++;
+            } else {
+                evq_push(&q, t, 0, vseq++);
+                pushes++;
+            }
+        }
+    }
+    assert_int_equal(c.n, pushes);
+    assert_true(c.time > 20 * T_SEC);
+    assert_true(renumbered >= 1);
+    free(pl_of);
+    free(id_of);
+    free(spare);
+    free(ps.t);
+    free(ps.ord);
+    evq_free(&q);
+}
+
 static void test_tx_time(void **st)
 {
     (void)st;
@@ -813,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_event_ticket_across_renumbering),
         cmocka_unit_test(test_event_ticket_dead),
         cmocka_unit_test(test_event_ticket_random),
+        cmocka_unit_test(test_event_place_random),
         cmocka_unit_test(test_tx_time),
         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_ecmp_hash),

@@ -63,6 +63,28 @@ static void test_ns3_bounds(void **state)
     }
 }
 
+/* ns3_seconds below 1 s takes a 64-bit path: the same value as the 128-bit
+ * one it stands for, on either side of 2^63 (0.5 s) and near 1 s. */
+static simtime_t seconds_128(double d)
+{
+    unsigned __int128 v = (unsigned __int128)(d * 0x1p64);
+    return (simtime_t)(uint64_t)((v * 1000000000u) >> 64) * T_NS;
+}
+
+static void test_ns3_seconds_paths(void **state)
+{
+    (void)state;
+    for (double d = 1e-12; d < 1; d = d * 1.37 + 1e-13)
+        assert_int_equal(ns3_seconds(d), seconds_128(d));
+    static const double edge[] = { 0x1p-1, 0x1.0000000000001p-1, 0x1.fffffffffffffp-2, 0x1.fffffffffffffp-1, 1e-9, 8e-9, 1e-5 };
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        assert_int_equal(ns3_seconds(edge[i]), seconds_128(edge[i]));
+    for (uint32_t b = 1; b < 70000; b += 37)
+        for (uint64_t bps = 1000000000ULL; bps <= 800000000000ULL; bps = bps * 5 / 2 + 7)
+            assert_int_equal(ns3_tx_time(b, bps), seconds_128((double)b * 8 / (double)bps));
+    assert_int_equal(ns3_seconds(1.0), T_SEC);
+}
+
 static void test_ns3_tx_time(void **state)
 {
     (void)state;
@@ -146,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_ns3_values),
         cmocka_unit_test(test_ns3_bounds),
         cmocka_unit_test(test_ns3_tx_time),
+        cmocka_unit_test(test_ns3_seconds_paths),
         cmocka_unit_test(test_ticket_ahead),
         cmocka_unit_test(test_ticket_reuse),
     };

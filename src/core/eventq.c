@@ -23,53 +23,29 @@ static void heap_alloc(struct heap4 *h, size_t cap)
         exit(EXIT_BADINPUT);
     }
     uint64_t *key = mem + PAD;
-    uint32_t *handle = xmalloc(cap * sizeof *handle);
     size_t n = h->mem ? h->n : 0;
-    if (n) {
+    if (n)
         memcpy(key, h->key, n * sizeof *key);
-        memcpy(handle, h->handle, n * sizeof *handle);
-    }
     for (size_t i = n; i < cap + PAD; i++)
         key[i] = EV_KEY_NONE;
     free(h->mem);
-    free(h->handle);
     h->mem = mem;
     h->key = key;
-    h->handle = handle;
     h->n = n;
     h->cap = cap;
 }
 
-static inline void heap_push(struct heap4 *h, uint64_t key, uint32_t handle)
+/* The heaps hold keys only: in handle order a key's low half is its
+ * handle, in insertion order its rank names the handle in q->rh[]. */
+static inline void heap_push(struct heap4 *h, uint64_t key)
 {
     if (h->n == h->cap)
         heap_alloc(h, 2 * h->cap);
     uint64_t *k = h->key;
-    uint32_t *hd = h->handle;
     size_t i = h->n++;
     while (i > 0) {
         size_t parent = (i - 1) >> 2;
         if (key > k[parent]) /* keys are unique, but for a stale entry's twin in handle order */
-            break;
-        k[i] = k[parent];
-        hd[i] = hd[parent];
-        i = parent;
-    }
-    k[i] = key;
-    hd[i] = handle;
-}
-
-/* Handle order: the key's low 32 bits are the handle, so the heaps move keys
- * only (handle[] stays unused). */
-static inline void heap_push_k(struct heap4 *h, uint64_t key)
-{
-    if (h->n == h->cap)
-        heap_alloc(h, 2 * h->cap);
-    uint64_t *k = h->key;
-    size_t i = h->n++;
-    while (i > 0) {
-        size_t parent = (i - 1) >> 2;
-        if (key > k[parent])
             break;
         k[i] = k[parent];
         i = parent;
@@ -78,17 +54,12 @@ static inline void heap_push_k(struct heap4 *h, uint64_t key)
 }
 
 /* Removes the root. Slots past n hold EV_KEY_NONE, so every node compares four
- * children without a bounds test, and pairwise minima compile to cmov.
- * handles: also move the handles beside the keys (insertion order); in handle
- * order the key holds the handle and the heap is keys only. A constant at
- * each call, so each compiles without the other's moves. */
-static inline __attribute__((always_inline)) void heap_pop_root_as(struct heap4 *h, const bool handles)
+ * children without a bounds test, and pairwise minima compile to cmov. */
+static inline void heap_pop_root(struct heap4 *h)
 {
     uint64_t *k = h->key;
-    uint32_t *hd = h->handle;
     size_t n = --h->n;
     uint64_t lk = k[n];
-    uint32_t lh = handles ? hd[n] : 0;
     k[n] = EV_KEY_NONE;
     size_t i = 0;
     for (;;) {
@@ -109,19 +80,11 @@ static inline __attribute__((always_inline)) void heap_pop_root_as(struct heap4 
         if (m > lk)
             break;
         k[i] = m;
-        if (handles)
-            hd[i] = hd[c + b];
         i = c + b;
     }
-    if (n) {
+    if (n)
         k[i] = lk;
-        if (handles)
-            hd[i] = lh;
-    }
 }
-
-static inline void heap_pop_root_k(struct heap4 *h) { heap_pop_root_as(h, false); }
-static inline void heap_pop_root(struct heap4 *h) { heap_pop_root_as(h, true); }
 
 void evq_init(struct eventq *q)
 {
@@ -130,28 +93,45 @@ void evq_init(struct eventq *q)
     heap_alloc(&q->slow, 1024);
     q->base = 0;
     q->limit = EV_SPAN;
+    q->span = 0; /* no rank table yet: the first push or take goes the slow way, which makes it (rh_init) */
     q->far_min = T_NEVER;
     q->cur_ord = -1;
     q->shift = EV_SEQ_BITS;
+}
+
+/* Insertion order's rank table, made by the first push or take (so that a
+ * queue switched to handle order never has one: a 4 MB block allocated and
+ * freed would raise glibc's mmap threshold, and the packet pool's chunks
+ * would then be zeroed by calloc instead of coming zeroed from the kernel).
+ * Virtual until written: the pages of ranks in use (all, after the first
+ * EV_SEQ_LIMIT pushes). Whether t now fits the window with a rank free. */
+static __attribute__((noinline, cold)) bool rh_init(struct eventq *q, simtime_t t)
+{
+    q->rh = xmalloc(EV_SEQ_LIMIT * sizeof *q->rh);
+    q->span = (uint64_t)(q->limit - q->base);
+    return (uint64_t)t - (uint64_t)q->base < q->span && q->seq < EV_SEQ_LIMIT;
 }
 
 void evq_order_by_handle(struct eventq *q)
 {
     assert(evq_empty(q) && q->ntk == 0 && q->seq == 0 && "the order is chosen before the first push");
     q->by_handle = true;
-    q->shift = EV_HANDLE_SHIFT;
+    q->shift = EV_HANDLE_SHIFT; /* the key holds the handle: no rank table */
     q->limit = EV_HSPAN;
+    q->span = EV_HSPAN;
 }
 
 void evq_free(struct eventq *q)
 {
     free(q->fast.mem);
-    free(q->fast.handle);
     free(q->slow.mem);
-    free(q->slow.handle);
+    free(q->rh);
     free(q->far);
     free(q->tk);
     free(q->tkfree);
+    free(q->xp);
+    free(q->used);
+    free(q->below);
     memset(q, 0, sizeof *q);
 }
 
@@ -162,8 +142,38 @@ static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k
     return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
 }
 
-/* The earliest pending event or live ticket: base may not pass it. */
-static simtime_t live_min(const struct eventq *q)
+/* Every place the caller keeps that is still live, into q->xp (those behind
+ * the clock are set to EV_PLACE_NONE by evq_place_visit). */
+static void places_collect(struct eventq *q)
+{
+    q->nxp = 0;
+    if (q->places)
+        q->places(q->places_ctx);
+}
+
+void evq_set_places(struct eventq *q, void (*places)(void *ctx), void *ctx)
+{
+    q->places = places;
+    q->places_ctx = ctx;
+}
+
+void evq_place_visit(struct eventq *q, simtime_t t, uint32_t *ord)
+{
+    if (*ord == EV_PLACE_NONE)
+        return;
+    if (!evq_place_ahead(q, t, *ord)) {
+        *ord = EV_PLACE_NONE; /* behind: as renumber's dead tickets */
+        return;
+    }
+    if (q->nxp == q->capxp) {
+        q->capxp = q->capxp ? 2 * q->capxp : 256;
+        q->xp = xrealloc(q->xp, q->capxp * sizeof *q->xp);
+    }
+    q->xp[q->nxp++] = (struct ev_xplace){ t, ord };
+}
+
+/* The earliest pending event or live ticket or place: base may not pass it. */
+static simtime_t live_min(struct eventq *q)
 {
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
     simtime_t lo = q->far_min;
@@ -172,6 +182,10 @@ static simtime_t live_min(const struct eventq *q)
     for (uint32_t i = 0; i < q->ntk; i++)
         if (ticket_live(q, &q->tk[i]) && q->tk[i].time < lo)
             lo = q->tk[i].time;
+    places_collect(q);
+    for (uint32_t i = 0; i < q->nxp; i++)
+        if (q->xp[i].time < lo)
+            lo = q->xp[i].time;
     return lo;
 }
 
@@ -192,9 +206,11 @@ struct ent {
     simtime_t time;
     uint64_t ord;  /* rank in the heaps, or past every rank for far events */
     uint32_t handle;
-    uint32_t heap; /* 0 fast, 1 slow (far events join the timers), ENT_TICKET: handle is a ticket id */
+    uint32_t heap; /* 0 fast, 1 slow (far events join the timers), ENT_TICKET: handle is a ticket id,
+                    * ENT_PLACE: an index into q->xp */
 };
 #define ENT_TICKET 2
+#define ENT_PLACE 3
 
 static int ent_cmp(const void *a, const void *b)
 {
@@ -204,11 +220,84 @@ static int ent_cmp(const void *a, const void *b)
     return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
+#define RANK_MASK ((1u << EV_SEQ_BITS) - 1)
+#define RANK_WORDS ((EV_SEQ_LIMIT + 63) / 64)
+
+/* renumber_in_place: a rank's new rank, the count of marked ranks below it */
+static inline uint32_t rank_below(const struct eventq *q, uint32_t r)
+{
+    return q->below[r >> 6] + (uint32_t)__builtin_popcountll(q->used[r >> 6] & ((1ull << (r & 63)) - 1));
+}
+
+/* renumber without a sort, when every one of the n entries (events, live
+ * tickets and places) keeps a rank: no far event or far place, base not
+ * lowered, no more than NEAR_CAP. The ranks in use, marked in a bitmap, are
+ * ranked again in their own order (a rank's new one is the count of ranks in
+ * use below it), which keeps every tie's order, as the sort would; the heaps'
+ * keys are rewritten in place (their order kept, so each stays a heap) and
+ * rh[] packed down in rank order (a new rank is never above the old). The
+ * usual case: ranks run out with nothing beyond 17.59 s. false when it does
+ * not apply. */
+static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
+{
+    if (q->nfar || newbase < q->base || n > NEAR_CAP)
+        return false;
+    for (uint32_t i = 0; i < q->ntk; i++)
+        if (q->tk[i].time >= q->limit)
+            return false;
+    for (uint32_t i = 0; i < q->nxp; i++)
+        if (q->xp[i].time >= q->limit)
+            return false;
+    if (!q->used) {
+        q->used = xmalloc(RANK_WORDS * sizeof *q->used);
+        q->below = xmalloc(RANK_WORDS * sizeof *q->below);
+    }
+    uint32_t nw = (q->seq + 63) / 64; /* every rank in use is below seq */
+    memset(q->used, 0, nw * sizeof *q->used);
+    struct heap4 *hs[2] = { &q->fast, &q->slow };
+    for (int w = 0; w < 2; w++)
+        for (size_t i = 0; i < hs[w]->n; i++) {
+            uint32_t r = (uint32_t)hs[w]->key[i] & RANK_MASK;
+            q->used[r >> 6] |= 1ull << (r & 63);
+        }
+    for (uint32_t i = 0; i < q->ntk; i++)
+        if (q->tk[i].time >= 0)
+            q->used[q->tk[i].ord >> 6] |= 1ull << (q->tk[i].ord & 63);
+    for (uint32_t i = 0; i < q->nxp; i++)
+        q->used[*q->xp[i].ord >> 6] |= 1ull << (*q->xp[i].ord & 63);
+    uint32_t c = 0;
+    for (uint32_t w = 0; w < nw; w++) {
+        q->below[w] = c;
+        for (uint64_t b = q->used[w]; b; b &= b - 1)
+            q->rh[c++] = q->rh[w * 64 + (uint32_t)__builtin_ctzll(b)];
+    }
+    assert(c == n && "every entry has a rank of its own");
+    uint64_t d = (uint64_t)(newbase - q->base) << EV_SEQ_BITS;
+    for (int w = 0; w < 2; w++)
+        for (size_t i = 0; i < hs[w]->n; i++) {
+            uint64_t k = hs[w]->key[i];
+            hs[w]->key[i] = ((k & ~(uint64_t)RANK_MASK) - d) | rank_below(q, (uint32_t)k & RANK_MASK);
+        }
+    for (uint32_t i = 0; i < q->ntk; i++)
+        if (q->tk[i].time >= 0)
+            q->tk[i].ord = rank_below(q, (uint32_t)q->tk[i].ord);
+    for (uint32_t i = 0; i < q->nxp; i++)
+        *q->xp[i].ord = rank_below(q, *q->xp[i].ord);
+    q->base = newbase;
+    q->limit = newbase > INT64_MAX - EV_SPAN ? INT64_MAX : newbase + EV_SPAN;
+    q->span = (uint64_t)(q->limit - q->base);
+    q->seq = c;
+    q->far_seq = 0;
+    q->cur_ord = -1; /* every entry left at now follows the current event */
+    return true;
+}
+
 /* Every pending event and live ticket, in (time, insertion) order, ranked
  * again from 0 with times relative to newbase (<= all of them); those that do
  * not fit (too far ahead, or past NEAR_CAP) go to the far list (a ticket: a
  * far sequence), cut between two times so that no tie is split. Rare: every
- * ~0.5-1 M pushes, or when the heaps run dry. */
+ * ~0.5-1 M pushes, or when the heaps run dry. Without a sort when every entry
+ * keeps a rank (renumber_in_place). */
 static void renumber(struct eventq *q, simtime_t newbase)
 {
     size_t n = q->fast.n + q->slow.n + q->nfar, m = 0;
@@ -217,13 +306,17 @@ static void renumber(struct eventq *q, simtime_t newbase)
             q->tk[i].time = -1; /* its place is behind: ranks restart below, keep it from looking ahead */
         n += q->tk[i].time >= 0;
     }
+    places_collect(q);
+    n += q->nxp;
+    if (renumber_in_place(q, newbase, n))
+        return;
     struct ent *e = xmalloc(n * sizeof *e);
     const struct heap4 *hs[2] = { &q->fast, &q->slow };
     for (uint32_t w = 0; w < 2; w++)
         for (size_t i = 0; i < hs[w]->n; i++) {
             uint64_t k = hs[w]->key[i];
             e[m++] = (struct ent){ q->base + (simtime_t)(k >> EV_SEQ_BITS), k & ((1u << EV_SEQ_BITS) - 1),
-                                   hs[w]->handle[i], w };
+                                   q->rh[k & ((1u << EV_SEQ_BITS) - 1)], w };
         }
     /* far events are later than every heap entry (time >= limit), so any ord
      * past the ranks keeps the order; among them, their own sequence */
@@ -235,6 +328,10 @@ static void renumber(struct eventq *q, simtime_t newbase)
             e[m++] = (struct ent){ q->tk[i].time,
                                    q->tk[i].time < q->limit ? q->tk[i].ord : (uint64_t)1 << EV_SEQ_BITS | q->tk[i].ord,
                                    i, ENT_TICKET };
+    for (uint32_t i = 0; i < q->nxp; i++)
+        e[m++] = (struct ent){ q->xp[i].time,
+                               q->xp[i].time < q->limit ? *q->xp[i].ord : (uint64_t)1 << EV_SEQ_BITS | *q->xp[i].ord,
+                               i, ENT_PLACE };
     qsort(e, n, sizeof *e, ent_cmp);
 
     simtime_t limit = newbase > INT64_MAX - EV_SPAN ? INT64_MAX : newbase + EV_SPAN;
@@ -260,12 +357,16 @@ static void renumber(struct eventq *q, simtime_t newbase)
             q->tk[e[i].handle].ord = i;
             continue;
         }
+        if (e[i].heap == ENT_PLACE) {
+            *q->xp[e[i].handle].ord = (uint32_t)i;
+            continue;
+        }
         /* appended in increasing key order: a sorted array is a heap */
         struct heap4 *h = hw[e[i].heap];
         if (h->n == h->cap)
             heap_alloc(h, 2 * h->cap);
-        h->key[h->n] = (uint64_t)(e[i].time - newbase) << EV_SEQ_BITS | i;
-        h->handle[h->n++] = e[i].handle;
+        h->key[h->n++] = (uint64_t)(e[i].time - newbase) << EV_SEQ_BITS | i;
+        q->rh[i] = e[i].handle;
     }
     for (uint32_t w = 0; w < 2; w++)
         for (size_t i = hw[w]->n; i < oldn[w]; i++)
@@ -276,11 +377,14 @@ static void renumber(struct eventq *q, simtime_t newbase)
     for (size_t i = cut; i < n; i++) {
         if (e[i].heap == ENT_TICKET)
             q->tk[e[i].handle].ord = q->far_seq++;
+        else if (e[i].heap == ENT_PLACE)
+            *q->xp[e[i].handle].ord = (uint32_t)q->far_seq++; /* < EV_PLACE_NONE: a far sequence restarts here */
         else
             far_add(q, e[i].time, e[i].handle);
     }
     q->base = newbase;
     q->limit = limit;
+    q->span = (uint64_t)(q->limit - q->base);
     q->seq = (uint32_t)cut;
     q->cur_ord = -1; /* every entry left at now follows the current event */
     free(e);
@@ -297,6 +401,7 @@ static void set_window(struct eventq *q, simtime_t newbase)
 {
     q->base = newbase;
     q->limit = newbase > INT64_MAX - EV_HSPAN ? INT64_MAX : newbase + EV_HSPAN;
+    q->span = (uint64_t)(q->limit - q->base);
 }
 
 /* Far events now inside the window move into the timers' heap (either heap
@@ -308,7 +413,7 @@ static void far_pull(struct eventq *q)
     for (size_t i = 0; i < q->nfar; i++) {
         struct far_ev f = q->far[i];
         if (f.time < q->limit) {
-            heap_push_k(&q->slow, hkey(q, f.time, f.handle));
+            heap_push(&q->slow, hkey(q, f.time, f.handle));
         } else {
             q->far[j++] = f;
             if (f.time < lo)
@@ -352,7 +457,7 @@ static __attribute__((noinline, cold)) void rebase_down(struct eventq *q, simtim
     set_window(q, newbase);
     for (size_t i = 0; i < m; i++) {
         if (e[i].time < q->limit)
-            heap_push_k(hs[e[i].heap], hkey(q, e[i].time, e[i].handle));
+            heap_push(hs[e[i].heap], hkey(q, e[i].time, e[i].handle));
         else
             far_add(q, e[i].time, e[i].handle);
     }
@@ -376,18 +481,18 @@ static __attribute__((noinline)) void push_slow_handle(struct eventq *q, struct 
     if (t >= q->limit)
         far_add(q, t, handle);
     else
-        heap_push_k(h, hkey(q, t, handle));
+        heap_push(h, hkey(q, t, handle));
 }
 
 /* The key's shift is a constant here: no load of the mode per push. */
 static inline void push_handle(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base), 0)) {
+    if (__builtin_expect(d >= q->span, 0)) {
         push_slow_handle(q, h, t, handle);
         return;
     }
-    heap_push_k(h, d << EV_HANDLE_SHIFT | handle);
+    heap_push(h, d << EV_HANDLE_SHIFT | handle);
 }
 
 static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *out);
@@ -400,14 +505,27 @@ static inline bool pop_handle(struct eventq *q, struct event *out)
         return pop_far(q, out);
     out->time = q->now = q->base + (simtime_t)(k >> EV_HANDLE_SHIFT);
     out->handle = (uint32_t)k;
-    heap_pop_root_k(h);
+    heap_pop_root(h);
     return true;
 }
 
 /* ---- insertion order */
 
+/* The key takes the next rank, under which q->rh keeps the handle (t in
+ * [base, limit), a rank free). */
+static inline void push_rank(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
+{
+    uint32_t r = q->seq++;
+    q->rh[r] = handle;
+    heap_push(h, (uint64_t)(t - q->base) << EV_SEQ_BITS | r);
+}
+
 static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        push_rank(q, h, t, handle);
+        return;
+    }
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
@@ -418,18 +536,18 @@ static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *
     if (t >= q->limit)
         far_add(q, t, handle);
     else
-        heap_push(h, (uint64_t)(t - q->base) << EV_SEQ_BITS | q->seq++, handle);
+        push_rank(q, h, t, handle);
 }
 
 static inline void push(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
     /* one unsigned compare: t in [base, limit) */
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
         push_slow(q, h, t, handle);
         return;
     }
-    heap_push(h, d << EV_SEQ_BITS | q->seq++, handle);
+    push_rank(q, h, t, handle);
 }
 
 /* An event's handle. The id must fit its 28 bits (a wider one would name
@@ -482,8 +600,9 @@ bool evq_pop(struct eventq *q, struct event *out)
     if (__builtin_expect(k == EV_KEY_NONE, 0))
         return pop_far(q, out);
     out->time = q->now = q->base + (simtime_t)(k >> EV_SEQ_BITS);
-    q->cur_ord = (int64_t)(k & ((1u << EV_SEQ_BITS) - 1));
-    out->handle = h->handle[0];
+    uint32_t r = (uint32_t)k & ((1u << EV_SEQ_BITS) - 1);
+    q->cur_ord = r;
+    out->handle = q->rh[r];
     heap_pop_root(h);
     return true;
 }
@@ -502,6 +621,11 @@ uint32_t evq_ticket_new(struct eventq *q)
 
 void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t)
 {
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        q->tk[ticket].time = t;
+        q->tk[ticket].ord = q->seq++;
+        return;
+    }
     q->tk[ticket].time = -1; /* its old place is given up */
     /* as push_slow: after this, base <= t, and a rank is free if t < limit */
     simtime_t lo = live_min(q);
@@ -521,8 +645,38 @@ void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t 
     q->tk[ticket].time = -1;
     /* a live ticket is never before base (renumbering and evq_take keep base
      * at or below it), and its ord is a rank exactly when t < limit */
-    if (__builtin_expect(t < q->limit, 1))
-        heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | ord, handle);
-    else
+    if (__builtin_expect(t < q->limit, 1)) {
+        q->rh[ord] = handle;
+        heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | ord);
+    } else
         far_add_seq(q, t, ord, handle);
+}
+
+void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t)
+{
+    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
+        *ord = q->seq++;
+        return;
+    }
+    *ord = EV_PLACE_NONE; /* its old place is given up */
+    /* as evq_take_slow; a far sequence must also fit the place's 32 bits */
+    simtime_t lo = live_min(q);
+    if (t < lo)
+        lo = t;
+    if (q->seq >= EV_SEQ_LIMIT || lo != q->base || q->far_seq >= EV_PLACE_NONE)
+        renumber(q, lo);
+    *ord = t < q->limit ? q->seq++ : (uint32_t)q->far_seq++;
+}
+
+void evq_push_place(struct eventq *q, simtime_t t, uint32_t *ord, unsigned kind, uint32_t id)
+{
+    uint32_t r = *ord;
+    uint32_t handle = handle_of(kind, id);
+    *ord = EV_PLACE_NONE;
+    /* as evq_push_ticket */
+    if (__builtin_expect(t < q->limit, 1)) {
+        q->rh[r] = handle;
+        heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | r);
+    } else
+        far_add_seq(q, t, r, handle);
 }

@@ -17,8 +17,8 @@
  * push lands beyond the window and the clock has moved a quarter window since
  * the last move, or when the heaps run dry; far events then inside the
  * window move into the heaps. No ranks, no renumbering, no tickets. The
- * key holds the handle, so this mode's heaps move keys only (handle[] stays
- * unused) and its push and pop are its own, the shift a constant.
+ * key holds the handle, and this mode's push and pop are its own, the shift
+ * a constant.
  *
  * Insertion order (the default; run.ns3_timing, for ns-3's own order): same-
  * time events run in the order they were scheduled. The rest of this comment
@@ -38,25 +38,31 @@
  * not how long a run lasts. An event further ahead than that (a link
  * failure at 100 s, flows starting minutes apart) waits in an unsorted "far"
  * list, later than every heap entry by construction, and moves in when the
- * heaps run dry or base moves. Keys and handles are separate arrays: a
- * sift compares keys only, four children in half a cache line.
+ * heaps run dry or base moves. The heaps hold keys only, in either order (a
+ * sift compares and moves keys, four children in half a cache line): here
+ * the rank names the handle, rh[rank], a table of 2^20 handles written by
+ * the push (and again by renumbering) and read by the pop. The table's
+ * lines in use are those of ranks pushed lately (a pop mostly takes an event
+ * pushed a few thousand ranks before).
  *
- * Tickets (used under run.ns3_timing): ns-3 gives an event its place among
+ * Places (used under run.ns3_timing): ns-3 gives an event its place among
  * same-time events when it schedules it, and it schedules a transmission's
  * end and its arrival when the transmission starts; rocesim pushes them
  * later (an arrival when the packet before it on the wire arrives, an end
- * when something is queued behind it). evq_take stamps a ticket, at the
- * transmission's start, with the place an event at time t pushed then would
- * get; evq_push_ticket pushes the event later into exactly that place. A
- * ticket is a (time, rank) slot that renumbering sorts and ranks again with
- * the entries, so it stays valid across renumbering. A port's TX_DONE owns
- * its slot for good; a packet behind a wire's head borrows one for its
- * ARRIVE (evq_ticket_get, evq_ticket_put: the slots given back last are
- * reused first, so the few in use stay in cache). Taking a place is two
- * stores, with no allocation. A slot holds no place once pushed, or once
- * its place is behind the queue's clock (before the last popped event: an idle
- * port's unused TX_DONE place, a packet lost with its link); renumbering
- * skips it, so an old ticket never holds base back. evq_ticket_ahead tells
+ * when something is queued behind it). Taking a place at the transmission's
+ * start gives it the rank an event at time t pushed then would get; pushing
+ * into it later puts the event in exactly that place. A place is a (time,
+ * rank) that renumbering ranks again with the entries, so it stays valid
+ * across renumbering. The simulator keeps its places itself (evq_set_places,
+ * below): a packet's ARRIVE place in the packet, a port's TX_DONE place in
+ * the port, so taking one is a test and two stores, on lines the
+ * transmission touches anyway. Tickets (evq_take, evq_push_ticket) are
+ * places the queue keeps in slots, for callers without room of their own
+ * (evq_ticket_get, evq_ticket_put: the slots given back last are reused
+ * first). A place holds nothing once pushed, or once it is behind the
+ * queue's clock (before the last popped event: an idle port's unused
+ * TX_DONE place, a packet lost with its link); renumbering drops it, so an
+ * old place never holds base back. evq_place_ahead (evq_ticket_ahead) tells
  * whether a place at the current time is still to come (ns-3 would not yet
  * have run the event it stands for). */
 #ifndef ROCESIM_EVENTQ_H
@@ -86,7 +92,6 @@ struct event {
 
 struct heap4 {
     uint64_t *key;   /* key[n..cap+2] = EV_KEY_NONE: a sift reads four children unchecked */
-    uint32_t *handle;
     uint64_t *mem;   /* key - 3: the allocation, aligned so children share a line */
     size_t n, cap;
 };
@@ -102,13 +107,22 @@ struct ev_ticket {
     uint64_t ord;    /* rank if time < limit, else far sequence */
 };
 
+/* A place the caller keeps (evq_set_places), as renumbering finds it. */
+struct ev_xplace {
+    simtime_t time;
+    uint32_t *ord;
+};
+
 struct eventq {
     struct heap4 fast, slow;
     simtime_t base;  /* every heap entry's time is in [base, limit) */
     simtime_t limit; /* every far event's time is >= limit */
+    uint64_t span;   /* limit - base: t in [base, limit) is one unsigned compare, t - base < span */
     unsigned shift;  /* of a key's time offset: EV_SEQ_BITS, or EV_HANDLE_SHIFT in handle order */
     bool by_handle;  /* ties by handle (evq_order_by_handle), not by insertion */
     uint32_t seq;    /* next rank (insertion order; 0 in handle order) */
+    uint32_t *rh;    /* insertion order: rh[r] is the handle of the entry of rank r; made by the first push or
+                      * take (eventq.c, rh_init), so NULL until then and in handle order */
     struct far_ev *far;
     size_t nfar, capfar;
     uint64_t far_seq;
@@ -119,6 +133,12 @@ struct eventq {
     uint32_t ntk, captk;
     uint32_t *tkfree;  /* tickets given back (evq_ticket_put), reused last-in first-out; room for captk */
     uint32_t ntkfree;
+    void (*places)(void *ctx); /* names every place the caller keeps (evq_set_places); NULL if none */
+    void *places_ctx;
+    struct ev_xplace *xp;      /* those places, while renumbering */
+    uint32_t nxp, capxp;
+    uint64_t *used;            /* renumbering in place: ranks in use, a bit each */
+    uint32_t *below;           /* ...and how many are in use below each word of used[] */
 };
 
 /* An empty queue in insertion order. */
@@ -151,7 +171,7 @@ void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t);
 static inline void evq_take(struct eventq *q, uint32_t ticket, simtime_t t)
 {
     uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= (uint64_t)(q->limit - q->base) || q->seq >= EV_SEQ_LIMIT, 0)) {
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
         evq_take_slow(q, ticket, t);
         return;
     }
@@ -171,6 +191,39 @@ static inline bool evq_ticket_ahead(const struct eventq *q, uint32_t ticket)
     const struct ev_ticket *k = &q->tk[ticket];
     return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
 }
+/* Places the caller keeps (insertion order): a ticket's place without the
+ * ticket, a rank (or far sequence) in a uint32_t the caller stores beside
+ * the time it is for, EV_PLACE_NONE while it holds none. The simulator keeps
+ * a packet's ARRIVE place in the packet (its time is the packet's t_arrive)
+ * and a port's TX_DONE place in the port, so taking and using a place
+ * touches nothing but the queue's counters and the line that holds it.
+ * Renumbering must find them: it calls places(ctx), which calls
+ * evq_place_visit for each place held (in any order; a place whose time is
+ * behind the queue's clock is set to EV_PLACE_NONE there). Otherwise a place
+ * behaves as a ticket: evq_place_take, evq_place_ahead and evq_push_place
+ * are evq_take, evq_ticket_ahead and evq_push_ticket. */
+#define EV_PLACE_NONE UINT32_MAX
+void evq_set_places(struct eventq *q, void (*places)(void *ctx), void *ctx);
+void evq_place_visit(struct eventq *q, simtime_t t, uint32_t *ord);
+void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t);
+/* *ord: the place a packet event at t (>= the last popped time) pushed now
+ * would take. */
+static inline void evq_place_take(struct eventq *q, uint32_t *ord, simtime_t t)
+{
+    uint64_t d = (uint64_t)t - (uint64_t)q->base;
+    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
+        evq_place_take_slow(q, ord, t);
+        return;
+    }
+    *ord = q->seq++;
+}
+/* Whether the place (t, ord), held, is still ahead (evq_ticket_ahead). */
+static inline bool evq_place_ahead(const struct eventq *q, simtime_t t, uint32_t ord)
+{
+    return t > q->now || (t == q->now && (int64_t)ord > q->cur_ord);
+}
+/* Pushes a packet event into the held place (t, *ord), which then holds none. */
+void evq_push_place(struct eventq *q, simtime_t t, uint32_t *ord, unsigned kind, uint32_t id);
 /* Removes the earliest event into *ev; false when empty. */
 bool evq_pop(struct eventq *q, struct event *ev);
 static inline bool evq_empty(const struct eventq *q)
@@ -194,8 +247,8 @@ static inline uint32_t evq_peek_handle(const struct eventq *q)
 {
     const struct heap4 *h = q->fast.key[0] < q->slow.key[0] ? &q->fast : &q->slow;
     uint64_t k = h->key[0];
-    /* in handle order the key's low half is the handle (handle[] unused) */
-    return k == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)k : h->handle[0];
+    /* in handle order the key's low half is the handle, in insertion order its rank names it */
+    return k == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)k : q->rh[k & ((1u << EV_SEQ_BITS) - 1)];
 }
 /* The handle of the packet event after that top, if the top is a packet
  * event: the least of the root's four children (half a line); timers are not
@@ -203,13 +256,10 @@ static inline uint32_t evq_peek_handle(const struct eventq *q)
 static inline uint32_t evq_peek2_handle(const struct eventq *q)
 {
     const uint64_t *c = &q->fast.key[1]; /* readable: sentinels past n (eventq.c) */
-    unsigned b01 = c[1] < c[0];
-    uint64_t m01 = b01 ? c[1] : c[0];
-    unsigned b23 = 2 + (c[3] < c[2]);
+    uint64_t m01 = c[1] < c[0] ? c[1] : c[0];
     uint64_t m23 = c[3] < c[2] ? c[3] : c[2];
-    unsigned b = m23 < m01 ? b23 : b01;
     uint64_t m = m23 < m01 ? m23 : m01;
-    return m == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)m : q->fast.handle[1 + b];
+    return m == EV_KEY_NONE ? EV_HANDLE_NONE : q->by_handle ? (uint32_t)m : q->rh[m & ((1u << EV_SEQ_BITS) - 1)];
 }
 static inline unsigned ev_kind(const struct event *e) { return e->handle >> EV_ID_BITS; }
 static inline uint32_t ev_id(const struct event *e) { return e->handle & EV_ID_MAX; }

@@ -18,6 +18,11 @@ static inline simtime_t ns3_seconds(double d)
 {
     if (!(d > 0))
         return 0;
+    if (d < 1) { /* every gap and serialisation: d * 2^64 fits 64 bits, whose cast floors the same, inline
+                  * (the 128-bit cast is a libgcc call, __fixunsdfti) */
+        uint64_t v = (uint64_t)(d * 0x1p64);
+        return (simtime_t)(uint64_t)(((unsigned __int128)v * 1000000000u) >> 64) * T_NS;
+    }
     unsigned __int128 v = (unsigned __int128)(d * 0x1p64); /* exact scaling; the cast floors */
     return (simtime_t)(uint64_t)((v * 1000000000u) >> 64) * T_NS;
 }

@@ -36,14 +36,12 @@ static void port_down(struct sim *s, uint32_t pid)
     struct port *pt = &s->ports[pid];
     bool sw = s->nodes[pt->node].is_switch;
     pt->down = true;
+    pt->tx_place_down = pt->busy_until; /* run.ns3_timing: its TX_DONE place's time, if it holds one */
     pt->busy_until = T_NEVER;
     pt->tx_at = T_NEVER;
     while (pt->wire.head) {
         struct pkt *p = q_pop(&pt->wire);
-        if (p->ticket != EV_TICKET_NONE) { /* run.ns3_timing: its ARRIVE's place, never to be used */
-            evq_ticket_put(&s->evq, p->ticket);
-            p->ticket = EV_TICKET_NONE;
-        }
+        p->place = EV_PLACE_NONE; /* run.ns3_timing: its ARRIVE's place, never to be used */
         lose(s, p);
     }
     for (int q = 0; q < NQ; q++)
@@ -83,6 +81,10 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
             pt->down = false;
             pt->busy_until = s->now;
             pt->tx_at = -1;
+            /* run.ns3_timing: a TX_DONE place held since the link went down
+             * stays the port's only if its time is now (port.c) */
+            if (s->p.ns3_timing && pt->tx_place != EV_PLACE_NONE && pt->tx_place_down != s->now)
+                pt->tx_place = EV_PLACE_NONE;
         }
     } else {
         port_down(sim_end(s, pid), pid);
@@ -116,7 +118,10 @@ static void link_rate(struct sim *s, const struct sim_link_event *ev)
         uint32_t pid = i ? s->ports[ev->port].peer : ev->port;
         struct port *pt = &s->ports[pid];
         pt->rate = ev->rate;
-        pt->ps_per_byte = (8 * T_SEC) % ev->rate == 0 ? (uint32_t)((8 * T_SEC) / ev->rate) : 0;
+        if (s->p.ns3_timing) /* ps_per_byte's bytes then hold the port's TX_DONE place (net.h) */
+            pt->ns3_tx = ns3_tx_table(s, ev->rate);
+        else
+            pt->ps_per_byte = (8 * T_SEC) % ev->rate == 0 ? (uint32_t)((8 * T_SEC) / ev->rate) : 0;
         if (s->nodes[pt->node].is_switch) {
             pt->kmin = ev->kmin[i];
             pt->kmax = ev->kmax[i];

@@ -38,7 +38,12 @@ struct port {
     uint32_t node, peer;  /* owning node; global id of the port at the far end */
     simtime_t busy_until; /* end of the current transmission */
     simtime_t tx_at;      /* time of the live TX_DONE event, -1 if none (others are stale) */
-    uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
+    union {
+        uint32_t ps_per_byte; /* serialisation time per byte when exact (8e12 % rate == 0), else 0 */
+        uint32_t tx_place;    /* run.ns3_timing (whose serialisation is ns3_tx's, line 2): the eventq place
+                               * (eventq.h) an unpushed TX_DONE at busy_until would take (at tx_place_down
+                               * while the link is down), EV_PLACE_NONE when it holds none (port.c) */
+    };
     uint8_t qmask;        /* bit q set while q[q] holds packets */
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint8_t rr_last;
@@ -58,24 +63,26 @@ struct port {
     uint64_t rate;        /* bps */
     uint64_t tx_bytes;    /* bytes sent, for INT and utilisation */
     simtime_t delay;
-    double loss;          /* probability a packet sent here is corrupted on the link (fault.c);
-                           * read only when some link loses (s->loss_rng) */
+    const simtime_t *ns3_tx; /* run.ns3_timing: serialisation at its rate by size, below s->ns3_tx_n bytes
+                              * (ns3_tx_table; port_tx_time) */
     /* lines 3-6: egress queues; each queue's paused_left counts the packets
      * at its head that waited through a PAUSE: at RESUME it is set to the
      * queue's length (FIFO, so they are the next to leave), and each of them
      * marks its flow ever_paused as it leaves. O(1) per RESUME and per
      * dequeue instead of a walk of the queue. */
     _Alignas(64) struct pktq q[NQ];
-    /* cold: statistics and pause times; tx_ticket here too, since line 0 is
-     * full and only runs in ns-3 timing read it */
-    uint32_t tx_ticket;   /* run.ns3_timing: its eventq ticket, for an unpushed TX_DONE's place; EV_TICKET_NONE until first needed (port.c) */
+    /* cold: statistics, pause times, and what only rare paths read */
+    double loss;          /* probability a packet sent here is corrupted on the link (fault.c);
+                           * read only when some link loses (s->loss_rng) */
+    simtime_t tx_place_down; /* run.ns3_timing: while the link is down (busy_until = T_NEVER), the time of
+                              * the TX_DONE place still held (fault.c) */
     uint64_t pause_frames_rx;
     simtime_t paused_time; /* total time any queue of this port was paused */
     simtime_t paused_since[NQ];
 };
 _Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, rr_last) < 64 &&
                offsetof(struct port, ingress_bytes) == 64 && offsetof(struct port, hdrm_bytes) + sizeof(uint32_t) * NQ <= 128 &&
-               offsetof(struct port, headroom) == 128 && offsetof(struct port, loss) + sizeof(double) <= 192 &&
+               offsetof(struct port, headroom) == 128 && offsetof(struct port, ns3_tx) + sizeof(void *) <= 192 &&
                offsetof(struct port, q) == 192 && sizeof(struct pktq) == 32 && _Alignof(struct port) == 64,
                "struct port: a hop's fields in lines 0-2, each queue in half a line");
 
@@ -329,6 +336,13 @@ struct sim {
         simtime_t t;
         uint32_t bytes;
     } ns3_txc[NS3_TXC];
+    /* run.ns3_timing: ports' serialisation times, one table per port rate
+     * (ns3_tx_table), each of ns3_tx_n sizes */
+    struct ns3_txtab {
+        uint64_t bps;
+        simtime_t *t;
+    } *ns3_tx_tabs;
+    uint32_t n_ns3_tx_tabs, ns3_tx_n;
     struct deadlock dl;
 };
 

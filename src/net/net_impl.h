@@ -105,12 +105,22 @@ static inline simtime_t gap_time(struct sim *s, uint32_t bytes, uint64_t bps)
     return __builtin_expect(s->p.ns3_timing, 0) ? ns3_tx_cached(s, bytes, bps) : tx_time(bytes, bps);
 }
 
+/* run.ns3_timing: ns3_tx_time(bytes, bps) for every size below s->ns3_tx_n
+ * (the largest data packet's and up), made once per port rate (sim.c), so a
+ * port's serialisation is one load of its table. */
+const simtime_t *ns3_tx_table(struct sim *s, uint64_t bps);
+
 static inline simtime_t port_tx_time(struct sim *s, const struct port *pt, uint32_t bytes)
 {
     if (__builtin_expect(s->p.ns3_timing, 0))
-        return ns3_tx_cached(s, bytes, pt->rate);
+        return __builtin_expect(bytes < s->ns3_tx_n, 1) ? pt->ns3_tx[bytes] : ns3_tx_cached(s, bytes, pt->rate);
     return pt->ps_per_byte ? (simtime_t)bytes * pt->ps_per_byte : tx_time(bytes, pt->rate);
 }
+
+/* run.ns3_timing: the time of a port's TX_DONE place (held only for the
+ * transmission that ends at busy_until, port.c; fault.c keeps it while the
+ * link is down). */
+static inline simtime_t port_place_time(const struct port *pt) { return pt->down ? pt->tx_place_down : pt->busy_until; }
 
 /* The addresses of a packet of flow f: toward its receiver (data), or back
  * toward its sender as its ACKs go (addresses and ports reversed, so switches

@@ -82,8 +82,9 @@ struct pkt {
     uint32_t flow;       /* flow id (the QP number a real BTH would carry) */
     uint32_t src, dst;   /* host node ids */
     uint32_t size;       /* bytes on the wire */
-    uint32_t ticket;     /* run.ns3_timing: while behind a wire's head, the eventq ticket holding its ARRIVE's place
-                          * (port.c), in the first line, which the ARRIVE that pushes it reads; else EV_TICKET_NONE */
+    uint32_t place;      /* run.ns3_timing: while behind a wire's head, its ARRIVE's eventq place (at t_arrive,
+                          * eventq.h; port.c), in the first line, which the ARRIVE that pushes it reads; else
+                          * EV_PLACE_NONE */
     uint32_t in_port;    /* global port id it entered the current switch by */
     uint16_t sport, dport;
     uint8_t type, prio, flags, nhop;
@@ -102,7 +103,7 @@ struct sim;
 /* A data packet's payload bytes: its size less the run's data header. Not a
  * field: make_data, where every data packet is made, sets size = payload +
  * that header, and nothing changes a data packet's size after. (Its 4 bytes
- * in the first cache line hold the ns-3 timing ticket instead.) */
+ * in the first cache line hold the ns-3 timing place instead.) */
 uint32_t pkt_payload(const struct sim *s, const struct pkt *p);
 
 /* A flow is one queue pair: sender state at the source NIC, receiver state at

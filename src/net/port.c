@@ -15,9 +15,8 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
-    if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_ticket != EV_TICKET_NONE &&
-        evq_ticket_time(&s->evq, pt->tx_ticket) == t) {
-        evq_push_ticket(&s->evq, pt->tx_ticket, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
+    if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_place != EV_PLACE_NONE && pt->busy_until == t) {
+        evq_push_place(&s->evq, t, &pt->tx_place, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;
     }
     evq_push(&s->evq, t, EV_TX_DONE, pid);
@@ -34,12 +33,11 @@ void port_kick(struct sim *s, uint32_t pid)
     /* run.ns3_timing: a transmission ending now still holds the port until
      * its end's event has run, as ns-3's QbbNetDevice stays BUSY until
      * TransmitComplete; that event's place was given when the transmission
-     * started (a ticket). So a packet that arrives in the same ns, in an
-     * event scheduled earlier, waits for it (and a packet from another port
-     * may go first). */
+     * started (a place, eventq.h). So a packet that arrives in the same ns,
+     * in an event scheduled earlier, waits for it (and a packet from another
+     * port may go first). */
     if (__builtin_expect(s->p.ns3_timing, 0) && pt->busy_until == s->now &&
-        (pt->tx_at == s->now || (pt->tx_ticket != EV_TICKET_NONE && evq_ticket_time(&s->evq, pt->tx_ticket) == s->now &&
-                                 evq_ticket_ahead(&s->evq, pt->tx_ticket)))) {
+        (pt->tx_at == s->now || (pt->tx_place != EV_PLACE_NONE && evq_place_ahead(&s->evq, s->now, pt->tx_place)))) {
         tx_done_at(s, pt, pid, s->now);
         return;
     }
@@ -47,6 +45,7 @@ void port_kick(struct sim *s, uint32_t pid)
     struct pkt *p = sw ? switch_dequeue(s, pid) : nic_dequeue(s, pid);
     if (!p)
         return;
+    simtime_t prev_end = pt->busy_until;
     pt->busy_until = s->now + port_tx_time(s, pt, p->size);
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
@@ -58,21 +57,23 @@ void port_kick(struct sim *s, uint32_t pid)
         if (__builtin_expect(s->p.ns3_timing, 0)) {
             /* ns-3 schedules a transmission's end, then its arrival, as it
              * starts, and runs same-ns events in the order scheduled: each
-             * takes its place now (a ticket, eventq.h) if it is pushed later
-             * (tx_done_at; the ARRIVE of the packet ahead on the wire, sim.c). */
+             * takes its place now (eventq.h), kept in the port and in the
+             * packet, if it is pushed later (tx_done_at; the ARRIVE of the
+             * packet ahead on the wire, sim.c). */
             if (sw ? port_has_queued(pt) : nic_may_send(s, pt->node)) {
+                /* a place still held is for the transmission that ended at
+                 * prev_end; it is this one's only if that is its end too (a
+                 * transmission of 0 ns), as the place's time says */
+                if (pt->busy_until != prev_end)
+                    pt->tx_place = EV_PLACE_NONE;
                 tx_done_at(s, pt, pid, pt->busy_until);
             } else {
-                if (pt->tx_ticket == EV_TICKET_NONE)
-                    pt->tx_ticket = evq_ticket_new(&s->evq);
-                evq_take(&s->evq, pt->tx_ticket, pt->busy_until);
+                evq_place_take(&s->evq, &pt->tx_place, pt->busy_until);
             }
-            if (idle_wire) {
+            if (idle_wire)
                 arrive_push(s, pid, p->t_arrive);
-            } else {
-                p->ticket = evq_ticket_get(&s->evq); /* given back when pushed (sim.c) */
-                evq_take(&s->evq, p->ticket, p->t_arrive);
-            }
+            else
+                evq_place_take(&s->evq, &p->place, p->t_arrive);
             return;
         }
         if (idle_wire)

@@ -26,7 +26,7 @@ static void pool_grow(struct sim *s)
     struct pkt *c = xcalloc(POOL_CHUNK, sizeof *c);
     pl->chunks[pl->nchunks++] = c;
     for (int i = POOL_CHUNK - 1; i >= 0; i--) {
-        c[i].ticket = EV_TICKET_NONE;
+        c[i].place = EV_PLACE_NONE;
         c[i].next = pl->free;
         pl->free = &c[i];
     }
@@ -60,6 +60,34 @@ void pkt_free(struct sim *s, struct pkt *p)
 
 /* ---------------------------------------------------------------- loop */
 
+/* run.ns3_timing: every eventq place the ports and packets hold (port.c),
+ * for renumbering (eventq.h). */
+static void sim_places(void *ctx)
+{
+    struct sim *s = ctx;
+    for (uint32_t i = 0; i < s->n_ports; i++) {
+        struct port *pt = &s->ports[i];
+        evq_place_visit(&s->evq, port_place_time(pt), &pt->tx_place);
+        for (struct pkt *p = pt->wire.head; p; p = p->next)
+            evq_place_visit(&s->evq, p->t_arrive, &p->place);
+    }
+}
+
+const simtime_t *ns3_tx_table(struct sim *s, uint64_t bps)
+{
+    for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
+        if (s->ns3_tx_tabs[i].bps == bps)
+            return s->ns3_tx_tabs[i].t;
+    if (!s->ns3_tx_n)
+        s->ns3_tx_n = s->p.mtu + s->data_hdr + 1;
+    simtime_t *t = xmalloc(s->ns3_tx_n * sizeof *t);
+    for (uint32_t b = 0; b < s->ns3_tx_n; b++)
+        t[b] = ns3_tx_time(b, bps);
+    s->ns3_tx_tabs = xrealloc(s->ns3_tx_tabs, (s->n_ns3_tx_tabs + 1) * sizeof *s->ns3_tx_tabs);
+    s->ns3_tx_tabs[s->n_ns3_tx_tabs++] = (struct ns3_txtab){ bps, t };
+    return t;
+}
+
 int sim_init(struct sim *s)
 {
     memset(s, 0, sizeof *s);
@@ -71,9 +99,14 @@ void sim_start(struct sim *s)
 {
     for (uint32_t h = 0; h < s->n_hosts; h++)
         s->nics[h].wake_at = T_NEVER;
-    for (uint32_t p = 0; p < s->n_ports; p++) {
+    for (uint32_t p = 0; p < s->n_ports; p++)
         s->ports[p].tx_at = -1;
-        s->ports[p].tx_ticket = EV_TICKET_NONE;
+    if (s->p.ns3_timing) {
+        evq_set_places(&s->evq, sim_places, s);
+        for (uint32_t p = 0; p < s->n_ports; p++) {
+            s->ports[p].tx_place = EV_PLACE_NONE; /* in place of ps_per_byte, which ns3_tx replaces */
+            s->ports[p].ns3_tx = ns3_tx_table(s, s->ports[p].rate);
+        }
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
@@ -170,9 +203,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         if (w->head) {
             if (__builtin_expect(s->p.ns3_timing, 0)) { /* in the place its transmission's start reserved (port.c) */
                 struct pkt *h = w->head;
-                evq_push_ticket(&s->evq, h->ticket, EV_ARRIVE, id);
-                evq_ticket_put(&s->evq, h->ticket);
-                h->ticket = EV_TICKET_NONE;
+                evq_push_place(&s->evq, h->t_arrive, &h->place, EV_ARRIVE, id);
             } else
                 arrive_push(s, id, w->head->t_arrive);
         }
@@ -498,6 +529,9 @@ void sim_free(struct sim *s)
 {
     par_free(s);
     evq_free(&s->evq);
+    for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
+        free(s->ns3_tx_tabs[i].t);
+    free(s->ns3_tx_tabs);
     for (size_t i = 0; i < s->pool.nchunks; i++)
         free(s->pool.chunks[i]);
     free(s->pool.chunks);
