@@ -34,7 +34,14 @@
  * quiet (its flows done, its starts made, none of its packets in use), and the
  * run ends at the latest of those once every shard is quiet and no message is
  * in flight. Events the shards ran after that instant are timers of finished
- * flows and wake-ups with nothing to send, which change nothing. */
+ * flows and wake-ups with nothing to send, which change nothing.
+ *
+ * Across MPI ranks (struct par_comm, from cli/dist_mpi.c) the same loop runs
+ * in every process, each on its own partitions: the window's start, its sums
+ * and the end are decided from all-gathered figures, cut-link messages to
+ * another rank's partitions go there after each window (exchange), rank 0
+ * merges every rank's records, and gets every result at the end
+ * (results_to_root). docs/parallel.md, "Across MPI ranks". */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <pthread.h>
@@ -265,9 +272,9 @@ static size_t to_root(struct par *P)
 }
 
 /* After a window: messages from this rank's partitions to another rank's go
- * there, into the sending partition's stub (whose outbox deliver() reads), as
- * (sender, receiver, count, ports, then each packet's length and bytes). A
- * message is counted in `sent` where it is delivered. */
+ * there, into the sending partition's stub (whose outbox deliver() reads):
+ * per outbox (sender << 32 | receiver, count << 32 | bytes) and its bytes as
+ * they are. A message is counted in `sent` where it is delivered. */
 static void exchange(struct par *P)
 {
     const struct par_comm *C = P->comm;
