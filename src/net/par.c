@@ -538,13 +538,18 @@ static size_t rec_collect(struct par *P)
 }
 
 /* Across ranks: every rank's n records to rank 0, into its merge[]; returns
- * how many are there (0 elsewhere). */
-static size_t rec_to_root(struct par *P, size_t n)
+ * how many are there (0 elsewhere). total: all ranks' records, or
+ * REC_UNKNOWN to count them here. */
+#define REC_UNKNOWN UINT64_MAX
+static size_t rec_to_root(struct par *P, size_t n, uint64_t total)
 {
-    uint64_t mine = n, all[P->comm->size], total = 0;
-    P->comm->allgather(&mine, all, sizeof mine);
-    for (int r = 0; r < P->comm->size; r++)
-        total += all[r];
+    if (total == REC_UNKNOWN) {
+        uint64_t mine = n, all[P->comm->size];
+        P->comm->allgather(&mine, all, sizeof mine);
+        total = 0;
+        for (int r = 0; r < P->comm->size; r++)
+            total += all[r];
+    }
     if (!total)
         return 0;
     P->x.len = 0;
@@ -565,12 +570,12 @@ static size_t rec_to_root(struct par *P, size_t n)
  * hook (pfc.csv); hold-queue changes make the fabric-wide count, whose
  * peak is the serial run's lb_held_peak. Across ranks, rank 0 does this for
  * all of them. */
-static void rec_flush(struct par *P)
+static void rec_flush(struct par *P, uint64_t total)
 {
     struct sim *m = P->main;
     size_t n = rec_collect(P);
     if (P->comm)
-        n = rec_to_root(P, n);
+        n = rec_to_root(P, n, total);
     if (!n)
         return;
     qsort(P->merge, n, sizeof *P->merge, rec_cmp);
@@ -1022,24 +1027,43 @@ bool par_net_packets(const struct sim *s, uint64_t *n)
     return true;
 }
 
-/* What a window did, over the partitions: messages, events, whether all are
- * quiet and the latest (time, handle) at which one became so, the earliest
- * deadlock-check request. */
+/* What a window did, over the partitions: messages, events, records for
+ * rank 0, whether all are quiet and the latest (time, handle) at which one
+ * became so, the earliest deadlock-check request; and where the next window
+ * starts (the earliest pending event or message, t0) and the latest clock. */
 struct wsum {
-    uint64_t sent, ev;
-    simtime_t qt, dl;
+    uint64_t sent, ev, nrec;
+    simtime_t qt, dl, t0, last;
     uint32_t qh, quiet;
 };
+
+/* This process's part of t0 and last (struct wsum). */
+static void next_window(const struct par *P, simtime_t *t0, simtime_t *last)
+{
+    for (uint32_t k = 0; k < P->nmine; k++) {
+        const struct shard *sh = &P->sh[P->mine[k]];
+        simtime_t t = evq_top_time(&sh->s.evq);
+        if (t < *t0)
+            *t0 = t;
+        if (sh->min_sent < *t0)
+            *t0 = sh->min_sent;
+        if (sh->s.now > *last)
+            *last = sh->s.now;
+    }
+}
 
 /* Across ranks: the same over every rank's partitions (collective). */
 static void wsum_ranks(struct par *P, struct wsum *w)
 {
     struct wsum all[P->comm->size];
     P->comm->allgather(w, all, sizeof *w);
-    *w = (struct wsum){.quiet = 1, .dl = T_NEVER};
+    *w = (struct wsum){.quiet = 1, .dl = T_NEVER, .t0 = T_NEVER};
     for (int r = 0; r < P->comm->size; r++) {
         w->sent += all[r].sent;
         w->ev += all[r].ev;
+        w->nrec += all[r].nrec;
+        w->t0 = all[r].t0 < w->t0 ? all[r].t0 : w->t0;
+        w->last = all[r].last > w->last ? all[r].last : w->last;
         w->quiet = w->quiet && all[r].quiet;
         if (!key_less(all[r].qt, all[r].qh, w->qt, w->qh))
             w->qt = all[r].qt, w->qh = all[r].qh;
@@ -1183,25 +1207,20 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     double start = wall();
     bool sense = false;
     uint64_t global_events = 0, since_progress = 0;
+    bool known = false;        /* t0 and last are the last window's sums' (no global event since) */
+    simtime_t t0 = T_NEVER, last = m->now;
     for (;;) {
         /* the next window: from the earliest pending event or message */
-        simtime_t t0 = T_NEVER, last = m->now;
-        for (uint32_t k = 0; k < P->nmine; k++) {
-            struct shard *sh = &P->sh[P->mine[k]];
-            simtime_t t = evq_top_time(&sh->s.evq);
-            if (t < t0)
-                t0 = t;
-            if (sh->min_sent < t0)
-                t0 = sh->min_sent;
-            if (sh->s.now > last)
-                last = sh->s.now;
-        }
-        if (P->comm) { /* the earliest of every rank's, and the latest clock */
-            simtime_t mine[2] = {t0, last}, all[2 * P->comm->size];
-            P->comm->allgather(mine, all, sizeof mine);
-            for (int r = 0; r < P->comm->size; r++) {
-                t0 = all[2 * r] < t0 ? all[2 * r] : t0;
-                last = all[2 * r + 1] > last ? all[2 * r + 1] : last;
+        if (!known) {
+            t0 = T_NEVER, last = m->now;
+            next_window(P, &t0, &last);
+            if (P->comm) { /* the earliest of every rank's, and the latest clock */
+                simtime_t mine[2] = {t0, last}, all[2 * P->comm->size];
+                P->comm->allgather(mine, all, sizeof mine);
+                for (int r = 0; r < P->comm->size; r++) {
+                    t0 = all[2 * r] < t0 ? all[2 * r] : t0;
+                    last = all[2 * r + 1] > last ? all[2 * r + 1] : last;
+                }
             }
         }
         simtime_t gt = evq_top_time(&m->evq);
@@ -1234,12 +1253,13 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         /* between windows: one thread (per rank) */
         if (P->comm)
             exchange(P);
-        rec_flush(P);
-        struct wsum w = {.quiet = 1, .dl = T_NEVER};
+        struct wsum w = {.quiet = 1, .dl = T_NEVER, .t0 = T_NEVER, .last = m->now};
+        next_window(P, &w.t0, &w.last); /* (the global work below may change it: then asked again) */
         for (uint32_t i = 0; i < P->n; i++) { /* (a stub: no events, quiet; its sent: messages received) */
             struct shard *sh = &P->sh[i];
             w.sent += sh->sent;
             w.ev += sh->load;
+            w.nrec += sh->nrec;
             w.quiet = w.quiet && sh->q.quiet;
             if (!key_less(sh->q.t, sh->q.h, w.qt, w.qh))
                 w.qt = sh->q.t, w.qh = sh->q.h;
@@ -1248,6 +1268,8 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         }
         if (P->comm)
             wsum_ranks(P, &w);
+        rec_flush(P, w.nrec);
+        t0 = w.t0, last = w.last, known = !global;
         uint64_t sent = w.sent, ev = w.ev;
         bool quiet = w.quiet;
         simtime_t qt = w.qt, dl = w.dl;
@@ -1299,7 +1321,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     turn_window(P);
     for (uint32_t k = 0; k < P->nmine; k++)
         deliver(P, &P->sh[P->mine[k]]);
-    rec_flush(P);
+    rec_flush(P, REC_UNKNOWN);
     merge_counters(P, global_events);
     sim_mark_paused_waiting(m);
     if (P->comm) {
