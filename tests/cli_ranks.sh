@@ -122,6 +122,21 @@ check grep -q '"watchdog": {"stopped_ns": [1-9]' "$tmp/wd-2/summary.json"
 check cmp <(net_summary "$tmp/wd-1") <(net_summary "$tmp/wd-2")
 check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
 
+# SIGTERM to mpirun (a script's background job ignores SIGINT; at a terminal, Ctrl-C does the same):
+# it passes SIGTERM to the ranks, they stop at the same progress check and rank 0 writes the
+# partial results marked interrupted (in the folder it writes into from set-up on)
+mpirun --oversubscribe --allow-run-as-root -np 2 "$bin" run --set traffic.duration=200ms --quiet --out "$tmp/killed" \
+    2>/dev/null &
+pid=$!
+for _ in $(seq 200); do compgen -G "$tmp/killed/.rocesim-run-*" >/dev/null && break; sleep 0.1; done
+sleep 1
+kill -TERM $pid
+wait $pid
+check grep -q '"interrupted": true,' "$tmp/killed/summary.json"
+check grep -q '"flows_unfinished": [1-9]' "$tmp/killed/summary.json"
+check test "$(wc -l < "$tmp/killed/fct.csv")" -gt 100
+check test -z "$(compgen -G "$tmp/killed/.rocesim-run-*")" # nothing left half-written
+
 # bad input: exit 2, said once (by rank 0), not once per rank
 mpi 2 run --quiet --set traffic.load=7 --out "$tmp/bad" 2> "$tmp/bad.err"
 check test "$(grep -c 'traffic.load: bad number' "$tmp/bad.err")" -eq 1

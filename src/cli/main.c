@@ -381,7 +381,7 @@ static int cmd_run(int argc, char **argv)
     }
     const struct sim_counters *k = &sc.sim.c;
     if (follower) { /* rank 0 writes and reports; the same exit code everywhere */
-        int rc = got_signal ? 128 + (int)got_signal : sc.sim.dl.n ? EXIT_DEADLOCK : o.wd_fired ? EXIT_STALLED : 0;
+        int rc = o.interrupted ? 128 + o.interrupted : sc.sim.dl.n ? EXIT_DEADLOCK : o.wd_fired ? EXIT_STALLED : 0;
         release(&c, &sc, &o);
         return rc;
     }
@@ -407,7 +407,10 @@ static int cmd_run(int argc, char **argv)
         rc = EXIT_STALLED;
     }
     release(&c, &sc, &o);
-    /* 128 + signal, as a shell reports a process the signal killed */
+    /* 128 + signal, as a shell reports a process the signal killed (across
+     * ranks, the signal that stopped the run, wherever it arrived) */
+    if (comm && o.interrupted)
+        return 128 + o.interrupted;
     return got_signal ? 128 + (int)got_signal : rc;
 }
 
