@@ -539,31 +539,65 @@ static void test_event_handle_peek(void **st)
     evq_free(&q);
 }
 
-/* Tickets (run.ns3_timing): an event pushed with a ticket runs among events
- * at its time exactly where it would have had it been pushed when the ticket
- * took its place, as ns-3 orders a packet's arrival by its transmission's
- * start. Ids here are that scheduling order. */
-static void test_event_ticket_ties(void **st)
+/* Places the caller keeps (evq_set_places, as the simulator keeps a
+ * packet's ARRIVE place in the packet and a port's TX_DONE place in the
+ * port): here (time, ord) pairs in the test's own arrays, which renumbering
+ * finds through the callback. */
+struct place_set {
+    struct eventq *q;
+    simtime_t *t;
+    uint32_t *ord, n;
+};
+
+static void visit_places(void *ctx)
+{
+    struct place_set *ps = ctx;
+    for (uint32_t i = 0; i < ps->n; i++)
+        evq_place_visit(ps->q, ps->t[i], &ps->ord[i]);
+}
+
+static void place_init(struct place_set *ps, struct eventq *q, simtime_t *t, uint32_t *ord, uint32_t n)
+{
+    *ps = (struct place_set){ q, t, ord, n };
+    for (uint32_t i = 0; i < n; i++)
+        t[i] = -1, ord[i] = EV_PLACE_NONE;
+    evq_set_places(q, visit_places, ps);
+}
+
+static void take(struct eventq *q, struct place_set *ps, uint32_t i, simtime_t t)
+{
+    ps->t[i] = t;
+    evq_place_take(q, &ps->ord[i], t);
+}
+
+/* Places (run.ns3_timing): an event pushed into a place runs among events
+ * at its time exactly where it would have had it been pushed when the place
+ * was taken, as ns-3 orders a packet's arrival by its transmission's start.
+ * Ids here are that scheduling order. */
+static void test_event_place_ties(void **st)
 {
     (void)st;
     struct eventq q;
     evq_init(&q);
-    uint32_t a = evq_ticket_new(&q), b = evq_ticket_new(&q), c = evq_ticket_new(&q), d = evq_ticket_new(&q);
-    assert_true(evq_ticket_time(&q, a) < 0); /* no place yet */
+    simtime_t t[4];
+    uint32_t ord[4];
+    struct place_set ps;
+    place_init(&ps, &q, t, ord, 4);
+    enum { A, B, C, D };
     evq_push(&q, 100, 0, 0);
-    evq_take(&q, a, 100);  /* place 1 */
+    take(&q, &ps, A, 100); /* place 1 */
     evq_push(&q, 100, 0, 2);
-    evq_take(&q, b, 100);  /* place 3 */
-    evq_take(&q, c, 50);   /* earlier time: first whenever pushed */
-    evq_take(&q, d, 100);  /* given up below: takes no place at 100 */
-    evq_push_ticket(&q, b, 0, 3);
+    take(&q, &ps, B, 100); /* place 3 */
+    take(&q, &ps, C, 50);  /* earlier time: first whenever pushed */
+    take(&q, &ps, D, 100); /* given up below: takes no place at 100 */
+    evq_push_place(&q, t[B], &ord[B], 0, 3);
     evq_push(&q, 100, 0, 4);
-    evq_push_ticket(&q, a, 0, 1);
-    evq_push_ticket(&q, c, 0, 9);
-    assert_true(evq_ticket_time(&q, a) < 0); /* pushed: holds no place */
+    evq_push_place(&q, t[A], &ord[A], 0, 1);
+    evq_push_place(&q, t[C], &ord[C], 0, 9);
+    assert_true(ord[A] == EV_PLACE_NONE); /* pushed: holds no place */
     evq_push(&q, 100, 0, 5);
-    evq_take(&q, d, 300);  /* a new place replaces the old one */
-    evq_push_ticket(&q, d, 0, 6);
+    take(&q, &ps, D, 300); /* a new place replaces the old one */
+    evq_push_place(&q, t[D], &ord[D], 0, 6);
     struct event e;
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 9);
@@ -577,24 +611,28 @@ static void test_event_ticket_ties(void **st)
     assert_int_equal(ev_id(&e), 6);
     assert_int_equal(e.time, 300);
     assert_false(evq_pop(&q, &e));
-    assert_int_equal(q.ntk, 4);
     evq_free(&q);
 }
 
-/* A ticket that took its place before ~1 M pushes (renumbering) keeps it:
- * after the events pushed at its time before, before those pushed after. */
-static void test_event_ticket_across_renumbering(void **st)
+/* A place taken before ~1 M pushes (renumbering) keeps it: after the events
+ * pushed at its time before, before those pushed after; one beyond the key's
+ * span (a far place) too. */
+static void test_event_place_across_renumbering(void **st)
 {
     (void)st;
     struct eventq q;
     evq_init(&q);
-    for (uint32_t i = 0; i < 500; i++) /* the ticket's first rank is not its rank after renumbering */
+    simtime_t t[2];
+    uint32_t ord[2];
+    struct place_set ps;
+    place_init(&ps, &q, t, ord, 2);
+    enum { NEAR, FAR };
+    for (uint32_t i = 0; i < 500; i++) /* the place's first rank is not its rank after renumbering */
         evq_push(&q, 6000, 2, i);
-    uint32_t t = evq_ticket_new(&q), far = evq_ticket_new(&q);
     evq_push(&q, 5000, 0, 0);
-    evq_take(&q, t, 5000);
+    take(&q, &ps, NEAR, 5000);
     evq_push(&q, 40 * T_SEC, 0, 7);
-    evq_take(&q, far, 40 * T_SEC); /* beyond the key's span: a far place */
+    take(&q, &ps, FAR, 40 * T_SEC);
     evq_push(&q, 5000, 0, 2);
     uint32_t renumbered = 0, last_seq = q.seq;
     struct event e;
@@ -607,9 +645,9 @@ static void test_event_ticket_across_renumbering(void **st)
     }
     assert_int_equal(renumbered, 2);
     evq_push(&q, 5000, 0, 3);
-    evq_push_ticket(&q, t, 0, 1);
+    evq_push_place(&q, t[NEAR], &ord[NEAR], 0, 1);
     evq_push(&q, 40 * T_SEC, 0, 9);
-    evq_push_ticket(&q, far, 0, 8);
+    evq_push_place(&q, t[FAR], &ord[FAR], 0, 8);
     for (uint32_t i = 0; i < 4; i++) {
         assert_true(evq_pop(&q, &e));
         assert_int_equal(e.time, 5000);
@@ -632,25 +670,30 @@ static void test_event_ticket_across_renumbering(void **st)
 /* A place never used (an idle port's TX_DONE) is dead once the clock passes
  * its time: it must not hold base back, or nothing more than 17.59 s after
  * it could be keyed. */
-static void test_event_ticket_dead(void **st)
+static void test_event_place_dead(void **st)
 {
     (void)st;
     struct eventq q;
     evq_init(&q);
-    uint32_t idle = evq_ticket_new(&q), live = evq_ticket_new(&q);
-    evq_take(&q, idle, 5);
+    simtime_t t[2];
+    uint32_t ord[2];
+    struct place_set ps;
+    place_init(&ps, &q, t, ord, 2);
+    enum { IDLE, LIVE };
+    take(&q, &ps, IDLE, 5);
     evq_push(&q, 10, 0, 0);
     evq_push(&q, 30 * T_SEC, 0, 1); /* far */
     struct event e;
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 0);
-    evq_take(&q, live, 31 * T_SEC); /* live: holds base down to its time, no further */
+    take(&q, &ps, LIVE, 31 * T_SEC); /* live: holds base down to its time, no further */
     for (uint32_t i = 2; i < 6; i++)
         evq_push(&q, (simtime_t)(20 * i) * T_SEC, 0, i); /* 40 .. 100 s, each far from the last */
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 1);
     assert_int_equal(q.base, 30 * T_SEC);
-    evq_push_ticket(&q, live, 0, 9);
+    assert_true(ord[IDLE] == EV_PLACE_NONE); /* renumbering dropped it */
+    evq_push_place(&q, t[LIVE], &ord[LIVE], 0, 9);
     assert_true(evq_pop(&q, &e));
     assert_int_equal(ev_id(&e), 9);
     assert_int_equal(e.time, 31 * T_SEC);
@@ -665,101 +708,13 @@ static void test_event_ticket_dead(void **st)
     evq_free(&q);
 }
 
-/* As the simulator uses tickets, at random: each takes a place ahead (some
+/* As the simulator uses places, at random: each takes a place ahead (some
  * beyond the key's span) and is pushed by a trigger event at or before it, or
  * given up with its place still held (a packet lost with its link); one keeps
  * an unused place for long stretches (an idle port's TX_DONE), which must not
  * hold base back once passed. Slots are reused, as packets are. Ids are the
- * scheduling order (a push's, or its ticket's place), so pops must come out
- * in (time, id) order, every event once, across renumbering and rebasing. */
-static void test_event_ticket_random(void **st)
-{
-    (void)st;
-    struct eventq q;
-    struct rng r;
-    evq_init(&q);
-    rng_seed(&r, 17, 0);
-    static const simtime_t scale[] = { 0, 1, 100 * T_NS, 10 * T_US, 2 * T_MS, 3 * T_SEC, 30 * T_SEC };
-    enum { N = 1600000 };
-    /* a trigger's id -> its ticket and the id its event takes (its ticket's place) */
-    uint32_t *tk_of = malloc(N * sizeof *tk_of), *id_of = malloc(N * sizeof *id_of), *spare = malloc(N * sizeof *spare);
-    uint32_t vseq = 0, pushes = 0, nspare = 0, renumbered = 0, last_seq = 0;
-    uint32_t idle = evq_ticket_new(&q);
-    for (int i = 0; i < 1000; i++, pushes++)
-        evq_push(&q, (simtime_t)rng_below(&r, 1000), 0, vseq++);
-    struct order_check c = { 0 };
-    struct event e;
-    while (evq_pop(&q, &e)) {
-        check_next(&c, &e);
-        renumbered += q.seq < last_seq;
-        last_seq = q.seq;
-        if (ev_kind(&e) == 2) { /* a trigger: push its ticket's event, or give it up */
-            uint32_t tk = tk_of[ev_id(&e)];
-            assert_true(evq_ticket_time(&q, tk) >= e.time);
-            if (rng_below(&r, 8)) {
-                evq_push_ticket(&q, tk, 1, id_of[ev_id(&e)]);
-                pushes++;
-            }
-            spare[nspare++] = tk;
-        }
-        if (evq_ticket_time(&q, idle) < e.time && rng_below(&r, 1000) == 0) {
-            evq_take(&q, idle, e.time + (simtime_t)rng_below(&r, 100 * T_NS)); /* never pushed */
-            vseq++;
-        }
-        int k = vseq < N - 8 ? (int)rng_below(&r, 3) : 0;
-        for (int j = 0; j < k; j++) {
-            simtime_t sc = scale[rng_below(&r, 7)];
-            if (sc > 3 * T_SEC && rng_below(&r, 1000))
-                sc = 0; /* few events beyond the span */
-            /* on a grid of sc / 8: many ties, as whole-ns times give */
-            simtime_t t = e.time + (sc >= 8 ? (simtime_t)rng_below(&r, 8) * (sc / 8) : 0);
-            uint32_t u = (uint32_t)rng_below(&r, 3);
-            if (u == 0) {
-                evq_push_timer(&q, t, 0, vseq++);
-                pushes++;
-            } else if (u == 1 && t > e.time) {
-                /* a place at t taken now, pushed by a trigger in [now, t): as an
-                 * ARRIVE by the one before it on the wire, or a TX_DONE by a kick
-                 * while the port is busy */
-                uint32_t tk = nspare ? spare[--nspare] : evq_ticket_new(&q), id = vseq++;
-                evq_take(&q, tk, t);
-                simtime_t at = e.time + (simtime_t)rng_below(&r, (uint64_t)(t - e.time));
-                tk_of[vseq] = tk;
-                id_of[vseq] = id;
-                evq_push(&q, at, 2, vseq++);
-                pushes++;
-            } else {
-                evq_push(&q, t, 0, vseq++);
-                pushes++;
-            }
-        }
-    }
-    assert_int_equal(c.n, pushes);
-    assert_true(c.time > 20 * T_SEC); /* base followed the clock well past one span */
-    assert_true(renumbered >= 1);
-    free(tk_of);
-    free(id_of);
-    free(spare);
-    evq_free(&q);
-}
-
-/* Places the caller keeps (evq_set_places, as the simulator keeps a
- * packet's ARRIVE place in the packet and a port's TX_DONE place in the
- * port): the random run above with each ticket a (time, ord) pair in the
- * test's own arrays, which renumbering finds through the callback. */
-struct place_set {
-    struct eventq *q;
-    simtime_t *t;
-    uint32_t *ord, n;
-};
-
-static void visit_places(void *ctx)
-{
-    struct place_set *ps = ctx;
-    for (uint32_t i = 0; i < ps->n; i++)
-        evq_place_visit(ps->q, ps->t[i], &ps->ord[i]);
-}
-
+ * scheduling order (a push's, or its place's), so pops must come out in
+ * (time, id) order, every event once, across renumbering and rebasing. */
 static void test_event_place_random(void **st)
 {
     (void)st;
@@ -901,10 +856,9 @@ int main(void)
         cmocka_unit_test(test_event_handle_random),
         cmocka_unit_test(test_event_handle_far),
         cmocka_unit_test(test_event_handle_peek),
-        cmocka_unit_test(test_event_ticket_ties),
-        cmocka_unit_test(test_event_ticket_across_renumbering),
-        cmocka_unit_test(test_event_ticket_dead),
-        cmocka_unit_test(test_event_ticket_random),
+        cmocka_unit_test(test_event_place_ties),
+        cmocka_unit_test(test_event_place_across_renumbering),
+        cmocka_unit_test(test_event_place_dead),
         cmocka_unit_test(test_event_place_random),
         cmocka_unit_test(test_tx_time),
         cmocka_unit_test(test_rng_deterministic),

@@ -105,60 +105,48 @@ static void test_ns3_tx_time(void **state)
     }
 }
 
-/* evq_ticket_ahead: a place at the current time is ahead only if it follows
- * the event being run (port.c: a transmission ending now holds the port
- * until its TX_DONE's place has passed, as ns-3's TransmitComplete does). */
-static void test_ticket_ahead(void **state)
+/* Two places the test keeps, found by renumbering through the callback. */
+struct two_places {
+    struct eventq *q;
+    simtime_t t[2];
+    uint32_t ord[2];
+};
+
+static void visit_two(void *ctx)
 {
-    (void)state;
-    struct eventq q;
-    struct event ev;
-    evq_init(&q);
-    uint32_t early = evq_ticket_new(&q), late = evq_ticket_new(&q);
-    evq_push(&q, 100, 1, 1);
-    evq_take(&q, early, 200); /* taken before the event at 200 was pushed */
-    evq_push(&q, 200, 1, 2);
-    evq_take(&q, late, 200);  /* after it */
-    assert_true(evq_pop(&q, &ev) && ev.time == 100);
-    assert_true(evq_ticket_ahead(&q, early) && evq_ticket_ahead(&q, late));
-    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 2);
-    assert_false(evq_ticket_ahead(&q, early)); /* its place came before event 2 */
-    assert_true(evq_ticket_ahead(&q, late));
-    /* renumbering (every ~1 M pushes) keeps the answer */
-    for (uint32_t i = 0; i < (1u << EV_SEQ_BITS) + 10; i++)
-        evq_push(&q, 300 + i, 1, 3);
-    assert_false(evq_ticket_time(&q, early) == 200 && evq_ticket_ahead(&q, early));
-    assert_true(evq_ticket_ahead(&q, late));
-    evq_push_ticket(&q, late, 1, 4); /* runs next: after event 2, before 300 */
-    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 4);
-    evq_free(&q);
+    struct two_places *p = ctx;
+    for (int i = 0; i < 2; i++)
+        evq_place_visit(p->q, p->t[i], &p->ord[i]);
 }
 
-/* Borrowed tickets (a packet's ARRIVE behind a wire's head, sim.c): a slot
- * given back is the next one handed out, it holds no place meanwhile, and a
- * place taken in it orders as a push made then would. */
-static void test_ticket_reuse(void **state)
+/* evq_place_ahead: a place at the current time is ahead only if it follows
+ * the event being run (port.c: a transmission ending now holds the port
+ * until its TX_DONE's place has passed, as ns-3's TransmitComplete does). */
+static void test_place_ahead(void **state)
 {
     (void)state;
     struct eventq q;
     struct event ev;
     evq_init(&q);
-    uint32_t a = evq_ticket_get(&q), b = evq_ticket_get(&q);
-    assert_int_not_equal(a, b);
-    evq_take(&q, a, 500);
-    evq_push(&q, 500, 1, 1);
-    evq_take(&q, b, 500);
-    evq_push_ticket(&q, b, 1, 3); /* pushed first, placed after event 1 */
-    evq_ticket_put(&q, b);
-    assert_true(evq_ticket_time(&q, b) < 0);
-    evq_push_ticket(&q, a, 1, 0); /* placed before event 1 */
-    evq_ticket_put(&q, a);
-    assert_int_equal(evq_ticket_get(&q), a); /* last given back, first reused */
-    assert_int_equal(evq_ticket_get(&q), b);
-    for (uint32_t id = 0; id < 2; id++)
-        assert_true(evq_pop(&q, &ev) && ev.time == 500 && ev_id(&ev) == id);
-    assert_true(evq_pop(&q, &ev) && ev_id(&ev) == 3);
-    assert_false(evq_pop(&q, &ev));
+    struct two_places p = { &q, { 200, 200 }, { EV_PLACE_NONE, EV_PLACE_NONE } };
+    enum { EARLY, LATE };
+    evq_set_places(&q, visit_two, &p);
+    evq_push(&q, 100, 1, 1);
+    evq_place_take(&q, &p.ord[EARLY], 200); /* taken before the event at 200 was pushed */
+    evq_push(&q, 200, 1, 2);
+    evq_place_take(&q, &p.ord[LATE], 200);  /* after it */
+    assert_true(evq_pop(&q, &ev) && ev.time == 100);
+    assert_true(evq_place_ahead(&q, 200, p.ord[EARLY]) && evq_place_ahead(&q, 200, p.ord[LATE]));
+    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 2);
+    assert_false(evq_place_ahead(&q, 200, p.ord[EARLY])); /* its place came before event 2 */
+    assert_true(evq_place_ahead(&q, 200, p.ord[LATE]));
+    /* renumbering (every ~1 M pushes) keeps the answer, and drops the place behind */
+    for (uint32_t i = 0; i < (1u << EV_SEQ_BITS) + 10; i++)
+        evq_push(&q, 300 + i, 1, 3);
+    assert_true(p.ord[EARLY] == EV_PLACE_NONE);
+    assert_true(evq_place_ahead(&q, 200, p.ord[LATE]));
+    evq_push_place(&q, 200, &p.ord[LATE], 1, 4); /* runs next: after event 2, before 300 */
+    assert_true(evq_pop(&q, &ev) && ev.time == 200 && ev_id(&ev) == 4);
     evq_free(&q);
 }
 
@@ -169,8 +157,7 @@ int main(void)
         cmocka_unit_test(test_ns3_bounds),
         cmocka_unit_test(test_ns3_tx_time),
         cmocka_unit_test(test_ns3_seconds_paths),
-        cmocka_unit_test(test_ticket_ahead),
-        cmocka_unit_test(test_ticket_reuse),
+        cmocka_unit_test(test_place_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

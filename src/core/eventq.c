@@ -114,7 +114,7 @@ static __attribute__((noinline, cold)) bool rh_init(struct eventq *q, simtime_t 
 
 void evq_order_by_handle(struct eventq *q)
 {
-    assert(evq_empty(q) && q->ntk == 0 && q->seq == 0 && "the order is chosen before the first push");
+    assert(evq_empty(q) && q->seq == 0 && "the order is chosen before the first push");
     q->by_handle = true;
     q->shift = EV_HANDLE_SHIFT; /* the key holds the handle: no rank table */
     q->limit = EV_HSPAN;
@@ -127,19 +127,10 @@ void evq_free(struct eventq *q)
     free(q->slow.mem);
     free(q->rh);
     free(q->far);
-    free(q->tk);
-    free(q->tkfree);
     free(q->xp);
     free(q->used);
     free(q->below);
     memset(q, 0, sizeof *q);
-}
-
-/* A ticket that holds a place that may still be used: not behind the last
- * popped event. */
-static inline bool ticket_live(const struct eventq *q, const struct ev_ticket *k)
-{
-    return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
 }
 
 /* Every place the caller keeps that is still live, into q->xp (those behind
@@ -162,7 +153,7 @@ void evq_place_visit(struct eventq *q, simtime_t t, uint32_t *ord)
     if (*ord == EV_PLACE_NONE)
         return;
     if (!evq_place_ahead(q, t, *ord)) {
-        *ord = EV_PLACE_NONE; /* behind: as renumber's dead tickets */
+        *ord = EV_PLACE_NONE; /* behind the clock: it can no longer be used, and must not hold base back */
         return;
     }
     if (q->nxp == q->capxp) {
@@ -172,16 +163,13 @@ void evq_place_visit(struct eventq *q, simtime_t t, uint32_t *ord)
     q->xp[q->nxp++] = (struct ev_xplace){ t, ord };
 }
 
-/* The earliest pending event or live ticket or place: base may not pass it. */
+/* The earliest pending event or live place: base may not pass it. */
 static simtime_t live_min(struct eventq *q)
 {
     uint64_t k = q->fast.key[0] < q->slow.key[0] ? q->fast.key[0] : q->slow.key[0];
     simtime_t lo = q->far_min;
     if (k != EV_KEY_NONE && q->base + (simtime_t)(k >> q->shift) < lo)
         lo = q->base + (simtime_t)(k >> q->shift);
-    for (uint32_t i = 0; i < q->ntk; i++)
-        if (ticket_live(q, &q->tk[i]) && q->tk[i].time < lo)
-            lo = q->tk[i].time;
     places_collect(q);
     for (uint32_t i = 0; i < q->nxp; i++)
         if (q->xp[i].time < lo)
@@ -206,11 +194,9 @@ struct ent {
     simtime_t time;
     uint64_t ord;  /* rank in the heaps, or past every rank for far events */
     uint32_t handle;
-    uint32_t heap; /* 0 fast, 1 slow (far events join the timers), ENT_TICKET: handle is a ticket id,
-                    * ENT_PLACE: an index into q->xp */
+    uint32_t heap; /* 0 fast, 1 slow (far events join the timers), ENT_PLACE: handle is an index into q->xp */
 };
-#define ENT_TICKET 2
-#define ENT_PLACE 3
+#define ENT_PLACE 2
 
 static int ent_cmp(const void *a, const void *b)
 {
@@ -229,8 +215,8 @@ static inline uint32_t rank_below(const struct eventq *q, uint32_t r)
     return q->below[r >> 6] + (uint32_t)__builtin_popcountll(q->used[r >> 6] & ((1ull << (r & 63)) - 1));
 }
 
-/* renumber without a sort, when every one of the n entries (events, live
- * tickets and places) keeps a rank: no far event or far place, base not
+/* renumber without a sort, when every one of the n entries (events and
+ * live places) keeps a rank: no far event or far place, base not
  * lowered, no more than NEAR_CAP. The ranks in use, marked in a bitmap, are
  * ranked again in their own order (a rank's new one is the count of ranks in
  * use below it), which keeps every tie's order, as the sort would; the heaps'
@@ -242,9 +228,6 @@ static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
 {
     if (q->nfar || newbase < q->base || n > NEAR_CAP)
         return false;
-    for (uint32_t i = 0; i < q->ntk; i++)
-        if (q->tk[i].time >= q->limit)
-            return false;
     for (uint32_t i = 0; i < q->nxp; i++)
         if (q->xp[i].time >= q->limit)
             return false;
@@ -260,9 +243,6 @@ static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
             uint32_t r = (uint32_t)hs[w]->key[i] & RANK_MASK;
             q->used[r >> 6] |= 1ull << (r & 63);
         }
-    for (uint32_t i = 0; i < q->ntk; i++)
-        if (q->tk[i].time >= 0)
-            q->used[q->tk[i].ord >> 6] |= 1ull << (q->tk[i].ord & 63);
     for (uint32_t i = 0; i < q->nxp; i++)
         q->used[*q->xp[i].ord >> 6] |= 1ull << (*q->xp[i].ord & 63);
     uint32_t c = 0;
@@ -278,9 +258,6 @@ static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
             uint64_t k = hs[w]->key[i];
             hs[w]->key[i] = ((k & ~(uint64_t)RANK_MASK) - d) | rank_below(q, (uint32_t)k & RANK_MASK);
         }
-    for (uint32_t i = 0; i < q->ntk; i++)
-        if (q->tk[i].time >= 0)
-            q->tk[i].ord = rank_below(q, (uint32_t)q->tk[i].ord);
     for (uint32_t i = 0; i < q->nxp; i++)
         *q->xp[i].ord = rank_below(q, *q->xp[i].ord);
     q->base = newbase;
@@ -292,21 +269,16 @@ static bool renumber_in_place(struct eventq *q, simtime_t newbase, size_t n)
     return true;
 }
 
-/* Every pending event and live ticket, in (time, insertion) order, ranked
+/* Every pending event and live place, in (time, insertion) order, ranked
  * again from 0 with times relative to newbase (<= all of them); those that do
- * not fit (too far ahead, or past NEAR_CAP) go to the far list (a ticket: a
+ * not fit (too far ahead, or past NEAR_CAP) go to the far list (a place: a
  * far sequence), cut between two times so that no tie is split. Rare: every
  * ~0.5-1 M pushes, or when the heaps run dry. Without a sort when every entry
  * keeps a rank (renumber_in_place). */
 static void renumber(struct eventq *q, simtime_t newbase)
 {
     size_t n = q->fast.n + q->slow.n + q->nfar, m = 0;
-    for (uint32_t i = 0; i < q->ntk; i++) {
-        if (!ticket_live(q, &q->tk[i]))
-            q->tk[i].time = -1; /* its place is behind: ranks restart below, keep it from looking ahead */
-        n += q->tk[i].time >= 0;
-    }
-    places_collect(q);
+    places_collect(q); /* (a place behind the clock is dropped there: ranks restart below, it must not look ahead) */
     n += q->nxp;
     if (renumber_in_place(q, newbase, n))
         return;
@@ -322,12 +294,7 @@ static void renumber(struct eventq *q, simtime_t newbase)
      * past the ranks keeps the order; among them, their own sequence */
     for (size_t i = 0; i < q->nfar; i++)
         e[m++] = (struct ent){ q->far[i].time, (uint64_t)1 << EV_SEQ_BITS | q->far[i].seq, q->far[i].handle, 1 };
-    /* a ticket's ord is a rank or a far sequence by the same rule as events' */
-    for (uint32_t i = 0; i < q->ntk; i++)
-        if (q->tk[i].time >= 0)
-            e[m++] = (struct ent){ q->tk[i].time,
-                                   q->tk[i].time < q->limit ? q->tk[i].ord : (uint64_t)1 << EV_SEQ_BITS | q->tk[i].ord,
-                                   i, ENT_TICKET };
+    /* a place's ord is a rank or a far sequence by the same rule as events' */
     for (uint32_t i = 0; i < q->nxp; i++)
         e[m++] = (struct ent){ q->xp[i].time,
                                q->xp[i].time < q->limit ? *q->xp[i].ord : (uint64_t)1 << EV_SEQ_BITS | *q->xp[i].ord,
@@ -353,10 +320,6 @@ static void renumber(struct eventq *q, simtime_t newbase)
     q->fast.n = q->slow.n = 0;
     struct heap4 *hw[2] = { &q->fast, &q->slow };
     for (size_t i = 0; i < cut; i++) {
-        if (e[i].heap == ENT_TICKET) {
-            q->tk[e[i].handle].ord = i;
-            continue;
-        }
         if (e[i].heap == ENT_PLACE) {
             *q->xp[e[i].handle].ord = (uint32_t)i;
             continue;
@@ -375,9 +338,7 @@ static void renumber(struct eventq *q, simtime_t newbase)
     q->far_seq = 0;
     q->far_min = T_NEVER;
     for (size_t i = cut; i < n; i++) {
-        if (e[i].heap == ENT_TICKET)
-            q->tk[e[i].handle].ord = q->far_seq++;
-        else if (e[i].heap == ENT_PLACE)
+        if (e[i].heap == ENT_PLACE)
             *q->xp[e[i].handle].ord = (uint32_t)q->far_seq++; /* < EV_PLACE_NONE: a far sequence restarts here */
         else
             far_add(q, e[i].time, e[i].handle);
@@ -581,7 +542,7 @@ static __attribute__((noinline)) bool pop_far(struct eventq *q, struct event *ou
 {
     if (!q->nfar)
         return false;
-    /* the clock moves there: a ticket before it can no longer be used */
+    /* the clock moves there: a place before it can no longer be used */
     q->now = q->far_min;
     q->cur_ord = -1; /* nothing at that time has run yet */
     if (q->by_handle)
@@ -607,51 +568,6 @@ bool evq_pop(struct eventq *q, struct event *out)
     return true;
 }
 
-uint32_t evq_ticket_new(struct eventq *q)
-{
-    assert(!q->by_handle && "tickets are places in insertion order");
-    if (q->ntk == q->captk) {
-        q->captk = q->captk ? 2 * q->captk : 256;
-        q->tk = xrealloc(q->tk, q->captk * sizeof *q->tk);
-        q->tkfree = xrealloc(q->tkfree, q->captk * sizeof *q->tkfree);
-    }
-    q->tk[q->ntk] = (struct ev_ticket){ -1, 0 };
-    return q->ntk++;
-}
-
-void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t)
-{
-    if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
-        q->tk[ticket].time = t;
-        q->tk[ticket].ord = q->seq++;
-        return;
-    }
-    q->tk[ticket].time = -1; /* its old place is given up */
-    /* as push_slow: after this, base <= t, and a rank is free if t < limit */
-    simtime_t lo = live_min(q);
-    if (t < lo)
-        lo = t;
-    if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
-        renumber(q, lo);
-    q->tk[ticket].time = t;
-    q->tk[ticket].ord = t < q->limit ? q->seq++ : q->far_seq++;
-}
-
-void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id)
-{
-    simtime_t t = q->tk[ticket].time;
-    uint64_t ord = q->tk[ticket].ord;
-    uint32_t handle = handle_of(kind, id);
-    q->tk[ticket].time = -1;
-    /* a live ticket is never before base (renumbering and evq_take keep base
-     * at or below it), and its ord is a rank exactly when t < limit */
-    if (__builtin_expect(t < q->limit, 1)) {
-        q->rh[ord] = handle;
-        heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | ord);
-    } else
-        far_add_seq(q, t, ord, handle);
-}
-
 void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t)
 {
     if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
@@ -659,7 +575,8 @@ void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t)
         return;
     }
     *ord = EV_PLACE_NONE; /* its old place is given up */
-    /* as evq_take_slow; a far sequence must also fit the place's 32 bits */
+    /* as push_slow: after this, base <= t, and a rank is free if t < limit;
+     * a far sequence must also fit the place's 32 bits */
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
@@ -673,7 +590,8 @@ void evq_push_place(struct eventq *q, simtime_t t, uint32_t *ord, unsigned kind,
     uint32_t r = *ord;
     uint32_t handle = handle_of(kind, id);
     *ord = EV_PLACE_NONE;
-    /* as evq_push_ticket */
+    /* a live place is never before base (renumbering and evq_place_take keep
+     * base at or below it), and its ord is a rank exactly when t < limit */
     if (__builtin_expect(t < q->limit, 1)) {
         q->rh[r] = handle;
         heap_push(&q->fast, (uint64_t)(t - q->base) << EV_SEQ_BITS | r);

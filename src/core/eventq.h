@@ -16,7 +16,7 @@
  * the clock (subtracting from every key, which keeps the heaps' order) when a
  * push lands beyond the window and the clock has moved a quarter window since
  * the last move, or when the heaps run dry; far events then inside the
- * window move into the heaps. No ranks, no renumbering, no tickets. The
+ * window move into the heaps. No ranks, no renumbering, no places. The
  * key holds the handle, and this mode's push and pop are its own, the shift
  * a constant.
  *
@@ -56,13 +56,10 @@
  * across renumbering. The simulator keeps its places itself (evq_set_places,
  * below): a packet's ARRIVE place in the packet, a port's TX_DONE place in
  * the port, so taking one is a test and two stores, on lines the
- * transmission touches anyway. Tickets (evq_take, evq_push_ticket) are
- * places the queue keeps in slots, for callers without room of their own
- * (evq_ticket_get, evq_ticket_put: the slots given back last are reused
- * first). A place holds nothing once pushed, or once it is behind the
+ * transmission touches anyway. A place holds nothing once pushed, or once it is behind the
  * queue's clock (before the last popped event: an idle port's unused
  * TX_DONE place, a packet lost with its link); renumbering drops it, so an
- * old place never holds base back. evq_place_ahead (evq_ticket_ahead) tells
+ * old place never holds base back. evq_place_ahead tells
  * whether a place at the current time is still to come (ns-3 would not yet
  * have run the event it stands for). */
 #ifndef ROCESIM_EVENTQ_H
@@ -102,11 +99,6 @@ struct far_ev {
     uint32_t handle;
 };
 
-struct ev_ticket {
-    simtime_t time;  /* < 0 while it holds no place */
-    uint64_t ord;    /* rank if time < limit, else far sequence */
-};
-
 /* A place the caller keeps (evq_set_places), as renumbering finds it. */
 struct ev_xplace {
     simtime_t time;
@@ -129,10 +121,6 @@ struct eventq {
     simtime_t far_min; /* earliest far event, T_NEVER when none */
     simtime_t now;     /* time of the last popped event */
     int64_t cur_ord;   /* its rank; -1 after renumbering (every entry at now is then after it) */
-    struct ev_ticket *tk;
-    uint32_t ntk, captk;
-    uint32_t *tkfree;  /* tickets given back (evq_ticket_put), reused last-in first-out; room for captk */
-    uint32_t ntkfree;
     void (*places)(void *ctx); /* names every place the caller keeps (evq_set_places); NULL if none */
     void *places_ctx;
     struct ev_xplace *xp;      /* those places, while renumbering */
@@ -143,65 +131,22 @@ struct eventq {
 
 /* An empty queue in insertion order. */
 void evq_init(struct eventq *q);
-/* Switches an empty queue, without tickets, to handle order. */
+/* Switches an empty queue to handle order. */
 void evq_order_by_handle(struct eventq *q);
 void evq_free(struct eventq *q);
 /* A packet event (transmission done, arrival, wake-up). */
 void evq_push(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
 /* A timer: most are re-armed or outlive their flow before they fire. */
 void evq_push_timer(struct eventq *q, simtime_t t, unsigned kind, uint32_t id);
-#define EV_TICKET_NONE UINT32_MAX
-/* A new ticket slot, holding no place. Insertion order only. */
-uint32_t evq_ticket_new(struct eventq *q);
-/* A ticket slot for a short while: the one given back last if any (its slot
- * is then likely still in cache), else a new one. */
-static inline uint32_t evq_ticket_get(struct eventq *q)
-{
-    return q->ntkfree ? q->tkfree[--q->ntkfree] : evq_ticket_new(q);
-}
-/* Gives a slot back (it no longer holds a place) for evq_ticket_get. */
-static inline void evq_ticket_put(struct eventq *q, uint32_t ticket)
-{
-    q->tk[ticket].time = -1;
-    q->tkfree[q->ntkfree++] = ticket;
-}
-void evq_take_slow(struct eventq *q, uint32_t ticket, simtime_t t);
-/* Stamps the ticket with the place a packet event at t (>= the last popped
- * time) pushed now would take, replacing any place it held. */
-static inline void evq_take(struct eventq *q, uint32_t ticket, simtime_t t)
-{
-    uint64_t d = (uint64_t)t - (uint64_t)q->base;
-    if (__builtin_expect(d >= q->span || q->seq >= EV_SEQ_LIMIT, 0)) {
-        evq_take_slow(q, ticket, t);
-        return;
-    }
-    q->tk[ticket].time = t;
-    q->tk[ticket].ord = q->seq++;
-}
-/* Pushes a packet event into the ticket's place (at the ticket's time, not
- * before the last popped time); the ticket then holds no place. */
-void evq_push_ticket(struct eventq *q, uint32_t ticket, unsigned kind, uint32_t id);
-/* The time of the ticket's place; < 0 when it holds none. */
-static inline simtime_t evq_ticket_time(const struct eventq *q, uint32_t ticket) { return q->tk[ticket].time; }
-/* Whether the ticket's place is still ahead: later than the last popped
- * event, at a later time or at the same time with a later rank (an event
- * pushed into it would run after the current one). */
-static inline bool evq_ticket_ahead(const struct eventq *q, uint32_t ticket)
-{
-    const struct ev_ticket *k = &q->tk[ticket];
-    return k->time > q->now || (k->time == q->now && (int64_t)k->ord > q->cur_ord);
-}
-/* Places the caller keeps (insertion order): a ticket's place without the
- * ticket, a rank (or far sequence) in a uint32_t the caller stores beside
- * the time it is for, EV_PLACE_NONE while it holds none. The simulator keeps
+/* Places the caller keeps (insertion order): a rank (or far sequence) in a
+ * uint32_t the caller stores beside the time it is for, EV_PLACE_NONE while
+ * it holds none. The simulator keeps
  * a packet's ARRIVE place in the packet (its time is the packet's t_arrive)
  * and a port's TX_DONE place in the port, so taking and using a place
  * touches nothing but the queue's counters and the line that holds it.
  * Renumbering must find them: it calls places(ctx), which calls
  * evq_place_visit for each place held (in any order; a place whose time is
- * behind the queue's clock is set to EV_PLACE_NONE there). Otherwise a place
- * behaves as a ticket: evq_place_take, evq_place_ahead and evq_push_place
- * are evq_take, evq_ticket_ahead and evq_push_ticket. */
+ * behind the queue's clock is set to EV_PLACE_NONE there). */
 #define EV_PLACE_NONE UINT32_MAX
 void evq_set_places(struct eventq *q, void (*places)(void *ctx), void *ctx);
 void evq_place_visit(struct eventq *q, simtime_t t, uint32_t *ord);
@@ -217,7 +162,9 @@ static inline void evq_place_take(struct eventq *q, uint32_t *ord, simtime_t t)
     }
     *ord = q->seq++;
 }
-/* Whether the place (t, ord), held, is still ahead (evq_ticket_ahead). */
+/* Whether the place (t, ord), held, is still ahead: later than the last
+ * popped event, at a later time or at the same time with a later rank (an
+ * event pushed into it would run after the current one). */
 static inline bool evq_place_ahead(const struct eventq *q, simtime_t t, uint32_t ord)
 {
     return t > q->now || (t == q->now && (int64_t)ord > q->cur_ord);
