@@ -40,13 +40,19 @@ static bool blocked(const struct sim *s, const struct port *pt, int q, simtime_t
  * queues that wait for it: for each packet it holds, the egress port at the
  * far end of the port the packet came in by, at the same priority, if our
  * ingress port sent the PAUSE that holds it (and if that queue is blocked
- * too, which the search checks). Each node is written as (node, since,
- * count, successors), successors once each, in the order of the first packet
+ * too, which the search checks). Each node is written as a struct dl_node
+ * and its successors' indices, each once, in the order of the first packet
  * that leads there: the search follows them in that order, which is what
  * following the packets one by one would do (a node met again is finished or
  * on the stack already). Only the ports of this process's partitions are
  * walked: across MPI ranks each rank writes its own and all of them are
  * gathered (the other ranks' queues are empty here). */
+struct dl_node {
+    uint32_t v;      /* port * NQ + prio */
+    uint32_t nsucc;  /* successors (uint32_t each) that follow */
+    simtime_t since; /* paused without a break since */
+};
+
 static void dl_graph_local(struct sim *s, simtime_t limit, struct bytes *g, int32_t *seen)
 {
     for (uint32_t p = 0; p < s->n_ports; p++)
@@ -54,11 +60,10 @@ static void dl_graph_local(struct sim *s, simtime_t limit, struct bytes *g, int3
             const struct port *pt = &s->ports[p];
             if (!blocked(s, pt, q, limit) || !par_port_here(s, p))
                 continue;
-            uint32_t v = p * NQ + (uint32_t)q, cnt = 0;
-            size_t at = g->len + sizeof v + sizeof(simtime_t);
-            bytes_put(g, &v, sizeof v);
-            bytes_put(g, &pt->paused_since[q], sizeof(simtime_t));
-            bytes_put(g, &cnt, sizeof cnt);
+            struct dl_node nd = {p * NQ + (uint32_t)q, 0, pt->paused_since[q]};
+            uint32_t v = nd.v;
+            size_t at = g->len;
+            bytes_put(g, &nd, sizeof nd);
             for (const struct pkt *x = pt->q[q].head; x; x = x->next) {
                 if (x->in_port >= s->n_ports || !s->ports[x->in_port].pause_sent[q])
                     continue; /* made by the switch itself (queue 0 only), or not what the PAUSE holds */
@@ -67,17 +72,25 @@ static void dl_graph_local(struct sim *s, simtime_t limit, struct bytes *g, int3
                     continue;
                 seen[w] = (int32_t)v + 1;
                 bytes_put(g, &w, sizeof w);
-                cnt++;
+                nd.nsucc++;
             }
-            memcpy(g->b + at, &cnt, sizeof cnt);
+            memcpy(g->b + at, &nd, sizeof nd);
         }
 }
 
-static inline uint32_t dl_u32(const uint8_t *g, size_t at)
+/* The node written at g + at, and its i-th successor. */
+static inline struct dl_node dl_at(const uint8_t *g, size_t at)
 {
-    uint32_t x;
-    memcpy(&x, g + at, sizeof x);
-    return x;
+    struct dl_node nd;
+    memcpy(&nd, g + at, sizeof nd);
+    return nd;
+}
+
+static inline uint32_t dl_succ(const uint8_t *g, size_t at, uint32_t i)
+{
+    uint32_t w;
+    memcpy(&w, g + at + sizeof(struct dl_node) + (size_t)i * sizeof w, sizeof w);
+    return w;
 }
 
 /* Depth-first search from every blocked queue, in (port, prio) order, over
@@ -92,11 +105,9 @@ static bool dl_search(struct sim *s, const uint8_t *g, size_t len)
     for (size_t i = 0; i < n; i++)
         mark[i] = 0, at[i] = -1;
     for (size_t o = 0; o < len;) {
-        uint32_t v, cnt;
-        memcpy(&v, g + o, sizeof v);
-        at[v] = (int32_t)o;
-        memcpy(&cnt, g + o + sizeof v + sizeof(simtime_t), sizeof cnt);
-        o += sizeof v + sizeof(simtime_t) + sizeof cnt + (size_t)cnt * sizeof(uint32_t);
+        struct dl_node nd = dl_at(g, o);
+        at[nd.v] = (int32_t)o;
+        o += sizeof nd + (size_t)nd.nsucc * sizeof(uint32_t);
     }
     for (size_t root = 0; root < n; root++) {
         if (mark[root] || at[root] < 0)
@@ -108,12 +119,12 @@ static bool dl_search(struct sim *s, const uint8_t *g, size_t len)
         mark[root] = 1;
         while (depth >= 0) {
             uint32_t v = (uint32_t)stack[depth];
-            if ((uint32_t)cur[depth] == dl_u32(g, at[v] + sizeof(uint32_t) + sizeof(simtime_t))) { /* every successor followed: no cycle through v */
+            if ((uint32_t)cur[depth] == dl_at(g, (size_t)at[v]).nsucc) { /* every successor followed: no cycle through v */
                 mark[v] = -1;
                 depth--;
                 continue;
             }
-            uint32_t w = dl_u32(g, at[v] + 2 * sizeof(uint32_t) + sizeof(simtime_t) + (size_t)cur[depth]++ * sizeof(uint32_t));
+            uint32_t w = dl_succ(g, (size_t)at[v], (uint32_t)cur[depth]++);
             if (mark[w] > 0) {
                 /* a cycle: stack[mark[w]-1 .. depth]; each waits for the one below it */
                 uint32_t k = 0;
@@ -121,7 +132,7 @@ static bool dl_search(struct sim *s, const uint8_t *g, size_t len)
                     uint32_t node = (uint32_t)stack[i];
                     d->hop[k].port = node / NQ;
                     d->hop[k].prio = (uint8_t)(node % NQ);
-                    memcpy(&d->hop[k].since, g + at[node] + sizeof(uint32_t), sizeof(simtime_t));
+                    d->hop[k].since = dl_at(g, (size_t)at[node]).since;
                 }
                 d->n = k;
                 return true;
