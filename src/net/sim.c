@@ -179,6 +179,14 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         deps_start(s, id);
 }
 
+/* Its flows (those whose source is here: all of them in the serial loop,
+ * sim_start) done, its starts made, none of its packets in use: the serial
+ * run's end, and a partition's quiet (sim_run_window). */
+static inline bool all_done(const struct sim *s)
+{
+    return s->c.flows_completed == s->n_src && s->next_start == s->n_starts && s->pool.in_use == 0;
+}
+
 /* shard: a parallel run's partition (sim_run_window), a constant, so the serial loop
  * compiles without its branches. always_inline: the loop is compiled twice (run_loop), and GCC would
  * otherwise call it out of line from both: ~2 % more instructions. */
@@ -422,7 +430,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         }
         /* Every flow done and no packet anywhere (all are pool-allocated): what
          * is left are timers of finished flows, so the run is over. */
-        if (s->c.flows_completed == s->n_flows && s->next_start == s->n_starts && s->pool.in_use == 0)
+        if (all_done(s))
             break;
     }
 }
@@ -460,7 +468,7 @@ uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct sim_qui
         q->handle = ev.handle;
         dispatch(s, &ev, true);
         n++;
-        bool quiet = s->c.flows_completed == s->n_src && s->next_start == s->n_starts && s->pool.in_use == 0;
+        bool quiet = all_done(s);
         if (quiet != q->quiet) {
             q->quiet = quiet;
             if (quiet) {
