@@ -901,23 +901,6 @@ struct borrowed {
 };
 enum { LEND_PORT, LEND_SENDER, LEND_RECEIVER };
 
-static void lend_put(struct par *P, const struct borrowed *b)
-{
-    xput(P, &b->tag, 1);
-    xput(P, &b->id, sizeof b->id);
-    if (b->tag == LEND_PORT) {
-        xput(P, b->qbytes, sizeof b->qbytes);
-        xput(P, &b->tx_bytes, sizeof b->tx_bytes);
-        xput(P, &b->ack_bytes, sizeof b->ack_bytes);
-        xput(P, &b->paused_mask, 1);
-    } else if (b->tag == LEND_SENDER) {
-        xput(P, &b->state, 1);
-        xput(P, &b->rate, sizeof b->rate);
-    } else {
-        xput(P, &b->rcv_nxt, sizeof b->rcv_nxt);
-    }
-}
-
 /* The fields the monitors read (stats/monitor.c): a port's queued bytes
  * (for a NIC's port, its ACK queue's too), bytes sent and paused classes; a
  * flow's state and pacing rate at its sender, its rcv_nxt at its receiver.
@@ -966,14 +949,14 @@ static void lend_to_root(struct par *P)
             for (int q = 0; q < NQ; q++)
                 any |= b.qbytes[q] = pt->q[q].bytes;
             if (any)
-                lend_put(P, &b);
+                xput(P, &b, sizeof b);
         }
         for (uint32_t f = 0; f < m->n_flows; f++) {
             const struct qp *q = &m->flows[f];
             if (q->state == FLOW_ACTIVE && par_port_here(m, m->nodes[q->src].port0))
-                lend_put(P, &(struct borrowed){.tag = LEND_SENDER, .id = f, .state = q->state, .rate = q->rate});
+                xput(P, &(struct borrowed){.tag = LEND_SENDER, .id = f, .state = q->state, .rate = q->rate}, sizeof(struct borrowed));
             if (q->rcv_nxt && par_port_here(m, m->nodes[q->dst].port0))
-                lend_put(P, &(struct borrowed){.tag = LEND_RECEIVER, .id = f, .rcv_nxt = q->rcv_nxt});
+                xput(P, &(struct borrowed){.tag = LEND_RECEIVER, .id = f, .rcv_nxt = q->rcv_nxt}, sizeof(struct borrowed));
         }
     }
     size_t n = to_root(P);
@@ -984,20 +967,7 @@ static void lend_to_root(struct par *P)
             P->lent = xrealloc(P->lent, P->caplent * sizeof *P->lent);
         }
         struct borrowed *b = &P->lent[P->nlent++];
-        memset(b, 0, sizeof *b);
-        xget(&at, &b->tag, 1);
-        xget(&at, &b->id, sizeof b->id);
-        if (b->tag == LEND_PORT) {
-            xget(&at, b->qbytes, sizeof b->qbytes);
-            xget(&at, &b->tx_bytes, sizeof b->tx_bytes);
-            xget(&at, &b->ack_bytes, sizeof b->ack_bytes);
-            xget(&at, &b->paused_mask, 1);
-        } else if (b->tag == LEND_SENDER) {
-            xget(&at, &b->state, 1);
-            xget(&at, &b->rate, sizeof b->rate);
-        } else {
-            xget(&at, &b->rcv_nxt, sizeof b->rcv_nxt);
-        }
+        xget(&at, b, sizeof *b); /* (the same binary at every rank: the same layout) */
         lend_swap(m, b);
     }
 }
