@@ -12,6 +12,19 @@
 #include "net/net.h"
 #include "scenario/config.h"
 
+/* One scheme's verdict: serial_only set exactly when its name is listed,
+ * and then one line of text. */
+static void check_verdict(const char *kind, const char *name, const char *serial_only, const char *const *serial)
+{
+    bool want = false;
+    for (int j = 0; serial[j]; j++)
+        want |= strcmp(serial[j], name) == 0;
+    if (want != (serial_only != NULL))
+        fail_msg("%s %s: serial_only is %s", kind, name, serial_only ? serial_only : "NULL");
+    if (serial_only)
+        assert_true(serial_only[0] && !strchr(serial_only, '\n'));
+}
+
 /* The audit's verdicts: exactly these schemes must run serially. A scheme
  * added with a reason, or a reason dropped, fails here until docs/parallel.md's
  * table and this list agree. */
@@ -19,26 +32,10 @@ static void test_verdicts(void **state)
 {
     (void)state;
     static const char *const cc_serial[] = {"pcn", NULL}, *const lb_serial[] = {"flb", NULL};
-    for (int i = 0; cc_registry[i]; i++) {
-        const struct cc_ops *o = cc_registry[i];
-        bool want = false;
-        for (int j = 0; cc_serial[j]; j++)
-            want |= strcmp(cc_serial[j], o->name) == 0;
-        if (want != (o->serial_only != NULL))
-            fail_msg("cc %s: serial_only is %s", o->name, o->serial_only ? o->serial_only : "NULL");
-        if (o->serial_only)
-            assert_true(o->serial_only[0] && !strchr(o->serial_only, '\n'));
-    }
-    for (int i = 0; lb_registry[i]; i++) {
-        const struct lb_ops *o = lb_registry[i];
-        bool want = false;
-        for (int j = 0; lb_serial[j]; j++)
-            want |= strcmp(lb_serial[j], o->name) == 0;
-        if (want != (o->serial_only != NULL))
-            fail_msg("lb %s: serial_only is %s", o->name, o->serial_only ? o->serial_only : "NULL");
-        if (o->serial_only)
-            assert_true(o->serial_only[0] && !strchr(o->serial_only, '\n'));
-    }
+    for (int i = 0; cc_registry[i]; i++)
+        check_verdict("cc", cc_registry[i]->name, cc_registry[i]->serial_only, cc_serial);
+    for (int i = 0; lb_registry[i]; i++)
+        check_verdict("lb", lb_registry[i]->name, lb_registry[i]->serial_only, lb_serial);
 }
 
 /* The reason of `ini`'s run, from its configuration and from the built
