@@ -122,6 +122,14 @@ check grep -q '"watchdog": {"stopped_ns": [1-9]' "$tmp/wd-2/summary.json"
 check cmp <(net_summary "$tmp/wd-1") <(net_summary "$tmp/wd-2")
 check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
 
+# the shipped example's mpirun form (scenarios/parallel-fattree.ini): the serial run's outputs
+(cd "$src" && mpi 2 run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --out "$tmp/ex-r" &&
+    "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --set run.threads=1 --out "$tmp/ex-1") ||
+    fail=$((fail + 1))
+check grep -q '"ranks": 2,' "$tmp/ex-r/parallel.json"
+check grep -q '"threads": 2,' "$tmp/ex-r/parallel.json"
+for f in fct.csv pfc.csv pfc_ports.csv; do check cmp "$tmp/ex-1/$f" "$tmp/ex-r/$f"; done
+
 # SIGTERM to mpirun (a script's background job ignores SIGINT; at a terminal, Ctrl-C does the same):
 # it passes SIGTERM to the ranks, they stop at the same progress check and rank 0 writes the
 # partial results marked interrupted (in the folder it writes into from set-up on)
