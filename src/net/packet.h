@@ -136,7 +136,7 @@ struct qp {
     simtime_t timer_at[CC_TIMERS + 1]; /* CC timers, then the RTO; -1 = none */
     simtime_t timer_ev[CC_TIMERS + 1]; /* time of the timer's one heap entry; -1 = none */
     simtime_t last_progress;
-    uint64_t *irn_tx;         /* IRN sender: packets SACKed beyond snd_una (one block with irn_rx, below) */
+    uint64_t *irn_tx;         /* IRN sender: packets SACKed beyond snd_una (transport.c: each end owns its ring) */
     uint64_t retx_next;       /* next byte to consider for retransmission */
     uint64_t sack_high;       /* end of the highest SACKed packet: holes below it are lost */
     uint64_t recovery_end;    /* snd_nxt when recovery began; it ends when snd_una passes it */
@@ -166,8 +166,9 @@ struct qp {
     uint32_t rcv_since_ack;
     simtime_t nack_timer;
     uint64_t last_nack;
-    /* IRN selective repeat (recovery = irn): ring bitmaps over packet numbers,
-     * allocated at flow start, freed when the flow completes. */
+    /* IRN selective repeat, the reorder buffer, the bitmap receiver: a ring
+     * bitmap over packet numbers, the receiver's own (taken at its first data
+     * packet, freed once it holds every byte: transport.c). */
     uint64_t *irn_rx;         /* receiver: packets held beyond rcv_nxt */
     uint32_t ooo;             /* data packets that arrived out of order */
     uint32_t ooo_max;         /* largest out-of-order degree: packets between the expected one and an arrival (FLB's OOD) */

@@ -547,8 +547,10 @@ void sim_free(struct sim *s)
         free(s->nics[h].qps);
         free(s->nics[h].stale);
     }
-    for (uint32_t i = 0; i < s->n_flows; i++)
+    for (uint32_t i = 0; i < s->n_flows; i++) {
         free(s->flows[i].irn_rx);
+        free(s->flows[i].irn_tx);
+    }
     free(s->nodes);
     free(s->ports);
     free(s->nics);

@@ -78,8 +78,8 @@ void flow_complete(struct sim *s, struct qp *f)
 {
     f->state = FLOW_DONE;
     f->finish = s->now;
-    free(f->irn_rx); /* both IRN bitmaps live in one block */
-    f->irn_rx = f->irn_tx = NULL;
+    free(f->irn_tx); /* the sender's ring; the receiver's went when it had every byte (receive_data) */
+    f->irn_tx = NULL;
     s->c.flows_completed++;
     nic_remove_qp(nic_of(s, f->src), f->id);
     if (s->deps)
@@ -145,17 +145,14 @@ static inline void note_ooo(struct sim *s, struct qp *f, const struct pkt *p)
         f->ooo_max = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
-/* The IRN, reorder buffer and bitmap receiver's ring (irn_rx) and the IRN
- * sender's (irn_tx), one block: the sender takes it at the flow's start and
- * frees it at completion, after the receiver's last use. Across MPI ranks
- * the receiver's process takes its own at the first data packet (the sender's
- * is in another process), freed with the simulation. */
-static void bitmaps_alloc(struct sim *s, struct qp *f)
-{
-    size_t words = s->p.irn_bits / 64;
-    f->irn_rx = xcalloc(2 * words, sizeof *f->irn_rx);
-    f->irn_tx = f->irn_rx + words;
-}
+/* The rings of IRN, the reorder buffer and the bitmap receiver, one per
+ * end, each taken and freed by its own end (in a parallel run, by its own
+ * partition or rank): the sender's (irn_tx) at the flow's start until its
+ * completion, the receiver's (irn_rx) at its first data packet until it
+ * holds every byte (nothing reads it after: a later packet is a duplicate,
+ * below rcv_nxt). */
+static inline bool rings(const struct sim *s) { return s->p.irn || s->p.reorder || s->p.bitmap; }
+static uint64_t *ring_alloc(const struct sim *s) { return xcalloc(s->p.irn_bits / 64, sizeof(uint64_t)); }
 
 /* Deliver everything held contiguously from rcv_nxt (IRN and reorder buffer). */
 static void pull_held(struct sim *s, struct qp *f)
@@ -268,8 +265,8 @@ static bool receive_data(struct sim *s, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
-    if ((s->p.irn || s->p.bitmap || s->p.reorder) && !f->irn_rx && f->rcv_nxt < f->size)
-        bitmaps_alloc(s, f); /* across MPI ranks, the sender's process took the block at the start, not this one */
+    if (!f->irn_rx && rings(s) && f->rcv_nxt < f->size)
+        f->irn_rx = ring_alloc(s);
     int reply = -1;
     uint64_t sack = 0;
     if (s->p.irn) {
@@ -310,6 +307,10 @@ static bool receive_data(struct sim *s, struct pkt *p)
          * a packet against pbfs-fig7's 100 us RTO) every timeout rewinds it
          * before it gets there, for ever. */
         reply = PKT_ACK;
+    }
+    if (f->irn_rx && f->rcv_nxt >= f->size) { /* every byte here: the ring's last use */
+        free(f->irn_rx);
+        f->irn_rx = NULL;
     }
     if (ecn && s->p.cnp_packets) {
         struct pkt *c = pkt_alloc(s); /* a separate CNP: no INT, the data's timestamp */
@@ -465,8 +466,8 @@ void flow_start(struct sim *s, struct qp *f)
     f->lb_out = UINT32_MAX;
     f->lb_last = -1;
     f->last_tx = -1;
-    if (s->p.irn || s->p.reorder || s->p.bitmap)
-        bitmaps_alloc(s, f);
+    if (rings(s))
+        f->irn_tx = ring_alloc(s);
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->init)
             s->slot[k].ops->init(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);
