@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include "core/proc.h"
 #include "scenario/load.h"
 #include "core/err.h"
 #include "core/xalloc.h"
@@ -33,12 +33,6 @@ const char *exp_self(void)
     return self;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static int mkdir_p(const char *path)
 {
@@ -434,7 +428,7 @@ static void progress_line(const struct progress *g, const struct point *p, bool 
         return;
     size_t finished = g->done + g->failed;
     size_t left = g->total - g->skipped - finished;
-    double el = now_s() - g->t0;
+    double el = proc_wall() - g->t0;
     char eta[32] = "?", els[32];
     fmt_dur(els, sizeof els, el);
     if (finished) /* the runs finished so far, with as many running at once as now, set the pace */
@@ -470,7 +464,7 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
             struct point *p = &pts[next++];
             if (p->status != 0)
                 continue;
-            p->t0 = now_s();
+            p->t0 = proc_wall();
             if ((p->pid = launch(self, p)) < 0) {
                 fprintf(stderr, "rocesim sweep: fork: %s\n", strerror(errno));
                 p->status = 3;
@@ -508,9 +502,9 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
                     fprintf(stderr, "%ssweep: run %s failed (%s), see %s/run.log\n", g->tty ? "\n" : "", p->name, why,
                             p->dir);
                 }
-                if (!g->tty || now_s() - last > 0.2) {
+                if (!g->tty || proc_wall() - last > 0.2) {
                     progress_line(g, p, false);
-                    last = now_s();
+                    last = proc_wall();
                 }
             }
     }
@@ -868,7 +862,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     /* points that run on several threads each (run.threads): as many at once as the cores hold */
     if (jobs_auto && max_threads > 1)
         jobs = jobs / max_threads > 1 ? jobs / max_threads : 1;
-    struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = now_s()};
+    struct progress g = {.tty = isatty(STDERR_FILENO) && rank == 0, .quiet = quiet, .total = n, .t0 = proc_wall()};
     for (size_t i = 0; i < n; i++)
         g.skipped += pts[i].status == 4;
     if (!quiet && n_other_binary)

@@ -43,15 +43,14 @@
  * merges every rank's records, and gets every result at the end
  * (results_to_root). docs/parallel.md, "Across MPI ranks". */
 #include "net/net_impl.h"
+#include "core/proc.h"
 #include "core/xalloc.h"
 #include <pthread.h>
 #include <sched.h>
-#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Messages from one partition to another in one window, as bytes: per
@@ -446,25 +445,19 @@ static void run_shard(struct par *P, struct shard *sh)
     sh->load = sim_run_window(&sh->s, P->bt, P->bh, &sh->q);
 }
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Thread t takes shards until none is left in this window; its busy time
  * is counted (the rest of the window it waits at the barrier). */
 static void take_shards(struct par *P, uint32_t t)
 {
-    double t0 = wall();
+    double t0 = proc_wall();
     for (;;) {
         uint32_t i = atomic_fetch_add(&P->next, 1);
         if (i >= P->nmine)
             break;
         run_shard(P, &P->sh[P->order[i]]);
     }
-    P->stat.busy[t] += wall() - t0;
+    P->stat.busy[t] += proc_wall() - t0;
 }
 
 struct worker_arg {
@@ -712,21 +705,6 @@ enum { RES_SENDER, RES_RECEIVER, RES_FLAGS, RES_PORT, RES_EVENTS, RES_PACKETS, R
 #define QP_RCV offsetof(struct qp, rcv_nxt)  /* ...the receiver's */
 #define QP_FLAGS offsetof(struct qp, ever_paused) /* ...what switches anywhere set */
 
-/* Resident memory now, in bytes (Linux: /proc/self/statm; 0 elsewhere).
- * Beside the peak, which set-up may set, it shows what the run holds. */
-static uint64_t rss_now(void)
-{
-    unsigned long long size, res = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &size, &res) != 2)
-            res = 0;
-        fclose(f);
-    }
-    long page = sysconf(_SC_PAGESIZE);
-    return (uint64_t)res * (uint64_t)(page > 0 ? page : 4096);
-}
-
 static void res_put(struct par *P, uint8_t tag, uint32_t id)
 {
     xput(P, &tag, 1);
@@ -749,8 +727,7 @@ static void results_to_root(struct par *P)
         const struct sim *s = &P->sh[P->mine[k]].s;
         net += s->ctrl_pending.n + s->lb_held_now;
     }
-    struct rusage ru;
-    uint64_t rss[2] = {getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0, rss_now()}; /* (ru_maxrss: KB on Linux) */
+    uint64_t rss[2] = {proc_peak_rss(), proc_rss()};
     if (me == 0) {
         P->net_packets = net;
         free(P->stat.rss);
@@ -1174,7 +1151,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         wa[t] = (struct worker_arg){P, t};
         pthread_create(&P->tid[t], NULL, worker, &wa[t]);
     }
-    double start = wall();
+    double start = proc_wall();
     bool sense = false;
     uint64_t global_events = 0, since_progress = 0;
     bool known = false;        /* t0 and last are the last window's sums' (no global event since) */
@@ -1284,7 +1261,7 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     for (uint32_t t = 1; t < threads; t++)
         pthread_join(P->tid[t], NULL);
     free(wa);
-    P->stat.loop += wall() - start;
+    P->stat.loop += proc_wall() - start;
     /* Messages of the last window are packets on their wires, as the serial
      * run's are when it stops (packets_left_in_network; a later sim_run_parallel
      * takes them from there) */

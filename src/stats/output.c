@@ -1,6 +1,7 @@
 /* A run's outputs: fct.csv, pfc.csv, summary.json, and in ns-3 mode the
  * ns-3 HPCC fct.txt / pfc.txt formats; plus the progress line on stderr. */
 #include "stats/output.h"
+#include "core/proc.h"
 #include "core/xalloc.h"
 #include "stats/collective.h"
 #include "stats/monitor.h"
@@ -11,18 +12,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int mkdir_p(const char *path, struct err *e)
 {
@@ -235,7 +228,7 @@ static bool on_progress(void *ctx, const struct sim *s)
         return true; /* a full disk: no use running on; output_finish names the file and the reason */
     if (o->opt.quiet)
         return false;
-    double now = wall_now();
+    double now = proc_wall();
     if (now - o->last_print < (o->opt.tty ? 0.5 : 5.0))
         return false;
     o->last_print = now;
@@ -266,10 +259,9 @@ static bool on_progress(void *ctx, const struct sim *s)
     char stop[32] = "end";
     if (s->p.stop)
         snprintf(stop, sizeof stop, "%.3f ms", (double)s->p.stop / T_MS);
-    struct rusage ru;
-    long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0; /* KB on Linux */
+    double rss = (double)proc_peak_rss();
     fprintf(stderr, "%ssim %.3f ms / %s  flows %llu/%u  %.2fM ev/s  RSS %.0f MB  ETA %s%s", o->opt.tty ? "\r" : "rocesim: ",
-            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, (double)rss / 1024,
+            (double)s->now / T_MS, stop, (unsigned long long)s->c.flows_completed, s->n_flows, evs / 1e6, rss / 1048576,
             eta, o->opt.tty ? "   " : "\n");
     o->printed = o->opt.tty;
     return false;
@@ -476,7 +468,7 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
         sim_monitor_start(&sc->sim, first);
     for (uint32_t i = 0; i < sc->sim.n_flows; i++)
         o->total_bytes += sc->sim.flows[i].size;
-    o->t0 = o->last_print = wall_now();
+    o->t0 = o->last_print = proc_wall();
     return 0;
 }
 
@@ -518,7 +510,7 @@ static int follower_open(struct output *o)
     h->sample = on_sample;
     if (first != T_NEVER)
         sim_monitor_start(&o->sc->sim, first);
-    o->t0 = o->last_print = wall_now();
+    o->t0 = o->last_print = proc_wall();
     return 0;
 }
 
@@ -745,7 +737,7 @@ int output_finish(struct output *o, struct err *e)
 {
     const struct sim *s = &o->sc->sim;
     const struct config *cfg = o->sc->cfg;
-    double wall = wall_now() - o->t0;
+    double wall = proc_wall() - o->t0;
     if (o->opt.follower) /* rank 0 writes every rank's results */
         return 0;
     if (o->printed)
@@ -926,8 +918,7 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)sim_packets_in_network(s), (unsigned long long)s->pool.peak);
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
     {
-        struct rusage ru; /* peak resident memory of the whole run (ru_maxrss: KB on Linux) */
-        fprintf(f, "  \"peak_rss_bytes\": %lld,\n", getrusage(RUSAGE_SELF, &ru) == 0 ? (long long)ru.ru_maxrss * 1024 : 0LL);
+        fprintf(f, "  \"peak_rss_bytes\": %llu,\n", (unsigned long long)proc_peak_rss()); /* of the whole run */
     }
     fprintf(f, "  \"events_per_second\": %.0f,\n  \"packet_hops_per_second\": %.0f,\n",
             wall > 0 ? (double)c->events / wall : 0, wall > 0 ? (double)c->packet_hops / wall : 0);
