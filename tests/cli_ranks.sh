@@ -129,6 +129,14 @@ check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
 check grep -q '"ranks": 2,' "$tmp/ex-r/parallel.json"
 check grep -q '"threads": 2,' "$tmp/ex-r/parallel.json"
 for f in fct.csv pfc.csv pfc_ports.csv; do check cmp "$tmp/ex-1/$f" "$tmp/ex-r/$f"; done
+# memory per rank: a rank sets up, and so holds, only its own partitions' ports (8 of the 16 pods
+# each, and the core switches split between them): at most its half of the port array and a few
+# pages at the seam, never another rank's; the two halves together cover every port
+held=$(sed -n 's/.*"port_array_held_bytes_per_rank": \[\([0-9, ]*\)\].*/\1/p' "$tmp/ex-r/parallel.json")
+all=$(num port_array_bytes "$tmp/ex-r/parallel.json")
+check test -n "$held" -a -n "$all"
+for h in ${held//,/ }; do check test "$h" -le $((all / 2 + 3 * 4096)); done
+check test $((${held//, /+})) -ge "$all"
 
 # SIGTERM to mpirun (a script's background job ignores SIGINT; at a terminal, Ctrl-C does the same):
 # it passes SIGTERM to the ranks, they stop at the same progress check and rank 0 writes the

@@ -1,6 +1,7 @@
 /* The process's own clock and memory, as the outputs report them. */
 #ifndef ROCESIM_PROC_H
 #define ROCESIM_PROC_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* Seconds of a monotonic clock (differences only). */
@@ -9,5 +10,10 @@ double proc_wall(void);
 uint64_t proc_peak_rss(void);
 /* Resident memory now, in bytes (Linux: /proc/self/statm; 0 elsewhere). */
 uint64_t proc_rss(void);
+/* Of the bytes [p, p + len), those in pages this process holds on its own
+ * (Linux: /proc/self/pagemap, present and mapped once: a page never written
+ * is not held, nor is one only read, which maps the shared zero page);
+ * UINT64_MAX if unknown. */
+uint64_t proc_held_bytes(const void *p, size_t len);
 
 #endif

@@ -1,8 +1,10 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/xalloc.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "core/err.h"
 
 /* Exit code 2, as for bad input: a scenario too large for this machine is
@@ -32,6 +34,22 @@ void *xcalloc_aligned(size_t n, size_t size, size_t align)
         p = NULL;
     check(p, n, size);
     return memset(p, 0, n * size);
+}
+
+void *xcalloc_pages(size_t n, size_t size)
+{
+    if (!n || !size)
+        n = size = 1;
+    if (n > SIZE_MAX / size)
+        return check(NULL, n, size);
+    void *p = mmap(NULL, n * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return check(p == MAP_FAILED ? NULL : p, n, size);
+}
+
+void xfree_pages(void *p, size_t n, size_t size)
+{
+    if (p)
+        munmap(p, n && size ? n * size : 1);
 }
 
 unsigned char *bytes_room(struct bytes *x, size_t n)

@@ -56,9 +56,9 @@ struct dl_node {
 static void dl_graph_local(struct sim *s, simtime_t limit, struct bytes *g, int32_t *seen)
 {
     for (uint32_t p = 0; p < s->n_ports; p++)
-        for (int q = 1; q < NQ; q++) { /* queue 0 is never paused */
+        for (int q = 1; q < NQ && sim_port_here(s, p); q++) { /* queue 0 is never paused */
             const struct port *pt = &s->ports[p];
-            if (!blocked(s, pt, q, limit) || !par_port_here(s, p))
+            if (!blocked(s, pt, q, limit))
                 continue;
             struct dl_node nd = {p * NQ + (uint32_t)q, 0, pt->paused_since[q]};
             uint32_t v = nd.v;
@@ -180,7 +180,7 @@ void deadlock_check(struct sim *s)
     }
     uint8_t paused = 0; /* (only this process's ports are ever paused here) */
     for (uint32_t p = 0; p < s->n_ports && !paused; p++)
-        paused = s->ports[p].paused_mask && s->nodes[s->ports[p].node].is_switch;
+        paused = sim_port_here(s, p) && s->ports[p].paused_mask && s->nodes[s->ports[p].node].is_switch;
     if (par_any(s, paused)) {
         simtime_t step = d->timeout / 4 ? d->timeout / 4 : 1;
         d->check_at = s->now + step;

@@ -2,7 +2,12 @@
  * at a switch, an egress port), the same set for a balancer's hooks and a
  * CC's switch-side hooks (so they are named lb_port_* wherever they are
  * called). Schemes get this through net/lb.h and net/cc.h. Implemented in
- * net/lbapi.c; cheap enough to call per packet. */
+ * net/lbapi.c; cheap enough to call per packet.
+ * The link's facts (lb_port_peer_node, lb_port_peer, lb_port_delay,
+ * lb_port_node) hold for any port of the fabric, a path's far hops included;
+ * the rest are the state of a port of the switch or host calling: in a
+ * parallel run another partition's ports change elsewhere, and across MPI
+ * ranks another rank's are not even set up. */
 #ifndef ROCESIM_FABRIC_H
 #define ROCESIM_FABRIC_H
 #include <stdbool.h>

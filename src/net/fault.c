@@ -69,16 +69,20 @@ static void port_down(struct sim *s, uint32_t pid)
 
 /* Each end of the link is changed by the sim that owns it: in a parallel run
  * its partition (packets go back to that partition's pool; net/par.c runs
- * this between windows, every partition stopped at this instant). */
+ * this between windows, every partition stopped at this instant). Across MPI
+ * ranks an end another rank runs keeps only its `down` flag here (its port
+ * was never set up: build_ports). */
 void sim_link_set(struct sim *s, uint32_t pid, bool up)
 {
-    uint32_t peer = s->ports[pid].peer;
+    uint32_t peer = sim_port_peer(s, pid);
     if (s->ports[pid].down == !up)
         return;
     if (up) {
         for (int i = 0; i < 2; i++) {
             struct port *pt = &s->ports[i ? peer : pid];
             pt->down = false;
+            if (!sim_port_here(s, i ? peer : pid))
+                continue;
             pt->busy_until = s->now;
             pt->tx_at = -1;
             /* run.ns3_timing: a TX_DONE place held since the link went down
@@ -87,8 +91,13 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
                 pt->tx_place = EV_PLACE_NONE;
         }
     } else {
-        port_down(sim_end(s, pid), pid);
-        port_down(sim_end(s, peer), peer);
+        for (int i = 0; i < 2; i++) {
+            uint32_t end = i ? peer : pid;
+            if (sim_port_here(s, end))
+                port_down(sim_end(s, end), end);
+            else
+                s->ports[end].down = true;
+        }
     }
     sim_end(s, pid)->c.link_changes++;
     if (s->reroute)
@@ -96,10 +105,10 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
     lb_paths_free(s); /* path sets follow the new tables, enumerated again on first use */
     if (s->par)
         par_tables_changed(s, pid, up);
-    if (up) { /* a NIC may have waited to send */
-        port_kick(sim_end(s, pid), pid);
-        port_kick(sim_end(s, peer), peer);
-    }
+    if (up) /* a NIC may have waited to send */
+        for (int i = 0; i < 2; i++)
+            if (sim_port_here(s, i ? peer : pid))
+                port_kick(sim_end(s, i ? peer : pid), i ? peer : pid);
 }
 
 /* A slowed link (topology.slow): both ends run at the new rate from now on.
@@ -115,7 +124,9 @@ void sim_link_set(struct sim *s, uint32_t pid, bool up)
 static void link_rate(struct sim *s, const struct sim_link_event *ev)
 {
     for (int i = 0; i < 2; i++) {
-        uint32_t pid = i ? s->ports[ev->port].peer : ev->port;
+        uint32_t pid = i ? sim_port_peer(s, ev->port) : ev->port;
+        if (!sim_port_here(s, pid))
+            continue; /* another rank's (build_ports) */
         struct port *pt = &s->ports[pid];
         pt->rate = ev->rate;
         if (s->p.ns3_timing) /* ps_per_byte's bytes then hold the port's TX_DONE place (net.h) */
@@ -149,7 +160,7 @@ void sim_link_event(struct sim *s, const struct sim_link_event *ev)
 
 bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p)
 {
-    if (rng_uniform(&s->loss_rng[pid]) >= s->ports[pid].loss)
+    if (rng_uniform(&s->loss_rng[pid]) >= s->plink[pid].loss)
         return false;
     s->c.packets_dropped++;
     s->c.packets_corrupted++;

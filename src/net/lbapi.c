@@ -136,7 +136,11 @@ uint64_t lb_port_bytes(const struct sim *s, uint32_t port)
     return b;
 }
 
-uint64_t lb_port_rate(const struct sim *s, uint32_t port) { return s->ports[port].rate; }
+/* (another rank's port: its rate as set up, for a scheme's set-up over every switch) */
+uint64_t lb_port_rate(const struct sim *s, uint32_t port)
+{
+    return s->node_here && !sim_port_here(s, port) ? s->plink[port].rate : s->ports[port].rate;
+}
 uint64_t lb_port_tx_bytes(const struct sim *s, uint32_t port) { return s->ports[port].tx_bytes; }
 bool lb_port_paused(const struct sim *s, uint32_t port, int q) { return port_paused(&s->ports[port], q); }
 
@@ -160,10 +164,13 @@ bool lb_port_blocked(const struct sim *s, uint32_t port, int q)
     return port_paused(&s->ports[port], q) || s->ports[port].down;
 }
 
-uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return s->ports[s->ports[port].peer].node; }
-uint32_t lb_port_node(const struct sim *s, uint32_t port) { return s->ports[port].node; }
-simtime_t lb_port_delay(const struct sim *s, uint32_t port) { return s->ports[port].delay; }
-bool lb_port_to_host(const struct sim *s, uint32_t port) { return s->ports[port].to_host; }
+uint32_t lb_port_peer_node(const struct sim *s, uint32_t port) { return sim_peer_node(s, port); }
+uint32_t lb_port_node(const struct sim *s, uint32_t port) { return sim_port_node(s, port); }
+simtime_t lb_port_delay(const struct sim *s, uint32_t port) { return s->plink[port].delay; }
+bool lb_port_to_host(const struct sim *s, uint32_t port)
+{
+    return s->node_here && !sim_port_here(s, port) ? !s->nodes[sim_peer_node(s, port)].is_switch : s->ports[port].to_host;
+}
 uint32_t lb_port_queue_packets(const struct sim *s, uint32_t port, int q) { return s->ports[port].q[q].n; }
 
 uint32_t lb_port_requeue(struct sim *s, uint32_t port, int q, uint32_t (*to)(struct sim *s, void *ctx, struct pkt *p),
@@ -326,7 +333,7 @@ void lb_hold_fire(struct sim *s, uint32_t id)
         s->lb->on_release(s, sw, s->lb_par, k);
 }
 
-uint32_t lb_port_peer(const struct sim *s, uint32_t port) { return s->ports[port].peer; }
+uint32_t lb_port_peer(const struct sim *s, uint32_t port) { return sim_port_peer(s, port); }
 
 bool lb_ctrl_route(struct sim *s, struct pkt *p, const uint32_t *ports, int n)
 {
@@ -335,7 +342,7 @@ bool lb_ctrl_route(struct sim *s, struct pkt *p, const uint32_t *ports, int n)
         return false;
     for (int j = 0; j < n; j++) {
         int nc;
-        const uint32_t *cand = sim_route(s, s->ports[ports[j]].node, (uint32_t)s->host_index[p->dst], &nc);
+        const uint32_t *cand = sim_route(s, sim_port_node(s, ports[j]), (uint32_t)s->host_index[p->dst], &nc);
         int k = 0;
         while (k < nc && cand[k] != ports[j])
             k++;

@@ -72,8 +72,7 @@ struct port {
      * dequeue instead of a walk of the queue. */
     _Alignas(64) struct pktq q[NQ];
     /* cold: statistics, pause times, and what only rare paths read */
-    double loss;          /* probability a packet sent here is corrupted on the link (fault.c);
-                           * read only when some link loses (s->loss_rng) */
+    double loss;          /* port_link's, for the ARRIVE of this port's own link (read only when some link loses) */
     simtime_t tx_place_down; /* run.ns3_timing: while the link is down (busy_until = T_NEVER), the time of
                               * the TX_DONE place still held (fault.c) */
     uint64_t pause_frames_rx;
@@ -85,6 +84,20 @@ _Static_assert(offsetof(struct port, wire) == 0 && offsetof(struct port, rr_last
                offsetof(struct port, headroom) == 128 && offsetof(struct port, ns3_tx) + sizeof(void *) <= 192 &&
                offsetof(struct port, q) == 192 && sizeof(struct pktq) == 32 && _Alignof(struct port) == 64,
                "struct port: a hop's fields in lines 0-2, each queue in half a line");
+
+/* What every process knows of every port, whoever runs it: where its link
+ * goes. struct port keeps its own copy of node, peer, rate, delay and loss for the
+ * hop's cache lines; across MPI ranks a rank sets up (and so holds in memory)
+ * only its own partitions' ports, and code that may meet another rank's port
+ * (a path's hops, a cut link's far end, what rank 0 writes of every port)
+ * reads this instead: sim_port_node, sim_port_peer, sim_peer_node. */
+struct port_link {
+    uint32_t node, peer; /* owning node; global id of the port at the far end */
+    simtime_t delay;
+    uint64_t rate;       /* bps as set up (a slowdown changes the port's own, fault.c) */
+    double loss;         /* probability a packet sent here is corrupted on the link (fault.c);
+                          * read only when some link loses (s->loss_rng) */
+};
 
 struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/par.c) */
     _Alignas(64) bool is_switch;
@@ -261,7 +274,9 @@ struct sim {
 
     uint32_t n_nodes, n_ports, n_hosts;
     struct node *nodes;
-    struct port *ports;
+    struct port *ports;        /* across MPI ranks: only this rank's are set up (node_here) */
+    struct port_link *plink;   /* per port, every port's */
+    const uint8_t *node_here;  /* across MPI ranks, per node: 1 if this rank runs it; NULL: every node */
     struct nic *nics;          /* indexed by host index */
     int32_t *host_index;       /* node id -> host index or -1 */
     /* routing, per destination edge switch (every host hangs off one):
@@ -412,7 +427,8 @@ struct par_stats {
     double *busy;   /* per thread: running partitions (the rest of loop it waits at barriers or runs the global work) */
     bool peer_stop; /* across ranks: another rank's progress hook stopped the run (its signal came first) */
     uint64_t *rss;  /* across ranks, at rank 0: each rank's peak resident memory in bytes, then each rank's at the
-                     * end of the run (2 x ranks; NULL otherwise) */
+                     * end of the run, then the bytes of the port array it holds then (proc_held_bytes: its own
+                     * ports, not another rank's), 3 x ranks; NULL otherwise */
 };
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct par_stats *st, uint64_t *part_events, uint32_t n);
@@ -443,6 +459,12 @@ const char *sim_serial_only_reason(const struct sim *s);
  * Memory: edges^2 entries, a word per path. */
 void lb_paths_build(struct sim *s);
 
+static inline uint32_t sim_port_node(const struct sim *s, uint32_t pid) { return s->plink[pid].node; }
+static inline uint32_t sim_port_peer(const struct sim *s, uint32_t pid) { return s->plink[pid].peer; }
+static inline uint32_t sim_peer_node(const struct sim *s, uint32_t pid) { return s->plink[s->plink[pid].peer].node; }
+/* Whether this process runs node n / port pid (always, but across MPI ranks). */
+static inline bool sim_node_here(const struct sim *s, uint32_t n) { return !s->node_here || s->node_here[n]; }
+static inline bool sim_port_here(const struct sim *s, uint32_t pid) { return sim_node_here(s, s->plink[pid].node); }
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 
 /* Candidate egress ports of switch `node` toward host index `hi` (n = 0:

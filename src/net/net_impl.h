@@ -206,12 +206,10 @@ bool par_pending(const struct sim *s);
 /* Across MPI ranks, at rank 0 after the run: the packets left in the whole
  * network (results_to_root); false otherwise. */
 bool par_net_packets(const struct sim *s, uint64_t *n);
-/* Across MPI ranks (collective, every rank at the same global event): whether
- * this process runs port pid's node (true in one process); every rank's
+/* Across MPI ranks (collective, every rank at the same global event): every rank's
  * bytes [*buf, *buf + *len), concatenated in rank order, in place of this
  * one's (valid until the next collective; unchanged in one process); whether
  * `mine` holds at any rank. */
-bool par_port_here(const struct sim *s, uint32_t pid);
 void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len);
 bool par_any(struct sim *s, bool mine);
 /* The sample hook (EV_MONITOR) of a parallel run: across ranks, rank 0's

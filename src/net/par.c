@@ -414,9 +414,9 @@ void par_tables_changed(struct sim *m, uint32_t pid, bool up)
 {
     struct par *P = m->par;
     sync_tables(P);
-    if (!up && m->ports[pid].cut) {
+    if (!up && P->dest[P->peer[pid]] != P->dest[pid]) { /* a cut link (its peer's peer is pid) */
         lose_messages(P, pid);
-        lose_messages(P, m->ports[pid].peer);
+        lose_messages(P, P->peer[pid]);
     }
 }
 
@@ -727,13 +727,14 @@ static void results_to_root(struct par *P)
         const struct sim *s = &P->sh[P->mine[k]].s;
         net += s->ctrl_pending.n + s->lb_held_now;
     }
-    uint64_t rss[2] = {proc_peak_rss(), proc_rss()};
+    /* (before rank 0 writes what the others send into its copies of their ports) */
+    uint64_t rss[3] = {proc_peak_rss(), proc_rss(), proc_held_bytes(m->ports, (size_t)m->n_ports * sizeof *m->ports)};
     if (me == 0) {
         P->net_packets = net;
         free(P->stat.rss);
-        P->stat.rss = xcalloc(2 * (size_t)P->comm->size, sizeof *P->stat.rss);
-        P->stat.rss[0] = rss[0];
-        P->stat.rss[P->comm->size] = rss[1];
+        P->stat.rss = xcalloc(3 * (size_t)P->comm->size, sizeof *P->stat.rss);
+        for (int i = 0; i < 3; i++)
+            P->stat.rss[i * P->comm->size] = rss[i];
     } else {
         res_put(P, RES_PACKETS, 0);
         xput(P, &net, sizeof net);
@@ -765,7 +766,7 @@ static void results_to_root(struct par *P)
         }
         for (uint32_t p = 0; p < m->n_ports; p++) {
             const struct port *pt = &m->ports[p];
-            if ((uint32_t)P->rank_of[part_of_node(P, pt->node)] != me || !(pt->pause_frames_rx || pt->paused_time || pt->paused_mask))
+            if (!sim_port_here(m, p) || !(pt->pause_frames_rx || pt->paused_time || pt->paused_mask))
                 continue;
             res_put(P, RES_PORT, p);
             xput(P, &pt->paused_mask, sizeof pt->paused_mask);
@@ -815,8 +816,8 @@ static void results_to_root(struct par *P)
             xget(&at, &P->sh[id].s.c.events, sizeof(uint64_t));
             break;
         case RES_RSS:
-            xget(&at, &P->stat.rss[id], sizeof(uint64_t));
-            xget(&at, &P->stat.rss[P->comm->size + id], sizeof(uint64_t));
+            for (int i = 0; i < 3; i++)
+                xget(&at, &P->stat.rss[i * P->comm->size + id], sizeof(uint64_t));
             break;
         default: { /* RES_PACKETS */
             uint64_t x;
@@ -826,12 +827,6 @@ static void results_to_root(struct par *P)
         }
     }
     P->gathered = P->rank == 0;
-}
-
-bool par_port_here(const struct sim *s, uint32_t pid)
-{
-    const struct par *P = s->par;
-    return !P || !P->comm || P->rank_of[part_of_node(P, s->ports[pid].node)] == P->rank;
 }
 
 void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len)
@@ -869,7 +864,8 @@ bool par_any(struct sim *s, bool mine)
 
 /* Another rank's port or flow as rank 0's monitors read it, or what rank 0's
  * copy held before (put back after the sample: its copies of other ranks'
- * state stay as set up, which the deadlock check and the results rely on). */
+ * flows stay as set up, and of their ports as never set up, zeros, which the
+ * results rely on). */
 struct borrowed {
     uint8_t tag;
     uint32_t id;
@@ -879,7 +875,7 @@ struct borrowed {
 enum { LEND_PORT, LEND_SENDER, LEND_RECEIVER };
 
 /* The fields the monitors read (stats/monitor.c): a port's queued bytes
- * (for a NIC's port, its ACK queue's too), bytes sent and paused classes; a
+ * (for a NIC's port, its ACK queue's too), bytes sent, rate and paused classes; a
  * flow's state and pacing rate at its sender, its rcv_nxt at its receiver.
  * Swaps them between the sim and b, so the same call lends and gives back. */
 static void lend_swap(struct sim *m, struct borrowed *b)
@@ -887,12 +883,13 @@ static void lend_swap(struct sim *m, struct borrowed *b)
     struct borrowed was = {.tag = b->tag, .id = b->id};
     if (b->tag == LEND_PORT) {
         struct port *pt = &m->ports[b->id];
-        int32_t hi = m->host_index[pt->node];
+        int32_t hi = m->host_index[sim_port_node(m, b->id)];
         for (int q = 0; q < NQ; q++) {
             was.qbytes[q] = pt->q[q].bytes;
             pt->q[q].bytes = b->qbytes[q];
         }
         was.tx_bytes = pt->tx_bytes, pt->tx_bytes = b->tx_bytes;
+        was.rate = pt->rate, pt->rate = b->rate;
         was.paused_mask = pt->paused_mask, pt->paused_mask = b->paused_mask;
         if (hi >= 0)
             was.ack_bytes = m->nics[hi].ackq.bytes, m->nics[hi].ackq.bytes = b->ack_bytes;
@@ -916,11 +913,11 @@ static void lend_to_root(struct par *P)
     P->x.len = 0;
     if (P->rank != 0) {
         for (uint32_t p = 0; p < m->n_ports; p++) {
-            if (!par_port_here(m, p))
+            if (!sim_port_here(m, p))
                 continue;
             const struct port *pt = &m->ports[p];
             int32_t hi = m->host_index[pt->node];
-            struct borrowed b = {.tag = LEND_PORT, .id = p, .tx_bytes = pt->tx_bytes, .paused_mask = pt->paused_mask,
+            struct borrowed b = {.tag = LEND_PORT, .id = p, .tx_bytes = pt->tx_bytes, .rate = pt->rate, .paused_mask = pt->paused_mask,
                                  .ack_bytes = hi >= 0 ? m->nics[hi].ackq.bytes : 0};
             uint64_t any = b.tx_bytes | b.paused_mask | b.ack_bytes;
             for (int q = 0; q < NQ; q++)
@@ -930,9 +927,9 @@ static void lend_to_root(struct par *P)
         }
         for (uint32_t f = 0; f < m->n_flows; f++) {
             const struct qp *q = &m->flows[f];
-            if (q->state == FLOW_ACTIVE && par_port_here(m, m->nodes[q->src].port0))
+            if (q->state == FLOW_ACTIVE && sim_node_here(m, q->src))
                 xput(P, &(struct borrowed){.tag = LEND_SENDER, .id = f, .state = q->state, .rate = q->rate}, sizeof(struct borrowed));
-            if (q->rcv_nxt && par_port_here(m, m->nodes[q->dst].port0))
+            if (q->rcv_nxt && sim_node_here(m, q->dst))
                 xput(P, &(struct borrowed){.tag = LEND_RECEIVER, .id = f, .rcv_nxt = q->rcv_nxt}, sizeof(struct borrowed));
         }
     }
@@ -1051,14 +1048,16 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
         P->wire = xmalloc(m->n_ports * sizeof *P->wire);
         P->dest = xmalloc(m->n_ports * sizeof *P->dest);
         for (uint32_t p = 0; p < m->n_ports; p++) {
-            uint32_t q = m->ports[p].peer;
-            m->ports[p].cut = pt[m->ports[p].node] != pt[m->ports[q].node];
+            uint32_t q = sim_port_peer(m, p);
+            bool cut = pt[sim_port_node(m, p)] != pt[sim_port_node(m, q)];
+            if (sim_port_here(m, p)) /* (across ranks another rank's port is never written: build_ports) */
+                m->ports[p].cut = cut;
             P->peer[p] = q;
-            P->dest[p] = pt[m->ports[q].node]; /* once per port, not per message (and the peer's line is another thread's) */
+            P->dest[p] = pt[sim_port_node(m, q)]; /* once per port, not per message (and the peer's line is another thread's) */
             /* A cut port never uses its own wire (it sends messages), so its
              * link's packets wait on its peer's, written only by the
              * receiving partition. */
-            P->wire[p] = m->ports[p].cut ? &m->ports[q].wire : &m->ports[p].wire;
+            P->wire[p] = cut ? &m->ports[q].wire : &m->ports[p].wire;
         }
         lb_paths_alloc(m); /* before the shards copy the sim: one table of path sets, each enumerated at its first use by any partition (paths.c) */
         /* the main queue keeps the global events only; shards start flows */

@@ -33,7 +33,7 @@ static void enumerate(struct sim *s, uint32_t node, uint32_t dst_edge, int hop, 
     uint32_t n = s->route_cnt[ri];
     for (uint32_t i = 0; i < n && i < 256; i++) {
         uint32_t port = s->route_ports[s->route_off[ri] + i];
-        enumerate(s, s->ports[s->ports[port].peer].node, dst_edge, hop + 1, word | i << (8 * hop), ps, cap);
+        enumerate(s, sim_peer_node(s, port), dst_edge, hop + 1, word | i << (8 * hop), ps, cap);
     }
 }
 
@@ -86,7 +86,7 @@ int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t 
             break;
         uint32_t port = s->route_ports[s->route_off[ri] + ((word >> (8 * k)) & 0xffu) % n];
         ports[k++] = port;
-        node = s->ports[s->ports[port].peer].node;
+        node = sim_peer_node(s, port);
     }
     return k;
 }

@@ -133,7 +133,7 @@ uint32_t cc_hops_to_host(const struct sim *s, uint32_t sw, uint32_t h)
         const uint32_t *c = sim_route(s, node, (uint32_t)hi, &n);
         if (n == 0)
             return 0;
-        node = s->ports[s->ports[c[0]].peer].node;
+        node = sim_peer_node(s, c[0]);
         if (node == h)
             return d;
     }

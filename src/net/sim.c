@@ -100,8 +100,9 @@ void sim_start(struct sim *s)
     for (uint32_t h = 0; h < s->n_hosts; h++)
         s->nics[h].wake_at = T_NEVER;
     for (uint32_t p = 0; p < s->n_ports; p++)
-        s->ports[p].tx_at = -1;
-    if (s->p.ns3_timing) {
+        if (sim_port_here(s, p)) /* (across ranks another rank's ports stay unwritten: build_ports) */
+            s->ports[p].tx_at = -1;
+    if (s->p.ns3_timing) { /* (one process: parallel runs refuse it) */
         evq_set_places(&s->evq, sim_places, s);
         for (uint32_t p = 0; p < s->n_ports; p++) {
             s->ports[p].tx_place = EV_PLACE_NONE; /* in place of ps_per_byte, which ns3_tx replaces */
@@ -216,7 +217,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
                 arrive_push(s, id, w->head->t_arrive);
         }
         s->c.packet_hops++;
-        if (s->loss_rng && pt->loss > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
+        if (s->loss_rng && (shard ? s->plink[id].loss : pt->loss) > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
         uint32_t in = shard ? s->port_peer[id] : pt->peer, node = s->ports[in].node;
         if (p->type == PKT_PFC) {
@@ -281,7 +282,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
 void sim_mark_paused_waiting(struct sim *s)
 {
     for (uint32_t i = 0; i < s->n_ports; i++)
-        for (int q = 0; q < NQ; q++) {
+        for (int q = 0; q < NQ && sim_port_here(s, i); q++) {
             uint32_t n = s->ports[i].q[q].paused_left;
             for (const struct pkt *x = s->ports[i].q[q].head; n && x; x = x->next, n--)
                 if (x->flow != UINT32_MAX)
@@ -512,6 +513,8 @@ uint64_t sim_packets_in_network(const struct sim *s)
     if (s->par && !s->is_shard && par_net_packets(s, &n))
         return n;
     for (uint32_t i = 0; i < s->n_ports; i++) {
+        if (!sim_port_here(s, i))
+            continue;
         n += s->ports[i].wire.n;
         for (int q = 0; q < NQ; q++)
             n += s->ports[i].q[q].n;
@@ -552,7 +555,9 @@ void sim_free(struct sim *s)
         free(s->flows[i].irn_tx);
     }
     free(s->nodes);
-    free(s->ports);
+    xfree_pages(s->ports, s->n_ports, sizeof *s->ports);
+    free(s->plink);
+    free((void *)s->node_here);
     free(s->nics);
     free(s->host_index);
     sim_routes_free(s);

@@ -100,8 +100,7 @@ static int slow_event(const struct sim *s, const struct cfg_switch *sw, uint32_t
 {
     *ev = (struct sim_link_event){.at = at, .port = pid, .rate = rate};
     for (int i = 0; i < 2; i++) {
-        struct port tmp = s->ports[i ? s->ports[pid].peer : pid];
-        tmp.rate = rate;
+        struct port tmp = {.node = sim_port_node(s, i ? sim_port_peer(s, pid) : pid), .rate = rate};
         if (!s->nodes[tmp.node].is_switch)
             continue;
         struct err sub;
@@ -165,7 +164,7 @@ static void sim_routes_fill(struct scenario *sc)
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
         for (uint32_t k = 0; k < nd->nports; k++)
-            port_to[s->ports[s->ports[nd->port0 + k].peer].node] = nd->port0 + k;
+            port_to[sim_peer_node(s, nd->port0 + k)] = nd->port0 + k;
         for (uint32_t ei = 0; n >= rt->row0 && n - rt->row0 < rt->nrows && ei < rt->n_edges; ei++) {
             size_t i = (size_t)(n - rt->row0) * rt->n_edges + ei;
             for (uint32_t j = 0; j < rt->cnt[i]; j++)
@@ -397,13 +396,18 @@ static void build_params(struct sim *s, const struct config *cfg)
 }
 
 /* Nodes and ports: node n's ports are its links in file order. */
+/* Every port's link (s->plink); the port itself only where this process runs
+ * its node (s->node_here), so across MPI ranks another rank's ports are pages
+ * never written (xcalloc_pages): memory per rank follows its partitions. */
 static void build_ports(struct sim *s, const struct topo *t, const struct config *cfg)
 {
     s->n_nodes = t->n_nodes;
     s->n_ports = 2 * t->n_links;
     s->nodes = xcalloc_aligned(s->n_nodes, sizeof *s->nodes, _Alignof(struct node)); /* one line each: partitions write their own */
-    s->ports = xcalloc_aligned(s->n_ports, sizeof *s->ports, _Alignof(struct port)); /* a hop's fields in whole cache lines */
+    s->ports = xcalloc_pages(s->n_ports, sizeof *s->ports); /* page-aligned: a hop's fields in whole cache lines */
+    s->plink = xcalloc(s->n_ports, sizeof *s->plink);
     uint32_t *link_port = xcalloc(2 * (size_t)t->n_links, sizeof *link_port);
+    bool lossy = false;
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
         nd->is_switch = t->nodes[n].is_switch;
@@ -414,36 +418,48 @@ static void build_ports(struct sim *s, const struct topo *t, const struct config
         for (uint32_t k = 0; k < nd->nports; k++) {
             uint32_t li = t->adj_link[t->adj_off[n] + k];
             const struct topo_link *l = &t->links[li];
-            struct port *pt = &s->ports[nd->port0 + k];
-            pt->node = n;
-            pt->rate = l->rate;
-            pt->delay = l->delay;
-            pt->loss = l->error_rate > 0 ? l->error_rate : cfg->topology.loss;
-            if (pt->loss > 0 && !s->loss_rng)
-                s->loss_rng = xcalloc(2 * (size_t)t->n_links, sizeof *s->loss_rng);
-            if ((8 * T_SEC) % l->rate == 0) /* 100G: 80 ps per byte, exactly */
-                pt->ps_per_byte = (uint32_t)((8 * T_SEC) / l->rate);
+            struct port_link *pl = &s->plink[nd->port0 + k];
+            pl->node = n;
+            pl->rate = l->rate;
+            pl->delay = l->delay;
+            pl->loss = l->error_rate > 0 ? l->error_rate : cfg->topology.loss;
+            lossy |= pl->loss > 0;
             link_port[2 * li + (l->a == n ? 0 : 1)] = nd->port0 + k;
         }
     }
     for (uint32_t li = 0; li < t->n_links; li++) {
-        s->ports[link_port[2 * li]].peer = link_port[2 * li + 1];
-        s->ports[link_port[2 * li + 1]].peer = link_port[2 * li];
-        s->ports[link_port[2 * li]].to_host = !t->nodes[t->links[li].b].is_switch;
-        s->ports[link_port[2 * li + 1]].to_host = !t->nodes[t->links[li].a].is_switch;
+        s->plink[link_port[2 * li]].peer = link_port[2 * li + 1];
+        s->plink[link_port[2 * li + 1]].peer = link_port[2 * li];
     }
     free(link_port);
+    for (uint32_t p = 0; p < s->n_ports; p++) {
+        if (!sim_port_here(s, p))
+            continue;
+        const struct port_link *pl = &s->plink[p];
+        struct port *pt = &s->ports[p];
+        pt->node = pl->node;
+        pt->peer = pl->peer;
+        pt->rate = pl->rate;
+        pt->delay = pl->delay;
+        pt->loss = pl->loss;
+        pt->to_host = !s->nodes[s->plink[pl->peer].node].is_switch;
+        if ((8 * T_SEC) % pl->rate == 0) /* 100G: 80 ps per byte, exactly */
+            pt->ps_per_byte = (uint32_t)((8 * T_SEC) / pl->rate);
+    }
     /* each lossy link direction draws from its own stream, so a loss rate on
      * one link does not change what another (or RED, or traffic) sees */
-    for (uint32_t p = 0; s->loss_rng && p < s->n_ports; p++)
-        if (s->ports[p].loss > 0)
+    if (lossy)
+        s->loss_rng = xcalloc(s->n_ports, sizeof *s->loss_rng);
+    for (uint32_t p = 0; lossy && p < s->n_ports; p++)
+        if (s->plink[p].loss > 0 && (sim_port_here(s, p) || sim_port_here(s, s->plink[p].peer))) /* (the receiving end draws) */
             rng_seed(&s->loss_rng[p], (uint64_t)cfg->run.seed, LOSS_STREAM_BASE + p);
     /* and each port its own RED stream (switch.c red_mark), so a switch's
      * marks do not depend on the order of other switches' events */
     if (s->p.ecn) {
         s->red_rng = xcalloc(s->n_ports, sizeof *s->red_rng);
         for (uint32_t p = 0; p < s->n_ports; p++)
-            rng_seed(&s->red_rng[p], (uint64_t)cfg->run.seed, RED_STREAM_BASE + p);
+            if (sim_port_here(s, p))
+                rng_seed(&s->red_rng[p], (uint64_t)cfg->run.seed, RED_STREAM_BASE + p);
     }
 }
 
@@ -471,12 +487,13 @@ static int build_mmu(struct sim *s, const struct cfg_switch *sw, uint64_t nic_ra
         if (!nd->is_switch)
             continue;
         nd->buffer = sw->buffer;
-        for (uint32_t k = 0; k < nd->nports; k++) {
-            struct port *pt = &s->ports[nd->port0 + k];
+        for (uint32_t k = 0; k < nd->nports; k++) { /* every switch checked, another rank's on a copy */
+            const struct port_link *pl = &s->plink[nd->port0 + k];
+            struct port scratch = {.rate = pl->rate}, *pt = sim_node_here(s, n) ? &s->ports[nd->port0 + k] : &scratch;
             if (port_ecn(sw, pt, e) < 0)
                 return -1;
-            pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pt->rate, pt->delay, max_wire);
-            pt->pfc_shift = pfc_shift_for(sw, pt->rate, nic_rate);
+            pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pl->rate, pl->delay, max_wire);
+            pt->pfc_shift = pfc_shift_for(sw, pl->rate, nic_rate);
             nd->total_hdrm += pt->headroom;
             nd->total_rsrv += sw->reserve;
         }
@@ -615,6 +632,48 @@ static void build_receiver(struct scenario *sc, uint64_t max_win)
         s->p.irn_bits *= 2;
 }
 
+#define PARTS_PER_THREAD 4
+
+/* The fabric's partitions for run.partitions, auto (0): at least
+ * PARTS_PER_THREAD per thread where the edge switches allow, so that the
+ * threads can be balanced (docs/parallel.md). */
+static int partition_for(const struct scenario *sc, struct partition *pt, struct err *e)
+{
+    const struct config *c = sc->cfg;
+    int ranks = sc->comm ? sc->comm->size : 1;
+    if (topo_partition(pt, &sc->topo, (uint32_t)c->run.partitions, e) < 0)
+        return -1;
+    uint64_t enough = (uint64_t)c->run.threads * (uint64_t)ranks * PARTS_PER_THREAD;
+    if (c->run.partitions == 0 && pt->n_parts < enough) {
+        partition_free(pt);
+        if (topo_partition(pt, &sc->topo, (uint32_t)enough, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Across MPI ranks, before the ports are built: which nodes this rank runs
+ * (sim.node_here), so that it sets up only their ports. A partitioning that
+ * scenario_parallel would refuse leaves every node here; it says why there. */
+static void rank_nodes(struct scenario *sc)
+{
+    struct partition pt;
+    struct err ignored;
+    if (!sc->comm || sc->comm->size < 2 || partition_for(sc, &pt, &ignored) < 0)
+        return;
+    if (pt.n_parts >= 2 && pt.lookahead > 0) {
+        uint8_t *here = xcalloc(sc->topo.n_nodes, 1);
+        for (uint32_t n = 0; n < sc->topo.n_nodes; n++)
+            here[n] = par_rank_of(pt.part[n], pt.n_parts, sc->comm->size) == sc->comm->rank;
+        sc->sim.node_here = here;
+        sc->part = pt.part;
+        pt.part = NULL;
+        sc->n_parts = pt.n_parts;
+        sc->lookahead = pt.lookahead;
+    }
+    partition_free(&pt);
+}
+
 int scenario_build(struct scenario *sc, struct err *e)
 {
     const struct config *cfg = sc->cfg;
@@ -643,10 +702,11 @@ int scenario_build(struct scenario *sc, struct err *e)
     const struct cfg_transport *tp = &cfg->transport;
     const struct cfg_switch *sw = &cfg->sw;
     build_params(s, cfg);
+    rank_nodes(sc);
     build_ports(s, t, cfg);
     if (build_hosts(s, t, e) < 0)
         return -1;
-    uint64_t nic_rate = s->ports[s->nics[0].port].rate;
+    uint64_t nic_rate = s->plink[s->nics[0].port].rate;
     if (build_mmu(s, sw, nic_rate, e) < 0)
         return -1;
     sim_routes_fill(sc);
@@ -677,8 +737,6 @@ int scenario_build(struct scenario *sc, struct err *e)
     return 0;
 }
 
-#define PARTS_PER_THREAD 4
-
 int scenario_parallel(struct scenario *sc, struct err *e)
 {
     const struct config *c = sc->cfg;
@@ -700,41 +758,35 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         why = sim_parallel_refusal(&sc->sim);
     if (why)
         return errf(e, "%s: %s; %s", who, why, fix);
-    struct partition pt;
-    if (topo_partition(&pt, &sc->topo, (uint32_t)c->run.partitions, e) < 0)
-        return -1;
-    /* auto: at least PARTS_PER_THREAD partitions per thread where the edge switches allow,
-     * so that the threads can be balanced (docs/parallel.md) */
-    uint64_t enough = (uint64_t)c->run.threads * (uint64_t)ranks * PARTS_PER_THREAD;
-    if (c->run.partitions == 0 && pt.n_parts < enough) {
-        partition_free(&pt);
-        if (topo_partition(&pt, &sc->topo, (uint32_t)enough, e) < 0)
+    if (!sc->part) { /* (across ranks rank_nodes found them before the ports were built) */
+        struct partition pt;
+        if (partition_for(sc, &pt, e) < 0)
             return -1;
-    }
-    if (pt.n_parts > 1 && pt.lookahead <= 0) {
+        if (pt.n_parts > 1 && pt.lookahead <= 0) {
+            partition_free(&pt);
+            return errf(e, "%s: a link between partitions has no delay (topology.link_delay = 0): no window "
+                           "for the partitions to run apart", who);
+        }
+        if (pt.n_parts < 2) {
+            partition_free(&pt);
+            if (ranks > 1)
+                return errf(e, "%s: the fabric has one partition (run.partitions, topo/partition.h): nothing to share; %s", who, fix);
+            warnf("%s: the fabric has one partition (run.partitions, topo/partition.h); running serially", who);
+            return 0;
+        }
+        sc->part = pt.part;
+        pt.part = NULL;
+        sc->n_parts = pt.n_parts;
+        sc->lookahead = pt.lookahead;
         partition_free(&pt);
-        return errf(e, "%s: a link between partitions has no delay (topology.link_delay = 0): no window "
-                       "for the partitions to run apart", who);
-    }
-    if (pt.n_parts < 2) {
-        partition_free(&pt);
-        if (ranks > 1)
-            return errf(e, "%s: the fabric has one partition (run.partitions, topo/partition.h): nothing to share; %s", who, fix);
-        warnf("%s: the fabric has one partition (run.partitions, topo/partition.h); running serially", who);
-        return 0;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores > 0 && c->run.threads > cores)
         warnf("run.threads = %lld: more threads than the %ld cores online; they time-share (same outputs, slower)",
               (long long)c->run.threads, cores);
-    if (pt.n_parts < (uint32_t)c->run.threads * (uint32_t)ranks)
+    if (sc->n_parts < (uint32_t)c->run.threads * (uint32_t)ranks)
         warnf("%s%s: only %u partitions (run.partitions) for %lld threads, so some have nothing to run", who,
-              ranks > 1 && c->run.threads > 1 ? " and run.threads" : "", pt.n_parts, (long long)c->run.threads * ranks);
-    sc->part = pt.part;
-    pt.part = NULL;
-    sc->n_parts = pt.n_parts;
-    sc->lookahead = pt.lookahead;
-    partition_free(&pt);
+              ranks > 1 && c->run.threads > 1 ? " and run.threads" : "", sc->n_parts, (long long)c->run.threads * ranks);
     return 0;
 }
 

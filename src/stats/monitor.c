@@ -59,7 +59,9 @@ const char *layer_name(unsigned layer)
 
 static inline bool port_any_paused(const struct port *pt) { return pt->paused_mask != 0; }
 
-static inline uint32_t peer_node(const struct sim *s, uint32_t pid) { return s->ports[s->ports[pid].peer].node; }
+/* (Node and peer from s->plink: across MPI ranks rank 0 samples every rank's
+ * ports, whose state the others lend it (net/par.c), on copies it never set up.) */
+static inline uint32_t peer_node(const struct sim *s, uint32_t pid) { return sim_peer_node(s, pid); }
 
 /* For every edge switch B: the switches from which B is reachable through
  * switches, in BFS order from B (so each one's next hops toward B come
@@ -159,19 +161,20 @@ static void sample_queue(struct monitors *m, struct mon *mo, const struct sim *s
 {
     for (uint32_t i = 0; i < mo->n; i++) {
         const struct port *pt = &s->ports[mo->id[i]];
-        const struct node *nd = &s->nodes[pt->node];
+        uint32_t node = sim_port_node(s, mo->id[i]);
+        const struct node *nd = &s->nodes[node];
         uint64_t b[NQ] = {0}, total = 0;
         if (nd->is_switch) {
             for (int q = 0; q < NQ; q++)
                 total += b[q] = pt->q[q].bytes;
         } else { /* a NIC queues only ACK/NACK/CNP; data waits in the QPs */
-            total = b[0] = s->nics[s->host_index[pt->node]].ackq.bytes;
+            total = b[0] = s->nics[s->host_index[node]].ackq.bytes;
         }
-        fprintf(mo->f, "%lld,%u,%u,%llu", t_ns(s->now), pt->node, mo->id[i] - nd->port0, (unsigned long long)total);
+        fprintf(mo->f, "%lld,%u,%u,%llu", t_ns(s->now), node, mo->id[i] - nd->port0, (unsigned long long)total);
         if (m->by_prio)
             for (int q = 0; q < NQ; q++)
                 fprintf(mo->f, ",%llu", (unsigned long long)b[q]);
-        fprintf(mo->f, ",%u\n", s->ports[pt->peer].node); /* the neighbour this port sends to */
+        fprintf(mo->f, ",%u\n", peer_node(s, mo->id[i])); /* the neighbour this port sends to */
     }
 }
 
@@ -190,9 +193,12 @@ static void sample_util(struct mon *mo, const struct sim *s)
         mo->prev[i] = pt->tx_bytes;
         if (dt <= 0)
             continue;
-        double u = (double)d * 8.0 * (double)T_SEC / ((double)pt->rate * (double)dt);
-        fprintf(mo->f, "%lld,%u,%u,%.6f,%u\n", t_ns(s->now), pt->node, mo->id[i] - s->nodes[pt->node].port0, u,
-                s->ports[pt->peer].node);
+        /* (a port that sent nothing: 0, whatever its rate; across ranks one
+         * that never sent was never lent, so rank 0's copy has no rate) */
+        double u = d ? (double)d * 8.0 * (double)T_SEC / ((double)pt->rate * (double)dt) : 0.0;
+        uint32_t node = sim_port_node(s, mo->id[i]);
+        fprintf(mo->f, "%lld,%u,%u,%.6f,%u\n", t_ns(s->now), node, mo->id[i] - s->nodes[node].port0, u,
+                peer_node(s, mo->id[i]));
     }
 }
 
@@ -217,7 +223,7 @@ static void sample_paused(struct monitors *m, struct mon *mo, const struct sim *
     for (uint32_t i = 0; i < s->n_ports; i++)
         if (port_any_paused(&s->ports[i])) {
             ports++;
-            if (s->nodes[s->ports[i].node].is_switch && s->nodes[peer_node(s, i)].is_switch)
+            if (s->nodes[sim_port_node(s, i)].is_switch && s->nodes[peer_node(s, i)].is_switch)
                 fabric++;
         }
     fprintf(mo->f, "%lld,%u,%llu\n", t_ns(s->now), ports, (unsigned long long)(fabric ? paused_paths(m, s) : 0));
@@ -230,9 +236,9 @@ static void sample_paused(struct monitors *m, struct mon *mo, const struct sim *
 static void sample_imbalance(struct mon *mo, const struct sim *s)
 {
     for (uint32_t i = 0; i < mo->n;) {
-        uint32_t node = s->ports[mo->id[i]].node, j = i;
+        uint32_t node = sim_port_node(s, mo->id[i]), j = i;
         uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
-        for (; j < mo->n && s->ports[mo->id[j]].node == node; j++) {
+        for (; j < mo->n && sim_port_node(s, mo->id[j]) == node; j++) {
             uint64_t d = s->ports[mo->id[j]].tx_bytes - mo->prev[j];
             mo->prev[j] = s->ports[mo->id[j]].tx_bytes;
             lo = d < lo ? d : lo;
@@ -500,13 +506,14 @@ int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
     if (!f)
         return -1;
     for (uint32_t pid = 0; pid < s->n_ports; pid++) {
-        const struct port *pt = &s->ports[pid];
-        const struct node *nd = &s->nodes[pt->node];
+        const struct port *pt = &s->ports[pid]; /* (across MPI ranks, what every rank sent rank 0: net/par.c) */
+        uint32_t node = sim_port_node(s, pid);
+        const struct node *nd = &s->nodes[node];
         simtime_t t = pt->paused_time;
         for (int q = 0; q < NQ; q++)
             if (port_paused(pt, q)) /* still paused when the run ended */
                 t += s->now - pt->paused_since[q];
-        fprintf(f, "%u,%u,%s,%llu,%.3f\n", pt->node, pid - nd->port0, layer_name(nd->is_switch ? nd->layer : LAYER_HOST),
+        fprintf(f, "%u,%u,%s,%llu,%.3f\n", node, pid - nd->port0, layer_name(nd->is_switch ? nd->layer : LAYER_HOST),
                 (unsigned long long)pt->pause_frames_rx, (double)t / (double)T_US);
     }
     return output_fclose(f, path, e);

@@ -49,8 +49,8 @@ static int layer_of_name(const char *s)
 
 bool monitor_is_uplink(const struct sim *s, uint32_t pid)
 {
-    const struct port *pt = &s->ports[pid];
-    return s->nodes[pt->node].is_switch && s->nodes[pt->node].layer == LAYER_EDGE && !pt->to_host;
+    const struct node *nd = &s->nodes[sim_port_node(s, pid)];
+    return nd->is_switch && nd->layer == LAYER_EDGE && s->nodes[sim_peer_node(s, pid)].is_switch;
 }
 
 /* The indices i < n with sel[i], ascending, into *ids; their count. */

@@ -100,13 +100,13 @@ static const char *base_name(const char *p)
 static void on_pfc(void *ctx, const struct sim *s, uint32_t pid, int prio, bool pause)
 {
     struct output *o = ctx;
-    const struct port *pt = &s->ports[pid];
-    const struct node *nd = &s->nodes[pt->node];
+    uint32_t node = sim_port_node(s, pid); /* (across MPI ranks, rank 0 writes every rank's) */
+    const struct node *nd = &s->nodes[node];
     uint32_t local = pid - nd->port0;
-    fprintf(o->pfc_csv, "%lld,%u,%u,%d,%u,%s\n", (long long)(s->now / T_NS), pt->node, local, prio,
-            s->ports[pt->peer].node, pause ? "pause" : "resume");
+    fprintf(o->pfc_csv, "%lld,%u,%u,%d,%u,%s\n", (long long)(s->now / T_NS), node, local, prio,
+            sim_peer_node(s, pid), pause ? "pause" : "resume");
     if (o->ns3_pfc) /* time node nodetype ifIndex type(1 pause, 0 resume) */
-        fprintf(o->ns3_pfc, "%lld %u %u %u %u\n", (long long)(s->now / T_NS), pt->node, nd->is_switch ? 1u : 0u,
+        fprintf(o->ns3_pfc, "%lld %u %u %u %u\n", (long long)(s->now / T_NS), node, nd->is_switch ? 1u : 0u,
                 local + 1, pause ? 1u : 0u);
 }
 
@@ -160,15 +160,15 @@ static void stuck_reason(const struct sim *s, const struct qp *q, char *buf, siz
 #define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
     if (np->down)
         ADD("the link of its source host %u is down; ", q->src);
-    else if (s->ports[np->peer].node < s->n_nodes && s->nodes[s->ports[np->peer].node].is_switch &&
-             (sim_route(s, s->ports[np->peer].node, (uint32_t)s->host_index[q->dst], &nr), nr == 0))
+    else if (s->nodes[sim_peer_node(s, nic->port)].is_switch &&
+             (sim_route(s, sim_peer_node(s, nic->port), (uint32_t)s->host_index[q->dst], &nr), nr == 0))
         ADD("no route from its source's switch to host %u (failed links cut it off); ", q->dst);
     if (port_paused(np, q->pg))
         ADD("its source NIC has been paused by PFC (priority %u) since %.3f us; ", q->pg,
             (double)np->paused_since[q->pg] / T_US);
     bool lossy = false;
     for (uint32_t i = 0; i < s->n_ports && !lossy; i++)
-        lossy = s->ports[i].loss > 0;
+        lossy = s->plink[i].loss > 0;
     if (q->lost && lossy)
         ADD("%u of its packets %s lost on lossy links (topology.loss or the file's error rate); ", q->lost,
             q->lost == 1 ? "was" : "were");
@@ -575,6 +575,13 @@ static int write_parallel(struct output *o, struct err *e)
         fprintf(f, "],\n  \"rss_bytes_at_end_per_rank\": [");
         for (uint32_t r = 0; r < st.ranks; r++)
             fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[st.ranks + r]);
+        fprintf(f, "],\n  \"port_array_bytes\": %llu,\n  \"port_array_held_bytes_per_rank\": [",
+                (unsigned long long)s->n_ports * sizeof *s->ports);
+        for (uint32_t r = 0; r < st.ranks; r++)
+            if (st.rss[2 * st.ranks + r] == UINT64_MAX)
+                fprintf(f, "%snull", r ? ", " : "");
+            else
+                fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[2 * st.ranks + r]);
         fprintf(f, "],\n  \"partitions_per_rank\": [");
         for (uint32_t r = 0, i = 0; r < st.ranks; r++) {
             uint32_t k = 0;
@@ -673,9 +680,9 @@ void output_deadlock_text(FILE *f, const struct sim *s)
             (double)d->found_at / T_US, d->n, (double)d->timeout / T_US);
     for (uint32_t i = 0; i < d->n; i++) {
         const struct deadlock_hop *h = &d->hop[i];
-        const struct port *pt = &s->ports[h->port];
-        fprintf(f, "  switch %u port %u (to node %u) priority %u paused since %.3f us, waits for\n", pt->node,
-                h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio, (double)h->since / T_US);
+        uint32_t node = sim_port_node(s, h->port);
+        fprintf(f, "  switch %u port %u (to node %u) priority %u paused since %.3f us, waits for\n", node,
+                h->port - s->nodes[node].port0, sim_peer_node(s, h->port), h->prio, (double)h->since / T_US);
     }
     if (d->n)
         fprintf(f, "  (the first again)\n");
@@ -692,9 +699,9 @@ static void write_deadlock_json(FILE *f, const struct sim *s)
             (long long)(d->timeout / T_NS));
     for (uint32_t i = 0; i < d->n; i++) {
         const struct deadlock_hop *h = &d->hop[i];
-        const struct port *pt = &s->ports[h->port];
+        uint32_t node = sim_port_node(s, h->port);
         fprintf(f, "%s\n    {\"switch\": %u, \"port\": %u, \"peer\": %u, \"priority\": %u, \"paused_since_ns\": %lld}",
-                i ? "," : "", pt->node, h->port - s->nodes[pt->node].port0, s->ports[pt->peer].node, h->prio,
+                i ? "," : "", node, h->port - s->nodes[node].port0, sim_peer_node(s, h->port), h->prio,
                 (long long)(h->since / T_NS));
     }
     fprintf(f, "\n  ]},\n");
