@@ -55,6 +55,9 @@ assert all(int(r["events"]) == int(r["global"]) + int(r["p0"]) + int(r["p1"]) fo
 # every message is received by one partition
 assert all(int(r["m0"]) + int(r["m1"]) == int(r["cut_packets"]) + int(r["cut_pfc"]) for r in rows)
 assert sum(d["messages_per_partition"]) == d["cut_packets"] + d["cut_pfc"] and min(d["messages_per_partition"]) > 0
+# ...and sent by another: the two partitions' messages to each other, by pair (model.py --ranks)
+pairs = {(q, p): n for q, p, n in d["messages_between_partitions"]}
+assert set(pairs) == {(0, 1), (1, 0)} and all(pairs[(1 - p, p)] == d["messages_per_partition"][p] for p in (0, 1))
 # windows start at an event and are at least the lookahead apart
 starts = [float(r["start_ns"]) for r in rows]
 assert all(b - a >= d["lookahead_ns"] - 1e-6 for a, b in zip(starts, starts[1:]))

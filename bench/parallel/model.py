@@ -28,8 +28,24 @@ busiest thread of each window (unison schedule, events only).
 Speed-up = the serial event loop's CPU seconds / time(T): set-up (topology,
 routes, flows) stays serial and is left out. Prints one row per T.
 
+Across MPI ranks (--ranks RxT,...: R ranks of T threads each, needs
+partition.csv): partition p runs at rank p*R/P (contiguous blocks, as
+net/par.c assigns them), its threads scheduled as above within the rank only;
+a window lasts as long as its busiest rank, plus the thread barrier, plus the
+three collectives of a window (--mpi-us L: L x log2 R microseconds, measured
+by bench/parallel/mpicosts.c). A message a partition receives from another
+rank costs it --rank-message-ns more (the bytes through MPI; scheduled with
+its events): partition.csv counts messages by receiving partition per window,
+and partition.json's messages_between_partitions says, over the run, which
+share of each partition's came from partitions at other ranks; without it
+(more than 2,048 partitions) every message is priced as from another rank, an
+upper bound.
+--rank-event-factor F prices an event F times c_event when R > 1 (ranks on
+one machine hold a copy each of the read-mostly tables in the shared cache).
+
 usage: model.py partition.json CPU_SECONDS [--setup S] [--barrier-ns B | --barrier-flat-ns B]
                 [--message-ns M] [--threads 2,16,64] [--label TEXT]
+                [--ranks 2x1,4x16 [--mpi-us L] [--rank-message-ns N]]
 """
 import argparse
 import csv
@@ -71,6 +87,53 @@ def unison_with_messages(path, T, c_ev, c_msg):
     return total
 
 
+def ranks_time(path, d, R, T, c_ev, c_msg, c_rmsg):
+    """Sum over windows of the busiest rank's seconds: its busiest thread's
+    load, a partition's load being its events x c_ev + its messages x c_msg +
+    the share of them from other ranks x c_rmsg, scheduled within the rank as
+    unison_with_messages does. None without partition.csv."""
+    if not os.path.exists(path):
+        return None
+    P = d["partitions"]
+    rank_of = [p * R // P for p in range(P)]
+    parts_of = [[p for p in range(P) if rank_of[p] == r] for r in range(R)]
+    cross = [1.0 if R > 1 else 0.0] * P
+    if R > 1 and "messages_between_partitions" in d:
+        got, other = [0] * P, [0] * P
+        for q, p, n in d["messages_between_partitions"]:
+            got[p] += n
+            other[p] += n if rank_of[q] != rank_of[p] else 0
+        cross = [other[p] / got[p] if got[p] else 0.0 for p in range(P)]
+    total = 0.0
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        ps = [i for i, h in enumerate(head) if h.startswith("p") and h[1:].isdigit()]
+        ms = [i for i, h in enumerate(head) if h.startswith("m") and h[1:].isdigit()]
+        if len(ms) != len(ps):
+            return None
+        prev = [0.0] * P
+        for row in rd:
+            ev = [int(row[i]) for i in ps]
+            msg = [int(row[j]) for j in ms]
+            load = [ev[p] * c_ev + msg[p] * (c_msg + cross[p] * c_rmsg) for p in range(P)]
+            worst = 0.0
+            for r in range(R):
+                mine = [p for p in parts_of[r] if load[p] > 0]
+                mine.sort(key=lambda p: (-prev[p], p))
+                heap = [(0.0, t) for t in range(T)]
+                mk = 0.0
+                for p in mine:
+                    l, t = heapq.heappop(heap)
+                    l += load[p]
+                    mk = max(mk, l)
+                    heapq.heappush(heap, (l, t))
+                worst = max(worst, mk)
+            total += worst
+            prev = load
+    return total
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json")
@@ -82,6 +145,11 @@ def main():
     ap.add_argument("--threads", default="2,16,64")
     ap.add_argument("--label", default="")
     ap.add_argument("--header", action="store_true")
+    ap.add_argument("--ranks", default=None, help="RxT,...: R ranks of T threads (needs partition.csv)")
+    ap.add_argument("--mpi-us", type=float, default=0.5, help="the 3 collectives of a window at 2 ranks, us")
+    ap.add_argument("--rank-message-ns", type=float, default=35.0, help="a message from another rank, ns")
+    ap.add_argument("--rank-event-factor", type=float, default=1.0,
+                    help="c_event x this when R > 1 (1.2 measured with 2 ranks sharing one machine's cache)")
     a = ap.parse_args()
     d = json.load(open(a.json))
     ev = d["events"]
@@ -90,6 +158,26 @@ def main():
     W = d["windows"]
     M = d["cut_packets"] + d["cut_pfc"]
     G = d["global_events"]
+    if a.ranks:
+        if a.header:
+            print("| run | P | events/window | msgs/window | ns/event | ranks x threads | cores | collectives µs/window "
+                  "| time s | speed-up |")
+            print("|---|---|---|---|---|---|---|---|---|---|")
+        for rt in a.ranks.split(","):
+            R, T = (int(x) for x in rt.lower().split("x"))
+            bar = (a.barrier_flat_ns * 1e-9 if a.barrier_flat_ns is not None else
+                   (a.barrier_ns if a.barrier_ns is not None else 200.0) * 1e-9 * max(1.0, math.log2(T))) if T > 1 else 0
+            mpi = a.mpi_us * 1e-6 * max(1.0, math.log2(R)) if R > 1 else 0
+            f = a.rank_event_factor if R > 1 else 1.0
+            mk = ranks_time(os.path.join(os.path.dirname(a.json), "partition.csv"), d, R, T, c_ev * f, a.message_ns * 1e-9,
+                            a.rank_message_ns * 1e-9)
+            if mk is None:
+                sys.exit("model.py --ranks: needs partition.csv beside " + a.json)
+            t = mk + G * c_ev * f + W * (bar + mpi)
+            print("| %s | %d | %.0f | %.0f | %.0f | %d x %d | %d | %.2f | %.3f | **%.2f×** |"
+                  % (a.label, d["partitions"], d["events_per_window"], M / max(W, 1), c_ev * 1e9, R, T, R * T,
+                     mpi * 1e6, t, loop / t))
+        return 0
     if a.header:
         print("| run | P | cut links | windows | events/window | imbalance (run / window mean) | msgs/window | ns/event "
               "| T | barrier µs | unison: time s, speed-up | static | bound | wait | messages at receivers |")

@@ -10,8 +10,11 @@
 # = on (run.partitions = that count; 0 = auto), and prints model.py's table
 # rows for 2, 16 and 64 threads with the barrier and message costs in
 # $BARRIER_NS (default 200, times log2 T) or $BARRIER_FLAT_NS, and
-# $MESSAGE_NS (default 20). The binary is ${ROCESIM:-build/rocesim}; outputs
-# go to ${WORK:-/tmp/rocesim-parallel}/LABEL-*.
+# $MESSAGE_NS (default 20). With $RANKS (e.g. "2x1,4x16": ranks x threads) it
+# also prints model.py's rows across MPI ranks, priced by $MPI_US (default 0.5)
+# and $RANK_MESSAGE_NS (default 35; bench/parallel/mpicosts.c measures both).
+# The binary is ${ROCESIM:-build/rocesim}; outputs go to
+# ${WORK:-/tmp/rocesim-parallel}/LABEL-*.
 set -eu
 label=$1 ini=$2 parts=$3
 shift 3
@@ -35,4 +38,9 @@ for p in $parts; do
         --out "$work/$label-p$p" >/dev/null
     python3 "$here/model.py" "$work/$label-p$p/partition.json" "$cpu" --setup "$setup" "${bar[@]}" \
         --message-ns "${MESSAGE_NS:-20}" --label "$label"
+    if [ -n "${RANKS:-}" ]; then
+        python3 "$here/model.py" "$work/$label-p$p/partition.json" "$cpu" --setup "$setup" "${bar[@]}" \
+            --message-ns "${MESSAGE_NS:-20}" --label "$label" --ranks "$RANKS" --mpi-us "${MPI_US:-0.5}" \
+            --rank-message-ns "${RANK_MESSAGE_NS:-35}"
+    fi
 done

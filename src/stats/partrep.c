@@ -9,6 +9,7 @@
 #include "topo/partition.h"
 
 static const uint32_t threads[] = {1, 2, 4, 8, 16, 32, 64};
+#define PAIR_MAX 2048 /* partitions up to which messages are counted by pair (32 MB at most) */
 #define NT (sizeof threads / sizeof threads[0])
 
 struct partrep {
@@ -21,6 +22,7 @@ struct partrep {
     uint64_t *ev, *prev;  /* this window's and the previous window's events per partition */
     uint64_t *msg;        /* this window's messages (packets and PFC frames over cut links) per receiving partition */
     uint64_t *msg_total;
+    uint64_t *pair;       /* messages by (sending, receiving) partition, P x P, when P <= PAIR_MAX; else NULL */
     uint64_t *act;        /* partitions with events in this window: sort key << 32 | partition */
     uint64_t *load;       /* per thread, scratch */
     uint64_t global, cut_pkt, cut_pfc; /* this window */
@@ -66,6 +68,8 @@ int partrep_open(struct partrep **out, const struct scenario *sc, const char *di
     r->msg = xcalloc(P, sizeof *r->msg);
     r->msg_total = xcalloc(P, sizeof *r->msg_total);
     r->act = xcalloc(P, sizeof *r->act);
+    if (P <= PAIR_MAX)
+        r->pair = xcalloc((size_t)P * P, sizeof *r->pair);
     r->load = xcalloc(threads[NT - 1], sizeof *r->load);
     snprintf(r->path, sizeof r->path, "%s/partition.csv", dir);
     if (!(r->csv = fopen(r->path, "w"))) {
@@ -181,6 +185,8 @@ void partrep_event(struct partrep *r, const struct sim *s, uint32_t node, uint32
     r->ev[p]++;
     if (from != SIM_NODE_GLOBAL && r->pt.part[from] != p) {
         r->msg[p]++;
+        if (r->pair)
+            r->pair[(size_t)r->pt.part[from] * r->pt.n_parts + p]++;
         if (pfc)
             r->cut_pfc++;
         else
@@ -245,6 +251,13 @@ int partrep_finish(struct partrep *r, const char *dir, struct err *e)
     json_u32s(f, "hosts_per_partition", r->pt.hosts, P);
     json_u64s(f, "events_per_partition", r->ev_total, P, ",");
     json_u64s(f, "messages_per_partition", r->msg_total, P, ",");
+    if (r->pair) { /* [from, to, messages] for every pair that exchanged any */
+        fputs("  \"messages_between_partitions\": [", f);
+        for (size_t i = 0, n = 0; i < (size_t)P * P; i++)
+            if (r->pair[i])
+                fprintf(f, "%s[%zu, %zu, %llu]", n++ ? ", " : "", i / P, i % P, (unsigned long long)r->pair[i]);
+        fputs("],\n", f);
+    }
     uint64_t th[NT];
     for (size_t k = 0; k < NT; k++)
         th[k] = threads[k];
@@ -268,6 +281,7 @@ void partrep_free(struct partrep *r)
     free(r->ev_total);
     free(r->msg);
     free(r->msg_total);
+    free(r->pair);
     free(r->act);
     free(r->load);
     free(r);
