@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scenario/load.h"
+#include "core/xalloc.h"
 #include "net/net.h"
 #include "simrun.h"
 
@@ -36,11 +37,12 @@ static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
     f->s.ack_size = 60;
     f->s.n_hosts = f->s.n_nodes = f->s.n_ports = 1;
     f->s.nodes = calloc(1, sizeof *f->s.nodes);
-    f->s.ports = calloc(1, sizeof *f->s.ports);
+    f->s.ports = xcalloc_pages(1, sizeof *f->s.ports); /* (sim_free frees them as build_ports allocates) */
+    f->s.plink = calloc(1, sizeof *f->s.plink);
     f->s.nics = calloc(1, sizeof *f->s.nics);
     f->s.host_index = calloc(1, sizeof *f->s.host_index);
     f->s.nics[0].wake_at = T_NEVER;
-    f->s.ports[0].rate = line;
+    f->s.ports[0].rate = f->s.plink[0].rate = line;
     f->s.ports[0].tx_at = -1;
     f->s.ports[0].busy_until = T_NEVER / 2; /* CNPs stay in the NIC's queue */
     f->s.now = 100 * T_US;
@@ -313,7 +315,8 @@ static void sw_init(struct swfix *w)
     memset(w, 0, sizeof *w);
     sim_init(&w->s);
     w->s.n_ports = 1;
-    w->s.ports = calloc(1, sizeof *w->s.ports);
+    w->s.ports = xcalloc_pages(1, sizeof *w->s.ports);
+    w->s.plink = calloc(1, sizeof *w->s.plink);
     w->par = calloc(1, cc_pcn.params_size);
     w->pst = calloc(1, cc_pcn.port_state_size);
     assert_int_equal(param_defaults(cc_pcn.params, w->par), 0);
