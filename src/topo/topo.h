@@ -178,7 +178,7 @@ static inline const uint32_t *routes_next_edge(const struct routes *r, uint32_t 
 {
     size_t i = (size_t)(node - r->row0) * r->n_edges + edge;
     *n = r->cnt[i];
-    return r->nbr + r->off[i];
+    return *n ? r->nbr + r->off[i] : r->nbr; /* (an entry without hops has no offset; nbr is NULL if none has) */
 }
 
 /* Path facts between two hosts along the first next hop at every step (ns-3's
