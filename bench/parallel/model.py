@@ -56,42 +56,14 @@ import os
 import sys
 
 
-def unison_with_messages(path, T, c_ev, c_msg):
-    """Sum over windows of the busiest thread's seconds, where a partition's
-    load in a window is its events x c_ev + the messages it received x c_msg,
-    scheduled as Unison does (descending by the previous window's load, each to
-    the least-loaded thread). None without partition.csv."""
-    if not os.path.exists(path):
-        return None
-    total = 0.0
-    with open(path) as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        ps = [i for i, h in enumerate(head) if h.startswith("p") and h[1:].isdigit()]
-        ms = [i for i, h in enumerate(head) if h.startswith("m") and h[1:].isdigit()]
-        if len(ms) != len(ps):
-            return None
-        prev = [0.0] * len(ps)
-        for row in rd:
-            load = [int(row[i]) * c_ev + int(row[j]) * c_msg for i, j in zip(ps, ms)]
-            order = sorted((p for p in range(len(ps)) if load[p] > 0), key=lambda p: (-prev[p], p))
-            heap = [(0.0, t) for t in range(T)]
-            mk = 0.0
-            for p in order:
-                l, t = heapq.heappop(heap)
-                l += load[p]
-                mk = max(mk, l)
-                heapq.heappush(heap, (l, t))
-            total += mk
-            prev = load
-    return total
-
-
 def ranks_time(path, d, R, T, c_ev, c_msg, c_rmsg):
     """Sum over windows of the busiest rank's seconds: its busiest thread's
-    load, a partition's load being its events x c_ev + its messages x c_msg +
-    the share of them from other ranks x c_rmsg, scheduled within the rank as
-    unison_with_messages does. None without partition.csv."""
+    load, a partition's load in a window being its events x c_ev + the
+    messages it received x c_msg (+ the share of them from other ranks x
+    c_rmsg), each rank's partitions scheduled on its T threads as Unison does
+    (descending by the previous window's load, each to the least-loaded
+    thread). R = 1: one process, "messages at receivers". None without
+    partition.csv."""
     if not os.path.exists(path):
         return None
     P = d["partitions"]
@@ -195,8 +167,7 @@ def main():
             mk = d["makespan_events_" + sched][k]
             t = (mk + G) * c_ev + W * bar + M * a.message_ns * 1e-9 / T
             cells.append("%.3f, **%.2f×**" % (t, loop / t) if sched == "unison" else "%.2f×" % (loop / t))
-        rx = unison_with_messages(os.path.join(os.path.dirname(a.json), "partition.csv"), T, c_ev,
-                                  a.message_ns * 1e-9)
+        rx = ranks_time(os.path.join(os.path.dirname(a.json), "partition.csv"), d, 1, T, c_ev, a.message_ns * 1e-9, 0)
         rx_cell = "-" if rx is None else "%.2f×" % (loop / (rx + G * c_ev + W * bar))
         print("| %s | %d | %d | %d | %.0f | %.2f / %.2f | %.0f | %.0f | %d | %.2f | %s | %.0f %% | %s |"
               % (a.label, d["partitions"], d["cut_links"], W, d["events_per_window"], d["imbalance_run"],
