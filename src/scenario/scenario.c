@@ -395,10 +395,10 @@ static void build_params(struct sim *s, const struct config *cfg)
     s->dl.timeout = cfg->run.deadlock_timeout;
 }
 
-/* Nodes and ports: node n's ports are its links in file order. */
-/* Every port's link (s->plink); the port itself only where this process runs
- * its node (s->node_here), so across MPI ranks another rank's ports are pages
- * never written (xcalloc_pages): memory per rank follows its partitions. */
+/* Nodes and ports: node n's ports are its links in file order. Every port's
+ * link (s->plink); the port itself only where this process runs its node
+ * (s->node_here), so across MPI ranks another rank's ports are pages never
+ * written (xcalloc_pages): memory per rank follows its partitions. */
 static void build_ports(struct sim *s, const struct topo *t, const struct config *cfg)
 {
     s->n_nodes = t->n_nodes;
