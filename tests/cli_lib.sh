@@ -25,3 +25,62 @@ need_mpi() {
         exit 77
     fi
 }
+# num KEY FILE: the first number after "KEY": in FILE.
+num() { grep -o "\"$1\": [0-9]*" "$2" | head -1 | grep -o '[0-9]*$'; }
+
+# The cases every parallel engine must run as the serial run does (threads: cli_parallel.sh; MPI
+# ranks: cli_ranks.sh), each through the calling script's `same_as_serial NAME ARGS...` (which
+# writes $tmp/NAME-1 serially and $tmp/NAME-S for its parallel runs S; those marked RANKS3=1 the
+# ranks' script also runs at 3 ranks), with what each must show. engine_cases SUFFIXES then checks,
+# for each S in SUFFIXES, that the engine ran the serial run's windows and sent as messages exactly
+# the packets and PFC frames its partition report counts over cut links (fat.txt by ToR).
+small_ls=(--set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 --set topology.hosts_per_leaf=8
+          --set switch.buffer=1MB --set traffic.load=0.6 --set traffic.duration=300us)
+engine_cases() {
+    local shared s
+    shared=$(cd "$(dirname "${BASH_SOURCE[0]}")/shared" && pwd)
+    # DCQCN, ECMP, lossless: PAUSEs on a small buffer (frames received in every partition, merged into pfc.csv)
+    RANKS3=1 same_as_serial ls-dcqcn "${small_ls[@]}"
+    check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
+    check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
+    check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
+    # stopped mid-run (run.stop): what is still on the wires and in queues, packets sent to another
+    # partition in the last window among them, is the serial run's (packets_left_in_network)
+    same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
+    check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
+    check grep -q '"flows_unfinished": [1-9]' "$tmp/ls-stop-2/summary.json"
+    # HPCC with its window, on the same fabric
+    same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+    # link failures, recoveries, flaps and slowdowns are global events: each end changed where it
+    # runs, the routes and path sets shared anew, a failed link's packets lost where they are held
+    RANKS3=1 same_as_serial ls-fail "${small_ls[@]}" --set topology.fail=leaf0-spine1@100us-200us,leaf2-spine0@150us \
+        --set "topology.flap=leaf1-spine1@50us-250us:every=40us" --set "topology.slow=leaf3-spine0:25Gbps@50us-200us"
+    check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
+    check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
+
+    local fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5
+               --set traffic.duration=300us)
+    same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
+    same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
+    same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
+    same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
+    check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
+    # lossy IRN on lossy links: the receiver's bitmap is its own partition's (and process's) when
+    # the sender runs elsewhere
+    same_as_serial ft-irn "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB --set transport.recovery=irn \
+        --set topology.loss=0.001
+    check grep -q '"packets_corrupted": [1-9]' "$tmp/ft-irn-2/summary.json"
+    same_as_serial clos --set topology.type=clos --set topology.pods=2 --set switch.buffer=1MB --set traffic.load=0.5 \
+        --set traffic.duration=200us --set lb.scheme=spray
+    local fattxt=(--set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3
+                  --set traffic.duration=50us --set switch.buffer=4MB)
+    same_as_serial fattxt "${fattxt[@]}"
+
+    "$bin" run --quiet "${fattxt[@]}" --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
+    check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
+    for s in $1; do
+        check test "$(num windows "$tmp/rep/partition.json")" = "$(num windows "$tmp/fattxt-$s/parallel.json")"
+        check test "$(( $(num cut_packets "$tmp/rep/partition.json") + $(num cut_pfc "$tmp/rep/partition.json") ))" = \
+            "$(num messages "$tmp/fattxt-$s/parallel.json")"
+    done
+}

@@ -12,7 +12,6 @@
 set -u
 bin=$1
 . "$(dirname "$0")/cli_lib.sh"
-shared=$(cd "$(dirname "$0")/shared" && pwd)
 
 same_as_serial() { # NAME ARGS...: threads 1, 2 and 4 give the same outputs
     local name=$1
@@ -34,66 +33,15 @@ same_as_serial() { # NAME ARGS...: threads 1, 2 and 4 give the same outputs
     done
 }
 
-small_ls=(--set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 --set topology.hosts_per_leaf=8
-          --set switch.buffer=1MB --set traffic.load=0.6 --set traffic.duration=300us)
-# DCQCN, ECMP, lossless: PAUSEs on a small buffer
-same_as_serial ls-dcqcn "${small_ls[@]}"
-check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
-check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
-check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
-# stopped mid-run (run.stop): what is still on the wires, packets sent to another partition
-# in the last window among them, is the serial run's (packets_left_in_network)
-same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
-check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
-# HPCC with its window, on the same fabric
-same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
+engine_cases "2 4" # tests/cli_lib.sh
 # monitors and the watchdog are global events between windows: their files match too
 same_as_serial ls-mon "${small_ls[@]}" --set output.queue_ports=all --set output.queue_interval=5us \
     --set output.flows=0,1,2 --set output.flow_interval=5us --set output.util_ports=all --set output.paused_interval=20us
 check test -s "$tmp/ls-mon-2/queue.csv"
-
-# link failures, recoveries, flaps and slowdowns are global events: each end
-# changed by its own partition, the routes and path sets shared anew
-same_as_serial ls-fail "${small_ls[@]}" --set topology.fail=leaf0-spine1@100us-200us,leaf2-spine0@150us \
-    --set "topology.flap=leaf1-spine1@50us-250us:every=40us" --set "topology.slow=leaf3-spine0:25Gbps@50us-200us"
-check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
-check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
-
 fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5 --set traffic.duration=300us)
-same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
-same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
-same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
-check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
-same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
 # lossy, DCQCN with go-back-N
 same_as_serial ft-lossy "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB
 check grep -q '"packets_dropped": [1-9]' "$tmp/ft-lossy-2/summary.json"
-
-# lossy IRN on lossy links: the receiver's bitmap, freed by the sender at completion, is last
-# touched before the receiver's final ACK crosses a window
-same_as_serial ft-irn "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB --set transport.recovery=irn \
-    --set topology.loss=0.001
-check grep -q '"packets_corrupted": [1-9]' "$tmp/ft-irn-2/summary.json"
-
-same_as_serial clos --set topology.type=clos --set topology.pods=2 --set switch.buffer=1MB --set traffic.load=0.5 \
-    --set traffic.duration=200us --set lb.scheme=spray
-
-same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" \
-    --set traffic.load=0.3 --set traffic.duration=50us --set switch.buffer=4MB
-
-# the partitions really ran apart: fat.txt by ToR has cut links, the serial
-# run's report counts the packets that crossed them, and the parallel run
-# sent them as messages
-"$bin" run --quiet --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3 \
-    --set traffic.duration=50us --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
-check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
-# the engine ran the report's windows and sent exactly the packets and PFC frames it counted
-num() { grep -o "\"$1\": [0-9]*" "$2" | head -1 | grep -o '[0-9]*$'; }
-for t in 2 4; do
-    check test "$(num windows "$tmp/rep/partition.json")" = "$(num windows "$tmp/fattxt-$t/parallel.json")"
-    check test "$(( $(num cut_packets "$tmp/rep/partition.json") + $(num cut_pfc "$tmp/rep/partition.json") ))" = \
-        "$(num messages "$tmp/fattxt-$t/parallel.json")"
-done
 
 # the PFC deadlock check is a global event: the same cycle, found at the same
 # instant, exit 3, with 2 and 4 threads

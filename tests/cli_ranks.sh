@@ -15,7 +15,6 @@ bin=$1
 . "$(dirname "$0")/cli_lib.sh"
 need_mpi cli_ranks "$bin"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI's own allocations outlive MPI_Finalize
-shared=$(cd "$(dirname "$0")/shared" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 # CI runs as root: OpenMPI refuses that without --allow-run-as-root; 3 ranks on 2 cores need --oversubscribe
 mpi() { local np=$1; shift; mpirun --oversubscribe --allow-run-as-root -np "$np" "$bin" "$@"; }
@@ -46,22 +45,11 @@ same_as_serial() { # NAME ARGS...: serial; 2 ranks; 2 ranks of 2 threads; 3 rank
     check grep -q '"ranks": 2,' "$tmp/$name-2/parallel.json"
 }
 
-small_ls=(--set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 --set topology.hosts_per_leaf=8
-          --set switch.buffer=1MB --set traffic.load=0.6 --set traffic.duration=300us)
-# DCQCN, ECMP, lossless: PAUSEs on a small buffer, frames received at every rank merged into rank 0's pfc.csv
-RANKS3=1 same_as_serial ls-dcqcn "${small_ls[@]}"
-check grep -q '"pfc_pause_frames": [1-9]' "$tmp/ls-dcqcn-2/summary.json"
-check test "$(wc -l < "$tmp/ls-dcqcn-1/pfc.csv")" -gt 10
-check grep -q '"flows_unfinished": 0,' "$tmp/ls-dcqcn-2/summary.json"
+engine_cases 2 # tests/cli_lib.sh
 # only rank 0 writes: one folder, and its parallel.json has each rank's memory and partitions
 check grep -q '"peak_rss_bytes_per_rank": \[[0-9]*, [0-9]*\]' "$tmp/ls-dcqcn-2/parallel.json"
 check grep -q '"partitions_per_rank": \[[1-9][0-9]*, [1-9][0-9]*\]' "$tmp/ls-dcqcn-2/parallel.json"
 check grep -q '"ranks": 3,' "$tmp/ls-dcqcn-3/parallel.json"
-# stopped mid-run: packets still on wires and in queues at every rank are the serial run's
-same_as_serial ls-stop "${small_ls[@]}" --set run.stop=120us
-check grep -q '"packets_left_in_network": [1-9]' "$tmp/ls-stop-2/summary.json"
-check grep -q '"flows_unfinished": [1-9]' "$tmp/ls-stop-2/summary.json"
-same_as_serial ls-hpcc "${small_ls[@]}" --set transport.cc=hpcc --set transport.window=bdp --set transport.var_win=on
 # the monitors: rank 0's, sampling every rank's ports and flows (lent to it for each sample), at
 # times every rank takes from it; and with a link failure and a stop
 RANKS3=1 same_as_serial ls-mon "${small_ls[@]}" --set output.queue_ports=all --set output.queue_interval=5us \
@@ -71,35 +59,6 @@ for f in queue util flow_rate paused imbalance; do check test "$(wc -l < "$tmp/l
 check grep -q ',[1-9][0-9]*,[1-9]' "$tmp/ls-mon-2/paused.csv" # paused ports and paths seen
 same_as_serial ls-mon-fail "${small_ls[@]}" --set output.queue_ports=layer:edge --set output.queue_interval=7us \
     --set output.util_ports=all --set output.util_interval=7us --set topology.fail=leaf0-spine1@100us-200us --set run.stop=250us
-# link failures, flaps and slowdowns: global events at every rank; each end changed where it runs,
-# packets on a failed link's wire lost at the rank that holds them
-RANKS3=1 same_as_serial ls-fail "${small_ls[@]}" --set topology.fail=leaf0-spine1@100us-200us,leaf2-spine0@150us \
-    --set "topology.flap=leaf1-spine1@50us-250us:every=40us" --set "topology.slow=leaf3-spine0:25Gbps@50us-200us"
-check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
-check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
-
-fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5 --set traffic.duration=300us)
-same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
-same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
-same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
-same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
-check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
-# IRN on lossy links: the receiver's bitmap is its own process's when the sender is at another rank
-same_as_serial ft-irn "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB --set transport.recovery=irn \
-    --set topology.loss=0.001
-check grep -q '"packets_corrupted": [1-9]' "$tmp/ft-irn-2/summary.json"
-same_as_serial clos --set topology.type=clos --set topology.pods=2 --set switch.buffer=1MB --set traffic.load=0.5 \
-    --set traffic.duration=200us --set lb.scheme=spray
-same_as_serial fattxt --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" \
-    --set traffic.load=0.3 --set traffic.duration=50us --set switch.buffer=4MB
-
-# the ranks ran the serial run's windows and exchanged exactly the packets and PFC frames it counted over cut links
-"$bin" run --quiet --set topology.type=file --set topology.file="$shared/ns3-reference/fat.txt" --set traffic.load=0.3 \
-    --set traffic.duration=50us --set switch.buffer=4MB --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
-num() { grep -o "\"$1\": [0-9]*" "$2" | head -1 | grep -o '[0-9]*$'; }
-check test "$(num windows "$tmp/rep/partition.json")" = "$(num windows "$tmp/fattxt-2/parallel.json")"
-check test "$(( $(num cut_packets "$tmp/rep/partition.json") + $(num cut_pfc "$tmp/rep/partition.json") ))" = \
-    "$(num messages "$tmp/fattxt-2/parallel.json")"
 
 # the PFC deadlock check over every rank's queues: the same cycle at the same instant, exit 3 at every rank
 (cd "$src" && "$bin" run scenarios/deadlock-ring.ini --quiet --out "$tmp/dl-1") 2> "$tmp/dl-1.err"
