@@ -193,17 +193,24 @@ static inline const uint8_t *ob_next(const uint8_t **at, uint32_t *pid, uint32_t
     return bytes;
 }
 
+/* sh's outbox to `to` in window parity par, listed in touched[par] when it
+ * gets its first message. */
+static struct outbox *outbox_of(struct par *P, struct shard *sh, uint32_t par, uint32_t to)
+{
+    struct outbox *ob = &sh->out[par][to];
+    if (ob->n == 0) {
+        if (!sh->touched[par])
+            sh->touched[par] = xmalloc(P->n * sizeof(uint32_t));
+        sh->touched[par][sh->ntouched[par]++] = to;
+    }
+    return ob;
+}
+
 void par_send(struct sim *s, uint32_t pid, struct pkt *p)
 {
     struct shard *sh = (struct shard *)s;
     struct par *P = sh->par;
-    uint32_t to = P->dest[pid];
-    struct outbox *ob = &sh->out[P->parity][to];
-    if (ob->n == 0) {
-        if (!sh->touched[P->parity])
-            sh->touched[P->parity] = xmalloc(P->n * sizeof(uint32_t));
-        sh->touched[P->parity][sh->ntouched[P->parity]++] = to;
-    }
+    struct outbox *ob = outbox_of(P, sh, P->parity, P->dest[pid]);
     uint32_t len = (uint32_t)pkt_bytes(p), hdr[2] = {pid, len};
     unsigned char *at = bytes_room(&ob->m, MSG_HDR + len);
     memcpy(at, hdr, MSG_HDR);
@@ -254,6 +261,18 @@ static void xget(const uint8_t **at, void *x, size_t n)
 {
     memcpy(x, *at, n);
     *at += n;
+}
+
+/* Whether `mine` holds at any rank (collective); mine in one process. */
+static bool any_rank(const struct par *P, bool mine)
+{
+    if (!P->comm)
+        return mine;
+    uint8_t b = mine, all[P->comm->size];
+    P->comm->allgather(&b, all, 1);
+    for (int r = 0; r < P->comm->size; r++)
+        b |= all[r];
+    return b;
 }
 
 /* x's bytes to rank 0 alone; there, what every rank sent, in rank order
@@ -309,12 +328,7 @@ static void exchange(struct par *P)
         uint32_t from = (uint32_t)(hdr[0] >> 32), to = (uint32_t)hdr[0], n = (uint32_t)(hdr[1] >> 32);
         size_t len = (uint32_t)hdr[1];
         struct shard *stub = &P->sh[from];
-        struct outbox *ob = &stub->out[par][to];
-        if (ob->n == 0) {
-            if (!stub->touched[par])
-                stub->touched[par] = xmalloc(P->n * sizeof(uint32_t));
-            stub->touched[par][stub->ntouched[par]++] = to;
-        }
+        struct outbox *ob = outbox_of(P, stub, par, to);
         xget(&at, bytes_room(&ob->m, len), len);
         ob->m.len += len;
         ob->n += n;
@@ -423,16 +437,10 @@ void par_tables_changed(struct sim *m, uint32_t pid, bool up)
 bool par_pending(const struct sim *s)
 {
     const struct par *P = s->par;
-    uint8_t any = !evq_empty(&s->evq);
+    bool any = !evq_empty(&s->evq);
     for (uint32_t i = 0; i < P->n && !any; i++)
         any = (P->rank_of[i] == P->rank && !evq_empty(&P->sh[i].s.evq)) || P->sh[i].sent || P->sh[i].ninbox;
-    if (P->comm) { /* (collective: every rank runs the same global events) */
-        uint8_t all[P->comm->size];
-        P->comm->allgather(&any, all, 1);
-        for (int r = 0; r < P->comm->size; r++)
-            any |= all[r];
-    }
-    return any;
+    return any_rank(P, any); /* (collective: every rank runs the same global events) */
 }
 
 /* ---------------------------------------------------------------- windows */
@@ -694,12 +702,6 @@ static inline bool key_less(simtime_t t, uint32_t h, simtime_t bt, uint32_t bh)
 
 /* ---------------------------------------------------------------- results */
 
-/* The partition of node n: its first port's peer's peer is n itself. */
-static inline uint32_t part_of_node(const struct par *P, uint32_t n)
-{
-    return P->dest[P->peer[P->main->nodes[n].port0]];
-}
-
 enum { RES_SENDER, RES_RECEIVER, RES_FLAGS, RES_PORT, RES_EVENTS, RES_PACKETS, RES_RSS };
 #define QP_SND offsetof(struct qp, snd_nxt)  /* struct qp: the sender's block */
 #define QP_RCV offsetof(struct qp, rcv_nxt)  /* ...the receiver's */
@@ -747,13 +749,13 @@ static void results_to_root(struct par *P)
         for (uint32_t f = 0; f < m->n_flows; f++) {
             struct qp q = m->flows[f];
             q.irn_tx = q.irn_rx = NULL;
-            if ((uint32_t)P->rank_of[part_of_node(P, q.src)] == me) {
+            if (sim_node_here(m, q.src)) {
                 res_put(P, RES_SENDER, f);
                 xput(P, &q.finish, sizeof q.finish);
                 xput(P, &q.state, sizeof q.state);
                 xput(P, (const uint8_t *)&q + QP_SND, QP_RCV - QP_SND);
             }
-            if ((uint32_t)P->rank_of[part_of_node(P, q.dst)] == me) {
+            if (sim_node_here(m, q.dst)) {
                 res_put(P, RES_RECEIVER, f);
                 xput(P, (const uint8_t *)&q + QP_RCV, QP_FLAGS - QP_RCV);
             }
@@ -850,14 +852,7 @@ void par_gather_all(struct sim *s, const uint8_t **buf, size_t *len)
 
 bool par_any(struct sim *s, bool mine)
 {
-    struct par *P = s->par;
-    if (!P || !P->comm)
-        return mine;
-    uint8_t b = mine, all[P->comm->size];
-    P->comm->allgather(&b, all, 1);
-    for (int r = 0; r < P->comm->size; r++)
-        b |= all[r];
-    return b;
+    return s->par ? any_rank(s->par, mine) : mine;
 }
 
 /* ---------------------------------------------------------------- samples */
@@ -1158,16 +1153,11 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     for (;;) {
         /* the next window: from the earliest pending event or message */
         if (!known) {
-            t0 = T_NEVER, last = m->now;
-            next_window(P, &t0, &last);
-            if (P->comm) { /* the earliest of every rank's, and the latest clock */
-                simtime_t mine[2] = {t0, last}, all[2 * P->comm->size];
-                P->comm->allgather(mine, all, sizeof mine);
-                for (int r = 0; r < P->comm->size; r++) {
-                    t0 = all[2 * r] < t0 ? all[2 * r] : t0;
-                    last = all[2 * r + 1] > last ? all[2 * r + 1] : last;
-                }
-            }
+            struct wsum w = {.quiet = 1, .dl = T_NEVER, .t0 = T_NEVER, .last = m->now};
+            next_window(P, &w.t0, &w.last);
+            if (P->comm) /* the earliest of every rank's, and the latest clock */
+                wsum_ranks(P, &w);
+            t0 = w.t0, last = w.last;
         }
         simtime_t gt = evq_top_time(&m->evq);
         uint32_t gh = evq_empty(&m->evq) ? 0 : evq_peek_handle(&m->evq);
@@ -1243,14 +1233,8 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
             merge_counters(P, global_events);
             if (t0 != T_NEVER && t0 > m->now)
                 m->now = t0;
-            uint8_t own = m->hooks.progress(m->hooks.ctx, m), stop = own;
-            if (P->comm) { /* a signal, or a full disk, at any rank stops them all */
-                uint8_t all[P->comm->size];
-                P->comm->allgather(&own, all, 1);
-                for (int r = 0; r < P->comm->size; r++)
-                    stop |= all[r];
-                P->stat.peer_stop = stop && !own;
-            }
+            bool own = m->hooks.progress(m->hooks.ctx, m), stop = any_rank(P, own); /* a signal, or a full disk, at any rank stops them all */
+            P->stat.peer_stop = stop && !own;
             if (stop)
                 break;
         }
