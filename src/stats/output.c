@@ -549,6 +549,18 @@ static void flow_source(const struct scenario *sc, uint32_t i, char *buf, size_t
         snprintf(buf, n, "traffic");
 }
 
+/* `  "key": [v0, v1, ...],` (UINT64_MAX: null, a figure this machine could not give) */
+static void json_u64_list(FILE *f, const char *key, const uint64_t *v, size_t n)
+{
+    fprintf(f, "  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == UINT64_MAX)
+            fprintf(f, "%snull", i ? ", " : "");
+        else
+            fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+    fprintf(f, "],\n");
+}
+
 /* run.threads > 1: the engine's own figures (net/par.c), beside summary.json,
  * which a parallel run writes byte for byte as the serial run does. */
 static int write_parallel(struct output *o, struct err *e)
@@ -568,28 +580,16 @@ static int write_parallel(struct output *o, struct err *e)
     }
     fprintf(f, "{\n  \"ranks\": %u,\n  \"threads\": %u,\n  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n", st.ranks,
             st.threads, st.partitions, (double)st.lookahead / T_NS);
-    if (st.rss) { /* across ranks: each rank's peak memory, and its partitions */
-        fprintf(f, "  \"peak_rss_bytes_per_rank\": [");
-        for (uint32_t r = 0; r < st.ranks; r++)
-            fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[r]);
-        fprintf(f, "],\n  \"rss_bytes_at_end_per_rank\": [");
-        for (uint32_t r = 0; r < st.ranks; r++)
-            fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[st.ranks + r]);
-        fprintf(f, "],\n  \"port_array_bytes\": %llu,\n  \"port_array_held_bytes_per_rank\": [",
-                (unsigned long long)s->n_ports * sizeof *s->ports);
-        for (uint32_t r = 0; r < st.ranks; r++)
-            if (st.rss[2 * st.ranks + r] == UINT64_MAX)
-                fprintf(f, "%snull", r ? ", " : "");
-            else
-                fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)st.rss[2 * st.ranks + r]);
-        fprintf(f, "],\n  \"partitions_per_rank\": [");
-        for (uint32_t r = 0, i = 0; r < st.ranks; r++) {
-            uint32_t k = 0;
-            for (; i < P && par_rank_of(i, P, (int)st.ranks) == (int)r; i++)
-                k++;
-            fprintf(f, "%s%u", r ? ", " : "", k);
-        }
-        fprintf(f, "],\n");
+    if (st.rss) { /* across ranks: each rank's memory, and its partitions */
+        json_u64_list(f, "peak_rss_bytes_per_rank", st.rss, st.ranks);
+        json_u64_list(f, "rss_bytes_at_end_per_rank", st.rss + st.ranks, st.ranks);
+        fprintf(f, "  \"port_array_bytes\": %llu,\n", (unsigned long long)s->n_ports * sizeof *s->ports);
+        json_u64_list(f, "port_array_held_bytes_per_rank", st.rss + 2 * st.ranks, st.ranks);
+        uint64_t *parts = xcalloc(st.ranks, sizeof *parts);
+        for (uint32_t i = 0; i < P; i++)
+            parts[par_rank_of(i, P, (int)st.ranks)]++;
+        json_u64_list(f, "partitions_per_rank", parts, st.ranks);
+        free(parts);
     }
     fprintf(f, "  \"windows\": %llu,\n  \"messages\": %llu,\n  \"global_events\": %llu,\n", (unsigned long long)st.windows,
             (unsigned long long)st.messages, (unsigned long long)st.global_events);
