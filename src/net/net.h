@@ -467,6 +467,11 @@ static inline bool sim_node_here(const struct sim *s, uint32_t n) { return !s->n
 static inline bool sim_port_here(const struct sim *s, uint32_t pid) { return sim_node_here(s, s->plink[pid].node); }
 static inline bool port_paused(const struct port *pt, int q) { return pt->paused_mask >> q & 1; }
 
+/* Switch `node`'s entry toward edge index e in route_off[] / route_cnt[]. */
+static inline size_t sim_route_entry(const struct sim *s, uint32_t node, uint32_t e)
+{
+    return (size_t)(node - s->route_row0) * s->n_edges + e;
+}
 /* Candidate egress ports of switch `node` toward host index `hi` (n = 0:
  * unreachable). */
 static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint32_t hi, int *n)
@@ -480,7 +485,7 @@ static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint
         *n = 1;
         return &s->host_port[hi];
     }
-    size_t ri = (size_t)(node - s->route_row0) * s->n_edges + e;
+    size_t ri = sim_route_entry(s, node, e);
     *n = s->route_cnt[ri];
     return s->route_ports + s->route_off[ri];
 }

@@ -29,7 +29,7 @@ static void enumerate(struct sim *s, uint32_t node, uint32_t dst_edge, int hop, 
     }
     if (hop >= PATH_MAX_HOPS)
         return; /* deeper than a word holds: not offered as a path */
-    size_t ri = (size_t)(node - s->route_row0) * s->n_edges + dst_edge;
+    size_t ri = sim_route_entry(s, node, dst_edge);
     uint32_t n = s->route_cnt[ri];
     for (uint32_t i = 0; i < n && i < 256; i++) {
         uint32_t port = s->route_ports[s->route_off[ri] + i];
@@ -80,7 +80,7 @@ int lb_path_ports(struct sim *s, uint32_t src_edge, uint32_t dst_edge, uint32_t 
 {
     int k = 0;
     for (uint32_t node = s->edge_node[src_edge]; node != s->edge_node[dst_edge] && k < max && k < PATH_MAX_HOPS;) {
-        size_t ri = (size_t)(node - s->route_row0) * s->n_edges + dst_edge;
+        size_t ri = sim_route_entry(s, node, dst_edge);
         uint32_t n = s->route_cnt[ri];
         if (!n)
             break;

@@ -166,7 +166,7 @@ static void sim_routes_fill(struct scenario *sc)
         for (uint32_t k = 0; k < nd->nports; k++)
             port_to[sim_peer_node(s, nd->port0 + k)] = nd->port0 + k;
         for (uint32_t ei = 0; n >= rt->row0 && n - rt->row0 < rt->nrows && ei < rt->n_edges; ei++) {
-            size_t i = (size_t)(n - rt->row0) * rt->n_edges + ei;
+            size_t i = routes_entry(rt, n, ei);
             for (uint32_t j = 0; j < rt->cnt[i]; j++)
                 s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
         }

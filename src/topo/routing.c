@@ -196,7 +196,7 @@ const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t hi, 
     if (xi >= 0) { /* a host: its one link, if the far end gets there */
         uint32_t nb = r->host_nbr[xi];
         if (nb == dst || (nb != UINT32_MAX && e != UINT32_MAX && r->edge_index[nb] >= 0 &&
-                          (r->edge_node[e] == nb || r->cnt[(size_t)(nb - r->row0) * r->n_edges + e])))
+                          (r->edge_node[e] == nb || r->cnt[routes_entry(r, nb, e)])))
             *n = 1;
         return &r->host_nbr[xi];
     }
@@ -326,7 +326,7 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
                      UINT16_MAX);
                 goto out;
             }
-            r->cnt[(size_t)(x - r->row0) * r->n_edges + ei] = (uint16_t)c;
+            r->cnt[routes_entry(r, x, ei)] = (uint16_t)c;
         }
     }
     /* Pass 2: the same BFS again, writing each list of hops once per node:
@@ -340,11 +340,11 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
         errf(e, "routing: out of memory");
         goto out;
     }
-    for (uint32_t ei = 0; ei < r->n_edges && rc == -1; ei++) {
+    for (uint32_t ei = 0; ei < r->n_edges; ei++) {
         uint32_t src = r->edge_node[ei];
         bfs_run(&b, src);
         for (uint32_t x = r->row0; x < row_end; x++) {
-            size_t i = (size_t)(x - r->row0) * r->n_edges + ei;
+            size_t i = routes_entry(r, x, ei);
             if (!r->cnt[i])
                 continue;
             next_hops(&b, src, x, hops);
@@ -352,18 +352,14 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
             if (at < 0) {
                 errf(e, "routing: out of memory, or more than 2^32 next-hop entries (%u nodes x %u edge switches)", n,
                      r->n_edges);
-                rc = -2;
-                break;
+                free(hops);
+                lists_free(&L);
+                goto out;
             }
             r->off[i] = (uint32_t)at;
         }
     }
     free(hops);
-    if (rc == -2) {
-        lists_free(&L);
-        rc = -1;
-        goto out;
-    }
     r->off[entries] = (uint32_t)L.n; /* the hops held, nbr's length */
     r->nbr = L.nbr;
     L.nbr = NULL;

@@ -173,10 +173,16 @@ void routes_free(struct routes *r);
 /* Next hops of `node` toward the host with index host_idx (same answers as a
  * table per destination host). */
 const uint32_t *routes_next(const struct routes *r, uint32_t node, uint32_t host_idx, int *n);
+/* The entry of switch `node` toward edge switch index `edge` in cnt[] and off[]
+ * (rows for the switches' span of node ids, from row0). */
+static inline size_t routes_entry(const struct routes *r, uint32_t node, uint32_t edge)
+{
+    return (size_t)(node - r->row0) * r->n_edges + edge;
+}
 /* Next hops of switch `node` toward edge switch index `edge` (node != that edge). */
 static inline const uint32_t *routes_next_edge(const struct routes *r, uint32_t node, uint32_t edge, int *n)
 {
-    size_t i = (size_t)(node - r->row0) * r->n_edges + edge;
+    size_t i = routes_entry(r, node, edge);
     *n = r->cnt[i];
     return *n ? r->nbr + r->off[i] : r->nbr; /* (an entry without hops has no offset; nbr is NULL if none has) */
 }
