@@ -317,6 +317,16 @@ static bool ranks_agree(const struct par_comm *comm, int st, const struct err *e
     return true;
 }
 
+/* A run's exit code: 128 + the signal that stopped it (as a shell reports a
+ * process the signal killed; across ranks, wherever it arrived first), 3 on a
+ * PFC deadlock, 4 from the watchdog, else 0. sig: a signal this process got
+ * after the run's last check of it (0 to leave it out). */
+static int run_exit(const struct output *o, const struct sim *s, int sig)
+{
+    int stop = o->interrupted ? o->interrupted : sig;
+    return stop ? 128 + stop : s->dl.n ? EXIT_DEADLOCK : o->wd_fired ? EXIT_STALLED : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct args a;
@@ -381,7 +391,7 @@ static int cmd_run(int argc, char **argv)
     }
     const struct sim_counters *k = &sc.sim.c;
     if (follower) { /* rank 0 writes and reports; the same exit code everywhere */
-        int rc = o.interrupted ? 128 + o.interrupted : sc.sim.dl.n ? EXIT_DEADLOCK : o.wd_fired ? EXIT_STALLED : 0;
+        int rc = run_exit(&o, &sc.sim, 0);
         release(&c, &sc, &o);
         return rc;
     }
@@ -395,23 +405,16 @@ static int cmd_run(int argc, char **argv)
                (unsigned long long)k->packets_dropped, (unsigned long long)k->pfc_pause_frames,
                (double)sc.sim.now / T_MS, (unsigned long long)k->events, o.wall,
                o.wall > 0 ? (double)k->events / o.wall / 1e6 : 0.0, o.dir);
-    int rc = 0;
     char why[2048];
     if (output_lossless_drops_text(&sc.sim, why, sizeof why)) /* "lossless" runs that dropped: say why */
         fprintf(stderr, "rocesim: %s\n", why);
-    if (sc.sim.dl.n) { /* stopped on a PFC deadlock: say where, exit 3 */
+    if (sc.sim.dl.n) /* stopped on a PFC deadlock: say where, exit 3 */
         output_deadlock_text(stderr, &sc.sim);
-        rc = EXIT_DEADLOCK;
-    } else if (o.wd_fired) { /* no progress for run.watchdog: which flows, and why, exit 4 */
+    else if (o.wd_fired) /* no progress for run.watchdog: which flows, and why, exit 4 */
         output_watchdog_text(stderr, &o);
-        rc = EXIT_STALLED;
-    }
+    int rc = run_exit(&o, &sc.sim, (int)got_signal);
     release(&c, &sc, &o);
-    /* 128 + signal, as a shell reports a process the signal killed (across
-     * ranks, the signal that stopped the run, wherever it arrived) */
-    if (comm && o.interrupted)
-        return 128 + o.interrupted;
-    return got_signal ? 128 + (int)got_signal : rc;
+    return rc;
 }
 
 static void list_workloads(void)
