@@ -149,6 +149,7 @@ struct sim_params {
     simtime_t reorder_timeout; /* a gap older than this is NACKed */
     bool bitmap;              /* bounded-window receiver (MP-RDMA): take packets within ooo_window, ACK each */
     uint32_t ooo_window;      /* ...in packets beyond rcv_nxt; a packet beyond is dropped and NACKed */
+    bool rings;               /* irn, reorder or bitmap: each end of a flow keeps a ring of irn_bits (transport.c) */
     simtime_t flowlet_gap;    /* statistics: fct.csv's flowlets column */
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     bool nic_wake_ns3;    /* NIC wake-ups as ns-3's QbbNetDevice schedules them (nic.c) */

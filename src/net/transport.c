@@ -151,7 +151,6 @@ static inline void note_ooo(struct sim *s, struct qp *f, const struct pkt *p)
  * completion, the receiver's (irn_rx) at its first data packet until it
  * holds every byte (nothing reads it after: a later packet is a duplicate,
  * below rcv_nxt). */
-static inline bool rings(const struct sim *s) { return s->p.irn || s->p.reorder || s->p.bitmap; }
 static uint64_t *ring_alloc(const struct sim *s) { return xcalloc(s->p.irn_bits / 64, sizeof(uint64_t)); }
 
 /* Deliver everything held contiguously from rcv_nxt (IRN and reorder buffer). */
@@ -265,7 +264,7 @@ static bool receive_data(struct sim *s, struct pkt *p)
 {
     struct qp *f = &s->flows[p->flow];
     bool ecn = p->flags & PF_ECN;
-    if (!f->irn_rx && rings(s) && f->rcv_nxt < f->size)
+    if (s->p.rings && !f->irn_rx && f->rcv_nxt < f->size)
         f->irn_rx = ring_alloc(s);
     int reply = -1;
     uint64_t sack = 0;
@@ -466,7 +465,7 @@ void flow_start(struct sim *s, struct qp *f)
     f->lb_out = UINT32_MAX;
     f->lb_last = -1;
     f->last_tx = -1;
-    if (rings(s))
+    if (s->p.rings)
         f->irn_tx = ring_alloc(s);
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->init)

@@ -630,6 +630,7 @@ static void build_receiver(struct scenario *sc, uint64_t max_win)
             ;
     while (s->p.bitmap && s->p.irn_bits < s->p.ooo_window)
         s->p.irn_bits *= 2;
+    s->p.rings = s->p.irn || s->p.reorder || s->p.bitmap;
 }
 
 #define PARTS_PER_THREAD 4
