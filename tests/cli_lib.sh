@@ -14,6 +14,24 @@ net_summary() {
     grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
         -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
 }
+# same_outputs NAME S...: the serial run $tmp/NAME-1 has flows, and each parallel run $tmp/NAME-S
+# wrote the same CSV files and summary.json (less the engine's lines).
+same_outputs() {
+    local name=$1 s f
+    shift
+    check test "$(wc -l < "$tmp/$name-1/fct.csv")" -gt 10
+    for s in "$@"; do
+        for f in "$tmp/$name-1"/*.csv; do
+            check cmp "$f" "$tmp/$name-$s/$(basename "$f")"
+        done
+        if diff <(net_summary "$tmp/$name-1") <(net_summary "$tmp/$name-$s"); then
+            pass=$((pass + 1))
+        else
+            echo "FAIL: $name: summary.json differs ($s)"
+            fail=$((fail + 1))
+        fi
+    done
+}
 # need_mpi NAME BIN: exit 77 (ctest's skip) unless BIN is built with MPI and mpirun is there.
 need_mpi() {
     if ! "$2" list | grep -q 'MPI  *built in'; then

@@ -30,18 +30,7 @@ same_as_serial() { # NAME ARGS...: serial; 2 ranks; 2 ranks of 2 threads; 3 rank
         mpi 3 run --quiet "$@" --out "$tmp/$name-3" || { echo "FAIL: $name 3 ranks"; fail=$((fail + 1)); return; }
         runs="2 2t 3"
     fi
-    check test "$(wc -l < "$tmp/$name-1/fct.csv")" -gt 10
-    for r in $runs; do
-        for f in "$tmp/$name-1"/*.csv; do
-            check cmp "$f" "$tmp/$name-$r/$(basename "$f")"
-        done
-        if diff <(net_summary "$tmp/$name-1") <(net_summary "$tmp/$name-$r"); then
-            pass=$((pass + 1))
-        else
-            echo "FAIL: $name: summary.json differs ($r)"
-            fail=$((fail + 1))
-        fi
-    done
+    same_outputs "$name" $runs
     check grep -q '"ranks": 2,' "$tmp/$name-2/parallel.json"
 }
 
