@@ -12,7 +12,10 @@
 #include <unistd.h>
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/html.h"
+#include "exp/plot.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "stats/report.h"
 
 static void esc(FILE *o, const char *s)
@@ -25,24 +28,6 @@ static void esc(FILE *o, const char *s)
         case '"': fputs("&quot;", o); break;
         default: fputc(*s, o);
         }
-}
-
-char *exp_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t n = 0, cap = 65536;
-    char *t = xmalloc(cap);
-    size_t k;
-    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
-        if ((n += k) + 1 == cap)
-            t = xrealloc(t, cap *= 2);
-    fclose(f);
-    t[n] = 0;
-    if (len)
-        *len = n;
-    return t;
 }
 
 static void base64(FILE *o, const unsigned char *p, size_t n)
@@ -103,12 +88,6 @@ static void rm_tree(const char *dir)
     if (d)
         closedir(d);
     rmdir(dir);
-}
-
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* A sweep.csv as an HTML table. */
@@ -197,13 +176,13 @@ int exp_report_html(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char p[2048];
         snprintf(p, sizeof p, "%s/sweep.csv", in[i]);
-        if (is_file(p)) {
+        if (exp_is_file(p)) {
             sweeps = xrealloc(sweeps, (size_t)(ns + 1) * sizeof *sweeps);
             sweeps[ns++] = in[i];
             continue;
         }
         snprintf(p, sizeof p, "%s/fct.csv", in[i]);
-        if (!is_file(p)) {
+        if (!exp_is_file(p)) {
             fprintf(stderr, "%s: neither a run folder (no fct.csv) nor a sweep folder (no sweep.csv)\n", in[i]);
             free(in);
             free(sweeps);

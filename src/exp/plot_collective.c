@@ -1,9 +1,11 @@
 /* `rocesim plot` of collective runs: each job's iteration times, one line per
  * run folder and job (collective.csv's time_ns), beside plot.c's figures. */
-#include "exp/exp.h"
+#include "exp/plot_collective.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "exp/util.h"
 
 #define PB 2048
 

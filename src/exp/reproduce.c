@@ -13,22 +13,16 @@
 #include <unistd.h>
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/reproduce.h"
 #include "exp/expdef.h"
+#include "exp/plot.h"
+#include "exp/plot_bars.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "scenario/sweepspec.h"
 
 #define MAXM 24
 #define MAXROWS 64
-
-const char *exp_experiments_dir(void)
-{
-    const char *env = getenv("ROCESIM_EXPERIMENTS");
-    if (env && *env)
-        return env;
-    if (access("experiments", R_OK) == 0)
-        return "experiments";
-    return ROCESIM_SOURCE_DIR "/experiments";
-}
 
 /* ------------------------------------------------------------ the run */
 
@@ -91,8 +85,6 @@ int exp_reproduce(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0)
             return list_experiments();
-        if (strcmp(argv[i], "--page") == 0)
-            return exp_page(argc, argv);
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
         else if (strcmp(argv[i], "--no-run") == 0)

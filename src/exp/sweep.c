@@ -17,7 +17,8 @@
 #include "scenario/load.h"
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "scenario/sweepspec.h"
 #include "stats/report.h"
 
@@ -33,20 +34,6 @@ const char *exp_self(void)
     return self;
 }
 
-
-static int mkdir_p(const char *path)
-{
-    char buf[DIRBUF];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 
 /* A run is complete when its summary.json (written last, after fct.csv) is
@@ -760,7 +747,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     snprintf(outdir, sizeof outdir, "%s", out ? out : "");
     if (!out)
         snprintf(outdir, sizeof outdir, "results/%s-sweep", name);
-    if (mkdir_p(outdir) < 0) {
+    if (exp_mkdirs(outdir) < 0) {
         fprintf(stderr, "%s: cannot create folder: %s\n", outdir, strerror(errno));
         sweep_spec_free(&s);
         return 1;
@@ -838,7 +825,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
             FILE *f = NULL;
             char sj[DIRBUF + 32];
             snprintf(sj, sizeof sj, "%s/summary.json", p->dir);
-            if (mkdir_p(p->dir) < 0 || (unlink(sj) < 0 && errno != ENOENT) || !(f = fopen(scen, "w")) ||
+            if (exp_mkdirs(p->dir) < 0 || (unlink(sj) < 0 && errno != ENOENT) || !(f = fopen(scen, "w")) ||
                 fputs(text, f) < 0 || fclose(f) != 0) {
                 fprintf(stderr, "%s: cannot write: %s\n", scen, strerror(errno));
                 rc = 1;
