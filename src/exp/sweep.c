@@ -300,9 +300,14 @@ static char *table_header(const struct sweep_spec *s)
     return row;
 }
 
-/* One row of sweep.csv from a run folder (status "failed" with empty
- * statistics when the run did not complete or its files do not parse). */
-static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, bool tried)
+/* Why a point has no result: its run failed, was cut short by a signal
+ * (Ctrl-C), or was not started. */
+enum unrun { UNRUN_FAILED, UNRUN_INTERRUPTED, UNRUN_PENDING };
+
+/* One row of sweep.csv from a run folder (status failed, interrupted or
+ * pending, with empty statistics, when the run did not complete or its
+ * files do not parse). */
+static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, enum unrun why)
 {
     char *row = NULL;
     size_t len = 0, cap = 0;
@@ -313,7 +318,7 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     struct err e;
     bool ok = run_complete(dir) && report_load(&r, dir, &e) == 0;
     if (!ok) {
-        csv_field(&row, &len, &cap, tried ? "failed" : "pending"); /* pending: not run (yet), e.g. after Ctrl-C */
+        csv_field(&row, &len, &cap, why == UNRUN_FAILED ? "failed" : why == UNRUN_INTERRUPTED ? "interrupted" : "pending");
         for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 5; i++)
             csv_field(&row, &len, &cap, "");
         return row;
@@ -362,7 +367,7 @@ struct point {
     char dir[DIRBUF];
     pid_t pid;
     double t0;
-    int status; /* 0 pending, 1 running, 2 ok, 3 failed, 4 skipped (complete before) */
+    int status; /* 0 pending, 1 running, 2 ok, 3 failed, 4 skipped (complete before), 5 interrupted */
 };
 
 static void fmt_dur(char *b, size_t n, double s)
@@ -497,8 +502,10 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
     }
     if (stop_signal) { /* pass it on, wait, and let the next sweep redo what was cut short */
         for (size_t i = 0; i < n; i++)
-            if (pts[i].status == 1)
+            if (pts[i].status == 1) {
                 kill(pts[i].pid, SIGTERM);
+                pts[i].status = 5;
+            }
         while (g->running && waitpid(-1, NULL, 0) > 0)
             g->running--;
     }
@@ -556,7 +563,7 @@ int exp_sweep_runs(const char *dir, char ***paths, const char *who)
     free(line);
     fclose(f);
     if (who && skipped)
-        fprintf(stderr, "%s: %s: %d run%s not ok in sweep.csv (failed or pending) left out\n", who, csv, skipped,
+        fprintf(stderr, "%s: %s: %d run%s not ok in sweep.csv (failed, interrupted or pending) left out\n", who, csv, skipped,
                 skipped == 1 ? "" : "s");
     /* folders of runs that are not rows of the table: an earlier grid's */
     DIR *d = who ? opendir(dir) : NULL;
@@ -870,7 +877,9 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     char *mine = xmalloc(tcap);
     mine[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir, pts[i].status == 2 || pts[i].status == 3);
+        int st = pts[i].status;
+        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir,
+                              st == 5 ? UNRUN_INTERRUPTED : st == 2 || st == 3 ? UNRUN_FAILED : UNRUN_PENDING);
         size_t need = tlen + strlen(row) + 32;
         if (need > tcap)
             mine = xrealloc(mine, tcap = need * 2);
@@ -896,13 +905,15 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         snprintf(tmp, sizeof tmp, "%s.tmp", csv);
         FILE *f = fopen(tmp, "w");
         char *hdr = table_header(&s);
-        size_t failed = 0, pending = 0;
+        size_t ok = 0, failed = 0, interrupted = 0, pending = 0;
         if (f) {
             fprintf(f, "%s\n", hdr);
             for (size_t i = 0; i < nrows; i++) {
                 const char *r = strchr(rows[i], '\t') + 1;
                 fprintf(f, "%s\n", r);
+                ok += strstr(r, ",ok,") != NULL;
                 failed += strstr(r, ",failed,") != NULL;
+                interrupted += strstr(r, ",interrupted,") != NULL;
                 pending += strstr(r, ",pending,") != NULL;
             }
         }
@@ -910,11 +921,14 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         if (!f || fclose(f) != 0 || rename(tmp, csv) != 0) {
             fprintf(stderr, "%s: cannot write: %s\n", csv, strerror(errno));
             rc = 1;
-        } else if (!quiet) {
-            fprintf(stderr, "sweep: %zu runs, %zu failed%s -> %s\n", nrows, failed, pending ? ", some not run (rerun to finish)" : "",
-                    csv);
+        } else if (!quiet) { /* what ran, what was cut short, what is still to run */
+            char here[96] = "";
+            if (size == 1)
+                snprintf(here, sizeof here, " (%zu run now, %zu complete before)", g.done, g.skipped);
+            fprintf(stderr, "sweep: %zu runs: %zu ok%s, %zu failed, %zu interrupted, %zu pending%s -> %s\n", nrows, ok, here,
+                    failed, interrupted, pending, interrupted || pending ? " (rerun the sweep to finish them)" : "", csv);
         }
-        if (failed || pending)
+        if (failed || interrupted || pending)
             rc = 1;
         free(rows);
         if (all != mine)
