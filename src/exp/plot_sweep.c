@@ -301,13 +301,19 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
             }
     static const struct {
         const char *col, *name, *title, *ylabel;
-        bool logy;
+        bool logy, only_some; /* only_some: a column only some sweeps fill (collectives): no note when empty */
     } metrics[] = {
-        {"afct_us", "afct_vs_x", "Average FCT", "average FCT (µs)", false},
-        {"sd_p99", "p99_slowdown_vs_x", "99th-percentile FCT slowdown, all flows", "p99 FCT slowdown", true},
+        {"afct_us", "afct_vs_x", "Average FCT", "average FCT (µs)", false, false},
+        {"sd_p99", "p99_slowdown_vs_x", "99th-percentile FCT slowdown, all flows", "p99 FCT slowdown", true, false},
         {"sd_small_p95", "p95_small_vs_x", "95th-percentile FCT slowdown, flows up to 100 KB", "p95 FCT slowdown (≤ 100 KB)",
+         true, false},
+        {"pause_frames", "pause_frames_vs_x", "PFC PAUSE frames sent", "PAUSE frames", false, false},
+        {"iter_us", "iteration_time_vs_x", "Collective iteration time (mean over iterations)", "iteration time (µs)", false,
          true},
-        {"pause_frames", "pause_frames_vs_x", "PFC PAUSE frames sent", "PAUSE frames", false},
+        {"iter_p99_us", "iteration_p99_vs_x", "Collective iteration time, 99th percentile", "p99 iteration time (µs)", false,
+         true},
+        {"busbw_GBps", "busbw_vs_x", "Collective bus bandwidth (NCCL busbw, mean over iterations)", "busbw (GB/s)", false,
+         true},
     };
     const char *xn = fig_short_name(t.hdr[xc]);
     char xl[200];
@@ -363,6 +369,10 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
         }
         free(v);
         fclose(d);
+        if (!yr.any && metrics[m].only_some) {
+            free(pyr);
+            continue;
+        }
         if (!yr.any || (yr.lo == 0 && yr.hi == 0)) {
             fig_note(out, "%s: %s", name,
                    yr.any ? "every value is 0, figure left out" : "no completed run has a value, figure left out");

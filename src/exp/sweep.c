@@ -294,7 +294,11 @@ static char *table_header(const struct sweep_spec *s)
         snprintf(b, sizeof b, "paused_us_%s", layer_names[l]);
         csv_field(&row, &len, &cap, b);
     }
-    static const char *const tail[] = {"drops", "timeouts", "ecn_marks", "sim_ms", "wall_s"};
+    /* iter_us .. busbw_GBps: the collectives (collective.csv; empty without
+     * one): iteration time mean and p99, busbw mean. wall_s, the one column
+     * that differs between identical runs, stays last. */
+    static const char *const tail[] = {"drops",       "timeouts",   "ecn_marks", "sim_ms", "iter_us",
+                                       "iter_p99_us", "busbw_GBps", "wall_s"};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         csv_field(&row, &len, &cap, tail[i]);
     return row;
@@ -307,6 +311,56 @@ enum unrun { UNRUN_FAILED, UNRUN_INTERRUPTED, UNRUN_PENDING };
 /* One row of sweep.csv from a run folder (status failed, interrupted or
  * pending, with empty statistics, when the run did not complete or its
  * files do not parse). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A run's collective iterations (every job's, collective.csv's finished
+ * rows): out = {mean, p99 of the iteration time in us, mean busbw in GB/s},
+ * NaN without collective.csv or a finished iteration. */
+static void collective_stats(const char *dir, double out[3])
+{
+    out[0] = out[1] = out[2] = NAN;
+    char path[DIRBUF + 32];
+    snprintf(path, sizeof path, "%s/collective.csv", dir);
+    char *t = exp_slurp(path, NULL);
+    if (!t)
+        return;
+    double *v = NULL, bus = 0;
+    size_t n = 0;
+    char *save = NULL;
+    strtok_r(t, "\n", &save); /* the header */
+    for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        /* job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,... */
+        char *f[11];
+        int k = 0;
+        for (char *p = line; p && k < 11; k++) {
+            f[k] = p;
+            p = strchr(p, ',');
+            if (p)
+                *p++ = 0;
+        }
+        if (k < 11 || !*f[8])
+            continue;
+        v = xrealloc(v, (n + 1) * sizeof *v);
+        v[n++] = strtod(f[8], NULL) / 1e3;
+        bus += strtod(f[10], NULL);
+    }
+    if (n) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += v[i];
+        qsort(v, n, sizeof *v, cmp_double);
+        out[0] = sum / (double)n;
+        out[1] = v[(size_t)((double)n * 0.99)];
+        out[2] = bus / (double)n;
+    }
+    free(v);
+    free(t);
+}
+
 static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, enum unrun why)
 {
     char *row = NULL;
@@ -319,7 +373,7 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     bool ok = run_complete(dir) && report_load(&r, dir, &e) == 0;
     if (!ok) {
         csv_field(&row, &len, &cap, why == UNRUN_FAILED ? "failed" : why == UNRUN_INTERRUPTED ? "interrupted" : "pending");
-        for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 5; i++)
+        for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 8; i++)
             csv_field(&row, &len, &cap, "");
         return row;
     }
@@ -352,6 +406,11 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     csv_num(&row, &len, &cap, json_num(js, "timeouts"), 0);
     csv_num(&row, &len, &cap, json_num(js, "ecn_marks"), 0);
     csv_num(&row, &len, &cap, json_num(js, "sim_time_ns") / 1e6, 6);
+    double coll[3];
+    collective_stats(dir, coll);
+    csv_num(&row, &len, &cap, coll[0], 3);
+    csv_num(&row, &len, &cap, coll[1], 3);
+    csv_num(&row, &len, &cap, coll[2], 4);
     csv_num(&row, &len, &cap, json_num(js, "wall_seconds"), 3);
     free(js);
     report_free(&r);
