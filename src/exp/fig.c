@@ -47,6 +47,18 @@ void exp_plot_options(bool titles, int n, const char *const *from, const char *c
     }
 }
 
+int fig_add_label(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return -1;
+    map_from = xrealloc(map_from, (size_t)(nmap + 2) * sizeof *map_from);
+    map_to = xrealloc(map_to, (size_t)(nmap + 2) * sizeof *map_to);
+    map_from[nmap] = strndup(arg, (size_t)(eq - arg));
+    map_to[nmap++] = strdup(eq + 1);
+    return 0;
+}
+
 const char *fig_relabel(const char *v)
 {
     for (int i = 0; i < nmap; i++)
@@ -100,6 +112,22 @@ void fig_lstyle(FILE *f, int i)
 }
 
 /* Bars: colour and a fill that differs in grayscale (solid, hatches). */
+void fig_series(FILE *f, const char *src, const char *x, int ycol, int locol, bool line, int i, double ps,
+                const char *xtic, const char *title)
+{
+    if (locol > 0) { /* the min-max bars: solid, in the series' colour, under its line and points */
+        fprintf(f, "%s u %s:%d:%d:%d w yerrorbars lw 1.5 lc rgb '%s' dt 1 ps 0 notitle, \\\n  ", src, x, ycol, locol,
+                locol + 1, pal[i % 8]);
+    }
+    fprintf(f, "%s u %s:%d%s w %s", src, x, ycol, xtic ? xtic : "", line ? "lp" : "p");
+    if (line)
+        fig_style(f, i);
+    else
+        fprintf(f, " lc rgb '%s' pt %d", pal[i % 8], ptype[i % 10]);
+    fprintf(f, " ps %.2g t ", ps);
+    fig_gq(f, title);
+}
+
 void fig_bar_style(FILE *f, int i)
 {
     static const char *const fill[6] = {"solid 0.9", "pattern 4", "solid 0.35", "pattern 5", "pattern 1", "pattern 6"};
@@ -167,11 +195,20 @@ int fig_end(struct fig *g)
     }
     fprintf(s, "# rocesim plot: %s (run `gnuplot %s.gp` in this folder to redraw)\n", g->name, g->name);
     fprintf(s, "set encoding utf8\nset datafile separator whitespace\nset datafile missing 'NaN'\n"
-               "set grid lc rgb '#dddddd'\nset key noenhanced\nset border lw 1.2\n");
-    fprintf(s, "set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced\nset output '%s.png'\n%s\nunset output\n", g->w,
-            g->h, g->name, g->body);
-    fprintf(s, "set terminal svg size %d,%d font 'DejaVu Sans,11' noenhanced\nset output '%s.svg'\n%s\nunset output\n", g->w,
-            g->h, g->name, g->body);
+               "set grid lc rgb '#dddddd'\nset key noenhanced\nset border lw 1.2\nset tics nomirror out\n");
+    /* The same body three times. The PDF (for a paper) is the canvas at 200
+     * px to the inch (a 960 px figure: 4.8 in) with 10 pt text, so a
+     * one-panel figure set one column wide (3.3 in) keeps about 7 pt; the
+     * PNG and SVG have text of the same share of the width. */
+    fprintf(s, "set terminal pdfcairo size %.2fin,%.2fin font 'DejaVu Sans,10' linewidth 1 noenhanced\n"
+               "set output '%s.pdf'\n%s\nunset output\n",
+            g->w / 200.0, g->h / 200.0, g->name, g->body);
+    fprintf(s, "set terminal pngcairo size %d,%d font 'DejaVu Sans,15' linewidth 1.5 noenhanced\nset output '%s.png'\n%s\n"
+               "unset output\n",
+            g->w, g->h, g->name, g->body);
+    fprintf(s, "set terminal svg size %d,%d font 'DejaVu Sans,20' linewidth 1.5 noenhanced\nset output '%s.svg'\n%s\n"
+               "unset output\n",
+            g->w, g->h, g->name, g->body);
     fclose(s);
     free(g->body);
     snprintf(path, sizeof path, "%s.gp", g->name);
@@ -246,8 +283,10 @@ void fig_set_range(FILE *f, const char *ax, struct rng r, bool logs, bool zero, 
         lo /= 1 + pad;
         hi *= 1 + pad;
         fprintf(f, "set %srange [%.6g:%.6g]\n", ax, lo, hi);
-        if (ax[0] == 'y' && hi / lo < 1000) { /* labels at 1, 2, 5 x 10^k, not only at the decades */
-            fprintf(f, "set %stics (", ax);
+        /* a labelled tick at every decade, minor ticks at 2..9 x 10^k */
+        fprintf(f, "set %stics %.6g, 10 format '%%g'\nset m%stics 10\n", ax, pow(10, floor(log10(lo))), ax);
+        if (hi / lo < 100) { /* a narrow range: labels also at 2 and 5 x 10^k */
+            fprintf(f, "set %stics add (", ax);
             int k = 0;
             for (double dec = pow(10, floor(log10(lo))); dec <= hi; dec *= 10)
                 for (int m = 0; m < 3; m++) {

@@ -14,6 +14,9 @@
 /* Titles on (`--no-title` clears it); legend labels: a swept value from[i] is shown as to[i]. */
 extern bool fig_titles;
 void exp_plot_options(bool titles, int n, const char *const *from, const char *const *to);
+/* One more legend label, "VALUE=LABEL" (--label of plot and report --html);
+ * -1 if it is not of that form. */
+int fig_add_label(const char *arg);
 /* The label given to value v, NULL when none. */
 const char *fig_relabel(const char *v);
 /* "load" of "traffic.load". */
@@ -29,6 +32,12 @@ const char *fig_base_name(const char *path);
 void fig_style(FILE *f, int i);
 void fig_lstyle(FILE *f, int i);
 void fig_bar_style(FILE *f, int i);
+/* One series of a plot command: `SRC u X:YCOL` as a line with points (line)
+ * or points alone (categories on x), with xtic (e.g. ":xtic(2)") appended to
+ * its using, titled; with locol > 0, solid min-max error bars from columns
+ * locol and locol + 1 drawn first (no legend entry of their own). */
+void fig_series(FILE *f, const char *src, const char *x, int ycol, int locol, bool line, int i, double ps,
+                const char *xtic, const char *title);
 
 /* A figure: its gnuplot body is written to the FILE fig_begin returns;
  * fig_end writes OUTDIR/NAME.gp (the body once per output format) and runs gnuplot. */

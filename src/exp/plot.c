@@ -117,11 +117,13 @@ int exp_plot_sweep_runs(const char *sweepdir, const char *outdir)
 }
 
 static const char plot_usage[] =
-    "usage: rocesim plot INPUT... [--out DIR] [--no-title]\n"
+    "usage: rocesim plot INPUT... [--out DIR] [--no-title] [--label VALUE=LABEL]...\n"
     "INPUT: run folders (a line each; runs that differ only in the seed are one\n"
     "line, their mean with min-max bars) or a sweep.csv / sweep folder.\n"
-    "Writes PNG and SVG figures, their data (DIR/data/) and gnuplot scripts (DIR/*.gp)\n"
-    "into DIR (default: plots/). --no-title: no figure titles (for a paper's captions).\n"
+    "Writes PDF, PNG and SVG figures, their data (DIR/data/) and gnuplot scripts\n"
+    "(DIR/*.gp) into DIR (default: plots/). --no-title: no figure titles (for a\n"
+    "paper's captions). --label dcqcn=DCQCN: legends and categories show a swept\n"
+    "or scheme value VALUE as LABEL (repeatable).\n"
     "Needs gnuplot (Debian gnuplot-nox).\n";
 
 int exp_plot(int argc, char **argv)
@@ -130,9 +132,13 @@ int exp_plot(int argc, char **argv)
     const char **in = xcalloc((size_t)argc, sizeof *in);
     int n = 0;
     bool titles = true;
+    const char *labels[64];
+    int nl = 0;
     for (int i = 2; i < argc; i++) {
         if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
             out = argv[++i];
+        else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc && strchr(argv[i + 1], '=') && argv[i + 1][0] != '=' && nl < 64)
+            labels[nl++] = argv[++i];
         else if (strcmp(argv[i], "--no-title") == 0)
             titles = false;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -140,7 +146,9 @@ int exp_plot(int argc, char **argv)
             free(in);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "rocesim plot: unknown option %s\n%s", argv[i], plot_usage);
+            fprintf(stderr, "rocesim plot: %s %s\n%s",
+                    strcmp(argv[i], "--label") == 0 ? "--label needs VALUE=LABEL, got" : "unknown option",
+                    strcmp(argv[i], "--label") == 0 && i + 1 < argc ? argv[i + 1] : argv[i], plot_usage);
             free(in);
             return EXIT_BADINPUT;
         } else
@@ -152,6 +160,8 @@ int exp_plot(int argc, char **argv)
         return EXIT_BADINPUT;
     }
     exp_plot_options(titles, 0, NULL, NULL);
+    for (int i = 0; i < nl; i++)
+        fig_add_label(labels[i]);
     for (int i = 0; i < n; i++) { /* a sweep folder: say what its table leaves out (earlier grids' runs) */
         char **runs = NULL;
         int k = exp_sweep_runs(in[i], &runs, "rocesim plot");
@@ -163,7 +173,7 @@ int exp_plot(int argc, char **argv)
     free(in);
     if (made < 0)
         return EXIT_BADINPUT;
-    printf("%d figure%s (PNG and SVG) -> %s/\n", made, made == 1 ? "" : "s", out);
+    printf("%d figure%s (PDF, PNG and SVG) -> %s/\n", made, made == 1 ? "" : "s", out);
     return 0;
 }
 

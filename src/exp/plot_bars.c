@@ -62,7 +62,7 @@ int exp_plot_bars(const char *outdir, const char *name, const char *title, const
         rlen += strlen(rows[r]) + 2;
     struct fig g;
     int krows = ncols > 1 ? (ncols + 2) / 3 : 0;
-    FILE *f = fig_begin(&g, outdir, name, 960, 600 + 24 * krows);
+    FILE *f = fig_begin(&g, outdir, name, 960, 600 + 34 * krows);
     fig_title(f, title);
     char ub[300];
     fprintf(f, "set ylabel ");

@@ -297,13 +297,13 @@ int plot_slowdown_by_size(const char *out, const struct set *S, const char *name
     bool logy = yr.lo > 0 && yr.hi / yr.lo > 20;
     bool bars = plot_set_maxsize(S) > 1;
     int cols = S->ns <= 4 ? S->ns : 3, krows = S->ns > 1 ? (S->ns + cols - 1) / cols : 0;
-    int h = 520 + 28 * krows;
+    int h = 560 + 40 * krows;
     struct fig g;
     FILE *f = fig_begin(&g, out, name, 1200, h);
     char note[120] = "", t[600];
     if (plot_set_maxsize(S) > 1)
         snprintf(note, sizeof note, ", flows of %d seeds pooled, bars: min-max of the seeds", plot_set_maxsize(S));
-    double bm = (80.0 + 28 * krows) / h, tm = fig_titles ? 1 - 75.0 / h : 1 - 45.0 / h;
+    double bm = (115.0 + 40 * krows) / h, tm = fig_titles ? 1 - 110.0 / h : 1 - 60.0 / h;
     if (fig_titles) {
         snprintf(t, sizeof t, "FCT slowdown by flow size%s (20 buckets of equal flow count%s)", title_extra, note);
         fprintf(f, "set multiplot title ");
@@ -316,21 +316,20 @@ int plot_slowdown_by_size(const char *out, const struct set *S, const char *name
     fig_set_range(f, "y", yr, logy, false, 0.06);
     fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", bm, tm);
     for (int panel = 0; panel < 2; panel++) {
-        fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.56 : 0.07, panel ? 0.98 : 0.49);
+        fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.585 : 0.085, panel ? 0.98 : 0.49);
         fprintf(f, "set title '%s'\nset ylabel 'FCT slowdown, %s'\n", panel ? "99th percentile" : "median",
                 panel ? "p99" : "p50");
         if (panel == 1 && S->ns > 1)
             fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 3 Left reverse noenhanced\n",
-                    (28.0 * krows + 12) / h, cols);
+                    (40.0 * krows + 14) / h, cols);
         else
             fprintf(f, "unset key\n");
         fprintf(f, "plot ");
         for (int s = 0; s < S->ns; s++) {
-            fprintf(f, "%s'%s' index %d u 1:%d%s w %s", s ? ", \\\n  " : "", rel, s, panel ? 5 : 2,
-                    bars ? (panel ? ":6:7" : ":3:4") : "", bars ? "yerrorlines" : "lp");
-            fig_style(f, s);
-            fprintf(f, " ps 0.8 t ");
-            fig_gq(f, S->slabel[s]);
+            char src[LB + 32];
+            snprintf(src, sizeof src, "'%s' index %d", rel, s);
+            fprintf(f, "%s", s ? ", \\\n  " : "");
+            fig_series(f, src, "1", panel ? 5 : 2, bars ? (panel ? 6 : 3) : 0, true, s, 0.8, NULL, S->slabel[s]);
         }
         fprintf(f, "\n");
     }
@@ -342,7 +341,7 @@ int plot_slowdown_by_size(const char *out, const struct set *S, const char *name
 static int plot_fct_cdf(const char *out, const struct set *S)
 {
     struct fig g;
-    FILE *f = fig_begin(&g, out, "fct_cdf", 960, 600 + 24 * ((S->ns + 2) / 3));
+    FILE *f = fig_begin(&g, out, "fct_cdf", 960, 600 + 34 * ((S->ns + 2) / 3));
     struct rng xr;
     memset(&xr, 0, sizeof xr);
     char t[300], pooled[120] = "";
@@ -468,7 +467,7 @@ static int plot_pfc_layers(const char *out, const struct set *S)
     }
     bool bars = plot_set_maxsize(S) > 1;
     int cols = S->ns <= 4 ? S->ns : 3, krows = S->ns > 1 ? (S->ns + cols - 1) / cols : 0;
-    int h = 520 + 28 * krows;
+    int h = 560 + 40 * krows;
     struct fig g;
     FILE *f = fig_begin(&g, out, "pfc_by_layer", 1100, h);
     char note[120], t[400];
@@ -483,10 +482,10 @@ static int plot_pfc_layers(const char *out, const struct set *S)
     fprintf(f, "set style data histogram\nset style histogram %s gap 1\nset style fill solid 0.9 border -1\n"
                "set boxwidth 0.9\nset xlabel 'layer'\nset xrange [-0.6:%.1f]\n",
             bars ? "errorbars lw 1.5" : "clustered", nl - 0.4);
-    fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", (80.0 + 28 * krows) / h,
-            fig_titles ? 1 - 75.0 / h : 1 - 45.0 / h);
+    fprintf(f, "set bmargin at screen %.4f\nset tmargin at screen %.4f\n", (115.0 + 40 * krows) / h,
+            fig_titles ? 1 - 110.0 / h : 1 - 60.0 / h);
     for (int panel = 0; panel < 2; panel++) {
-        fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.57 : 0.08, panel ? 0.98 : 0.49);
+        fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", panel ? 0.595 : 0.095, panel ? 0.98 : 0.49);
         fprintf(f, "set title '%s'\nset ylabel '%s'\n",
                 panel ? "PAUSE frames sent by ports of the layer" : "time ports were paused, summed over ports",
                 panel ? "PAUSE frames" : "paused time (ms)");
@@ -495,7 +494,7 @@ static int plot_pfc_layers(const char *out, const struct set *S)
             fprintf(f, "set label 1 'all zero in every run' at graph 0.5, 0.5 center\n");
         if (panel == 1 && S->ns > 1)
             fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 2 Left reverse noenhanced\n",
-                    (28.0 * krows + 12) / h, cols);
+                    (40.0 * krows + 14) / h, cols);
         else
             fprintf(f, "unset key\n");
         fprintf(f, "plot ");
@@ -536,6 +535,22 @@ static void tseries_free(struct tseries *ts, size_t nts)
     free(ts);
 }
 
+/* A flow's name in legends: F0 for a [flow.F0] flow, else "flow ID". */
+static void flow_name(const struct report_run *r, const char *idstr, char *b, size_t n)
+{
+    unsigned long id = strtoul(idstr, NULL, 10);
+    const struct report_flow *fl = id < r->n_flows && r->flows[id].id == id ? &r->flows[id] : NULL;
+    for (size_t j = 0; !fl && j < r->n_flows; j++)
+        if (r->flows[j].id == id)
+            fl = &r->flows[j];
+    /* the last slot of sources is shared by every name past it: not a flow's own */
+    if (fl && fl->source && (fl->source < REPORT_SOURCES - 1 || r->n_sources < REPORT_SOURCES) &&
+        strncmp(r->sources[fl->source], "flow.", 5) == 0)
+        snprintf(b, n, "%s", r->sources[fl->source] + 5);
+    else
+        snprintf(b, n, "flow %s", idstr);
+}
+
 static int plot_monitor(const char *out, const struct set *S, const char *file, int nid, int vcol, double scale,
                         const char *name, const char *title, const char *ylabel, const char *idfmt, int maxs)
 {
@@ -567,6 +582,8 @@ static int plot_monitor(const char *out, const struct set *S, const char *file, 
             char key[96] = "";
             if (nid == 2)
                 snprintf(key, sizeof key, idfmt, fld[1], fld[2]);
+            else if (nid == 1 && strcmp(idfmt, "flow %s") == 0)
+                flow_name(&runs[i].r, fld[1], key, sizeof key);
             else if (nid == 1)
                 snprintf(key, sizeof key, idfmt, fld[1]);
             size_t k;
@@ -689,7 +706,7 @@ static int plot_monitor(const char *out, const struct set *S, const char *file, 
         }
     int shown_n = (int)nts < maxs ? (int)nts : maxs;
     struct fig g;
-    FILE *f = fig_begin(&g, out, name, 960, 600 + 24 * ((shown_n + 2) / 3));
+    FILE *f = fig_begin(&g, out, name, 960, 600 + 34 * ((shown_n + 2) / 3));
     char t[300];
     snprintf(t, sizeof t, "%s%s", title, (int)nts > maxs ? " (the series with the highest peaks)" : "");
     fig_title(f, t);

@@ -160,13 +160,17 @@ static void dir_of(const char *csv, char *dir, size_t n)
         snprintf(dir, n, ".");
 }
 
-/* Slowdown by flow size of a sweep's runs, a figure per x value (at most
- * 6): a line per series, its seeds averaged. */
-static int plot_sweep_sizes(const char *out, const struct table *t, const char *csv, int xc, int seedc, char **xs, int nx)
+/* Slowdown by flow size of a sweep's runs: with a numeric x (the load) a
+ * figure per x value (at most 6), a line per series; with categories on x
+ * (scheme names) one figure, a line per category and series. Seeds pooled. */
+static int plot_sweep_sizes(const char *out, const struct table *t, const char *csv, int xc, int seedc, char **xs, int nx,
+                            bool xnum)
 {
     char sdir[1024];
     dir_of(csv, sdir, sizeof sdir);
     int made = 0;
+    if (!xnum)
+        nx = 1;
     for (int x = 0; x < nx && x < 6; x++) {
         const char **dirs = xcalloc((size_t)t->nr + 1, sizeof *dirs);
         const char **labs = xcalloc((size_t)t->nr + 1, sizeof *labs);
@@ -174,24 +178,27 @@ static int plot_sweep_sizes(const char *out, const struct table *t, const char *
         char (*lb)[LB] = xcalloc((size_t)t->nr + 1, sizeof *lb);
         int n = 0;
         for (int r = 0; r < t->nr; r++) {
-            if (!tab_row_ok(t, r) || (xc >= 0 && strcmp(t->rows[r][xc], xs[x]) != 0))
+            if (!tab_row_ok(t, r) || (xnum && xc >= 0 && strcmp(t->rows[r][xc], xs[x]) != 0))
                 continue;
             snprintf(db[n], PB, "%s/%s", sdir, t->rows[r][0]);
             char fct[PB + 32];
             snprintf(fct, sizeof fct, "%s/fct.csv", db[n]);
             if (!exp_is_file(fct))
                 continue;
-            tab_row_label(t, r, xc, seedc, -1, lb[n], LB);
+            tab_row_label(t, r, xnum ? xc : -1, seedc, -1, lb[n], LB);
             dirs[n] = db[n];
             labs[n] = lb[n];
             n++;
         }
         struct set S;
         if (n && plot_set_load(&S, dirs, labs, n) == 0) {
-            char name[200], extra[200];
+            char name[200], extra[200] = "";
             const char *xn = xc >= 0 ? fig_short_name(t->hdr[xc]) : "x";
-            snprintf(name, sizeof name, "slowdown_vs_size_%s_%s", xn, xs[x]);
-            snprintf(extra, sizeof extra, " at %s = %s", xn, xs[x]);
+            snprintf(name, sizeof name, "slowdown_vs_size");
+            if (xnum) {
+                snprintf(name, sizeof name, "slowdown_vs_size_%s_%s", xn, xs[x]);
+                snprintf(extra, sizeof extra, " at %s = %s", xn, xs[x]);
+            }
             made += plot_slowdown_by_size(out, &S, name, extra) == 0;
             plot_set_unload(&S);
         }
@@ -308,11 +315,11 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
         {"sd_small_p95", "p95_small_vs_x", "95th-percentile FCT slowdown, flows up to 100 KB", "p95 FCT slowdown (≤ 100 KB)",
          true, false},
         {"pause_frames", "pause_frames_vs_x", "PFC PAUSE frames sent", "PAUSE frames", false, false},
-        {"iter_us", "iteration_time_vs_x", "Collective iteration time (mean over iterations)", "iteration time (µs)", false,
+        {"iter_us", "iteration_time_vs_x", "Collective iteration time", "iteration time (µs)", false,
          true},
-        {"iter_p99_us", "iteration_p99_vs_x", "Collective iteration time, 99th percentile", "p99 iteration time (µs)", false,
+        {"iter_p99_us", "iteration_p99_vs_x", "Collective iteration time, p99", "p99 iteration time (µs)", false,
          true},
-        {"busbw_GBps", "busbw_vs_x", "Collective bus bandwidth (NCCL busbw, mean over iterations)", "busbw (GB/s)", false,
+        {"busbw_GBps", "busbw_vs_x", "Collective busbw", "busbw (GB/s)", false,
          true},
     };
     const char *xn = fig_short_name(t.hdr[xc]);
@@ -381,7 +388,7 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
         }
         struct fig g;
         int kcols = ns <= 4 ? ns : 3, krows = ns > 1 ? (ns + kcols - 1) / kcols : 0;
-        int prow = (np + 1) / 2, h = np > 1 ? 120 + 350 * prow + 28 * krows : 600 + 24 * krows;
+        int prow = (np + 1) / 2, h = np > 1 ? 120 + 350 * prow + 40 * krows : 600 + 34 * krows;
         FILE *f = fig_begin(&g, out, name, np > 1 ? 1200 : 960, h);
         char t1[400], note[120];
         note[0] = 0;
@@ -389,8 +396,8 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
             snprintf(note, sizeof note, " (mean of %d seeds, bars: min-max)", maxk);
         snprintf(t1, sizeof t1, "%s vs %s%s", metrics[m].title, xn, note);
         if (np > 1) { /* equal panels, one legend below them all */
-            fprintf(f, "set multiplot layout %d,2 margins 0.07,0.98,%.4f,%.4f spacing 0.08,%.4f", prow,
-                    (80.0 + 28 * krows) / h, fig_titles ? 1 - 70.0 / h : 1 - 35.0 / h, 100.0 / h);
+            fprintf(f, "set multiplot layout %d,2 margins 0.085,0.98,%.4f,%.4f spacing 0.08,%.4f", prow,
+                    (115.0 + 40 * krows) / h, fig_titles ? 1 - 100.0 / h : 1 - 50.0 / h, 130.0 / h);
             if (fig_titles) {
                 fprintf(f, " title ");
                 fig_gq(f, t1);
@@ -408,8 +415,15 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
             fig_set_range(f, "y", yr, logy, !metrics[m].logy, 0.06);
         if (xnum)
             fig_set_range(f, "x", xr, false, false, 0.05);
-        else
-            fprintf(f, "set xrange [-0.4:%.1f]\n", nx - 0.6);
+        else { /* categories (scheme names): a tick and label each, at the centre of its points */
+            fprintf(f, "set xrange [-0.6:%.1f]\nset xtics (", nx - 0.4);
+            for (int x = 0; x < nx; x++) {
+                fprintf(f, "%s", x ? ", " : "");
+                fig_gq(f, fig_relabel(xs[x]) ? fig_relabel(xs[x]) : xs[x]);
+                fprintf(f, " %d", x);
+            }
+            fprintf(f, ")\nunset mxtics\nset grid noxtics\n");
+        }
         for (int q = 0; q < np; q++) {
             if (np > 1) { /* each panel its own y range (workloads differ by orders of magnitude) */
                 if (pyr[q].any)
@@ -422,29 +436,28 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
                 if (q == np - 1 && ns > 1)
                     fprintf(f, "set key at screen 0.5, %.4f center top horizontal maxcols %d samplen 3 Left reverse "
                                "noenhanced\n",
-                            (28.0 * krows + 12) / h, kcols);
+                            (40.0 * krows + 14) / h, kcols);
                 else
                     fprintf(f, "unset key\n");
             }
             fprintf(f, "plot ");
             for (int s = 0; s < ns; s++) {
                 int c = 3 + 3 * s;
-                /* bars of several series side by side, not on top of each other */
-                double off = maxk > 1 && ns > 1 ? (s - (ns - 1) / 2.0) * 0.008 * (xnum ? xr.hi - xr.lo : nx) : 0;
-                fprintf(f, "%s'%s'", s ? ", \\\n  " : "", rel);
+                /* series side by side, not on top of each other: a little
+                 * apart for bars on a numeric x, spread within the category
+                 * on a categorical one (scheme names: points, no line) */
+                double off = !xnum && ns > 1 ? (s - (ns - 1) / 2.0) * (0.5 / ns)
+                             : maxk > 1 && ns > 1 ? (s - (ns - 1) / 2.0) * 0.008 * (xr.hi - xr.lo) : 0;
+                char src[LB + 40], x[64];
+                fprintf(f, "%s", s ? ", \\\n  " : "");
+                snprintf(src, sizeof src, "'%s'", rel);
                 if (np > 1)
-                    fprintf(f, " index %d", q);
+                    snprintf(src + strlen(src), sizeof src - strlen(src), " index %d", q);
                 if (off != 0)
-                    fprintf(f, " u ($%d%+.6g):%d", xnum ? 1 : 0, off, c);
+                    snprintf(x, sizeof x, "($%d%+.6g)", xnum ? 1 : 0, off);
                 else
-                    fprintf(f, " u %s:%d", xnum ? "1" : "0", c);
-                if (maxk > 1)
-                    fprintf(f, ":%d:%d", c + 1, c + 2);
-                fprintf(f, "%s", xnum ? "" : ":xtic(2)");
-                fprintf(f, " w %s", maxk > 1 ? "yerrorlines" : "lp");
-                fig_style(f, s);
-                fprintf(f, " ps 1.1 t ");
-                fig_gq(f, slab[s]);
+                    snprintf(x, sizeof x, "%s", xnum ? "1" : "0");
+                fig_series(f, src, x, c, maxk > 1 ? c + 1 : 0, xnum, s, 1.1, NULL, slab[s]);
             }
             fprintf(f, "\n");
             if (np > 1 && !pyr[q].any)
@@ -457,7 +470,7 @@ int plot_sweep(const char *out, const char *csv, bool sizes)
             made++;
     }
     if (sizes)
-        made += plot_sweep_sizes(out, &t, csv, xc, seedc, xs, nx);
+        made += plot_sweep_sizes(out, &t, csv, xc, seedc, xs, nx, xnum);
     for (int s = 0; s < ns; s++)
         free(slab[s]);
     free(slab);
