@@ -487,7 +487,7 @@ int exp_reproduce(int argc, char **argv)
             free(hi);
         }
     }
-    printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
+    printf("\n%d figure%s -> %s/ (PDF, PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
     free(rundirs);
     free(rdbuf);
     sweep_spec_free(&s);
