@@ -95,8 +95,12 @@ struct exp_def *exp_def_open(const char *path);
 void exp_def_close(struct exp_def *d);
 const char *exp_def_get(const struct exp_def *d, const char *sec, const char *key);
 int exp_def_item(const struct exp_def *d, int i, const char **sec, const char **key, const char **val);
-/* page.c: `rocesim reproduce --page`, the verdict page of every experiment. */
+/* page.c: `rocesim reproduce --page`, the verdict page of every experiment;
+ * check: an experiment file's [verdict] and its text (0, or EXIT_BADINPUT
+ * with PATH:LINE); print: its row of the page and why (after a run). */
 int exp_page(int argc, char **argv);
+int exp_verdict_check(const struct exp_def *d, const char *path);
+void exp_verdict_print(FILE *f, const char *name, const struct exp_def *d);
 
 /* A whole file as a NUL-terminated string (its length in *len if len), or
  * NULL if it cannot be opened. */

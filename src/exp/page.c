@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -31,9 +32,22 @@
 
 #define MAXEXP 256
 
-/* The [verdict] keys; verdict takes one of the values below. */
-static const char *const verdict_keys[] = {"claim", "setup", "verdict", "why", "judged", "skipped", NULL};
+/* The [verdict] keys; verdict takes one of the values below, cause (for
+ * every verdict but "reproduces") "CLASS" or "CLASS: what shows it", CLASS
+ * one of cause_classes: genuine (a faithful scheme on the paper's setup
+ * cannot meet the claim, shown by a measurement or the paper's own model),
+ * setup not reproducible here (e.g. runs this machine cannot afford), open
+ * (the cause is not yet known). A row says "does not" only when its cause
+ * is genuine: a difference of setup or an unknown cause is no finding about
+ * the paper. */
+static const char *const verdict_keys[] = {"claim", "setup", "verdict", "cause", "why", "judged", "skipped", NULL};
 static const char *const verdict_values[] = {"reproduces", "same direction, smaller", "does not", "not judged", NULL};
+static const char *const cause_classes[] = {"genuine", "setup not reproducible here", "open", NULL};
+
+/* Words of the project's own bookkeeping that mean nothing to a reader of
+ * the page (an issue number, a branch, a review or a file outside the
+ * repository); any value of an experiment file may reach the page. */
+static const char *const internal_refs[] = {"issue ", "this branch", "lb-baselines", "audit", NULL};
 
 struct form {
     const char *label; /* "full" or "quick" */
@@ -61,6 +75,140 @@ static void cell(FILE *f, const char *s)
         else
             fputc(*s == '\n' ? ' ' : *s, f);
 }
+
+/* The cause's class: the text before ':' (all of it without one). */
+static void cause_class(const char *cause, char *cls, size_t n)
+{
+    snprintf(cls, n, "%.*s", (int)strcspn(cause, ":"), cause);
+}
+
+/* The first internal reference in v (NULL if none): "issue" followed by a
+ * number, or one of the other words (any case). */
+static const char *internal_ref(const char *v, size_t *len)
+{
+    for (const char *p = v; *p; p++)
+        for (int i = 0; internal_refs[i]; i++) {
+            size_t l = strlen(internal_refs[i]);
+            if (strncasecmp(p, internal_refs[i], l) != 0)
+                continue;
+            if (i == 0 && !(p[l] >= '0' && p[l] <= '9'))
+                continue;
+            *len = l + (i == 0 ? strspn(p + l, "0123456789") : 0);
+            return p;
+        }
+    return NULL;
+}
+
+/* Checks an experiment file's [verdict] (keys, verdict, cause, why) and
+ * that no value the page shows carries an internal reference: 0, or
+ * EXIT_BADINPUT with PATH:LINE: what is wrong. */
+int exp_verdict_check(const struct exp_def *d, const char *p)
+{
+    const char *sec, *key, *val, *v = exp_def_get(d, "verdict", "verdict"), *cause = exp_def_get(d, "verdict", "cause");
+    bool any = false;
+    int vline = 0, cline = 0, rc = 0;
+    for (int k = 0, line; (line = exp_def_item(d, k, &sec, &key, &val)) >= 0; k++) {
+        size_t l;
+        const char *r = internal_ref(val, &l);
+        if (r) {
+            fprintf(stderr,
+                    "%s:%d: [%s] %s: '%.*s' is an internal reference the page's readers cannot follow: say what it "
+                    "is instead\n",
+                    p, line, sec, key, (int)l, r);
+            rc = EXIT_BADINPUT;
+        }
+        if (strcmp(sec, "verdict") != 0)
+            continue;
+        any = true;
+        if (!is_one_of(key, verdict_keys)) {
+            fprintf(stderr, "%s:%d: unknown [verdict] key '%s' (claim, setup, verdict, cause, why, judged, skipped)\n",
+                    p, line, key);
+            rc = EXIT_BADINPUT;
+        } else if (strcmp(key, "verdict") == 0) {
+            vline = line;
+            if (!is_one_of(val, verdict_values)) {
+                fprintf(stderr,
+                        "%s:%d: verdict '%s' is not one of: reproduces | same direction, smaller | does not | "
+                        "not judged\n",
+                        p, line, val);
+                rc = EXIT_BADINPUT;
+            }
+        } else if (strcmp(key, "cause") == 0) {
+            char cls[64];
+            cline = line;
+            cause_class(val, cls, sizeof cls);
+            if (!is_one_of(cls, cause_classes)) {
+                fprintf(stderr, "%s:%d: cause '%s' is not one of: genuine | setup not reproducible here | open (then ': "
+                        "what shows it')\n", p, line, cls);
+                rc = EXIT_BADINPUT;
+            }
+        }
+    }
+    if (rc)
+        return rc;
+    if (any && (!v || !exp_def_get(d, "verdict", "claim"))) {
+        fprintf(stderr, "%s: [verdict] needs verdict and claim\n", p);
+        return EXIT_BADINPUT;
+    }
+    if (v && strcmp(v, "reproduces") != 0 && !exp_def_get(d, "verdict", "why")) {
+        fprintf(stderr, "%s:%d: verdict '%s' needs why = the measurement that explains it\n", p, vline, v);
+        return EXIT_BADINPUT;
+    }
+    if (v && (strcmp(v, "same direction, smaller") == 0 || strcmp(v, "does not") == 0) && !cause) {
+        fprintf(stderr, "%s:%d: verdict '%s' needs cause = genuine | setup not reproducible here | open\n", p, vline, v);
+        return EXIT_BADINPUT;
+    }
+    if (v && strcmp(v, "reproduces") == 0 && cause) {
+        fprintf(stderr, "%s:%d: a verdict 'reproduces' has no cause\n", p, cline);
+        return EXIT_BADINPUT;
+    }
+    if (v && strcmp(v, "does not") == 0 && strncmp(cause, "genuine", 7) != 0) {
+        fprintf(stderr,
+                "%s:%d: verdict 'does not' with cause '%s': only a genuine cause (a faithful scheme on the paper's "
+                "setup cannot meet the claim) makes a 'does not'; else the verdict is 'not judged' until the cause is "
+                "found or removed\n",
+                p, cline, cause);
+        return EXIT_BADINPUT;
+    }
+    return 0;
+}
+
+/* The experiment's line of the page's summary table, without the form
+ * columns: "| [NAME](#NAME) | claim | **verdict** | cause |". */
+static void verdict_cells(FILE *f, const char *name, const struct exp_def *d)
+{
+    const char *claim = exp_def_get(d, "verdict", "claim"), *v = exp_def_get(d, "verdict", "verdict");
+    const char *cause = exp_def_get(d, "verdict", "cause");
+    char cls[64] = "-";
+    if (cause)
+        cause_class(cause, cls, sizeof cls);
+    fprintf(f, "| [%s](#%s) | ", name, name);
+    cell(f, claim ? claim : "(no [verdict] section yet)");
+    fprintf(f, " | %s%s%s | %s |", v ? "**" : "", v ? v : "-", v ? "**" : "", cls);
+}
+
+/* What `rocesim reproduce NAME` prints after its table: the experiment's
+ * row of the verdict page and the verdict's why. */
+void exp_verdict_print(FILE *f, const char *name, const struct exp_def *d)
+{
+    const char *v = exp_def_get(d, "verdict", "verdict");
+    if (!v) {
+        fprintf(f, "\nverdict: none yet (the experiment file has no [verdict] section)\n");
+        return;
+    }
+    const char *cause = exp_def_get(d, "verdict", "cause"), *why = exp_def_get(d, "verdict", "why");
+    const char *judged = exp_def_get(d, "verdict", "judged");
+    fprintf(f, "\nverdict (its row of docs/reproductions.md; judged on %s, not on the runs above):\n"
+               "| experiment | paper's claim | verdict | cause |\n|---|---|---|---|\n",
+            judged ? judged : "the runs named in its why");
+    verdict_cells(f, name, d);
+    fputc('\n', f);
+    if (cause)
+        fprintf(f, "cause: %s\n", cause);
+    if (why)
+        fprintf(f, "why: %s\n", why);
+}
+
 
 static void add_version(struct form *fm, const char *dir)
 {
@@ -290,36 +438,7 @@ int exp_page(int argc, char **argv)
             rc = EXIT_BADINPUT;
             break;
         }
-        const char *sec, *key, *val, *v = exp_def_get(defs[i], "verdict", "verdict");
-        bool any = false;
-        int vline = 0;
-        for (int k = 0, line; (line = exp_def_item(defs[i], k, &sec, &key, &val)) >= 0; k++) {
-            if (strcmp(sec, "verdict") != 0)
-                continue;
-            any = true;
-            if (!is_one_of(key, verdict_keys)) {
-                fprintf(stderr, "%s:%d: unknown [verdict] key '%s' (claim, setup, verdict, why, judged, skipped)\n", p,
-                        line, key);
-                rc = EXIT_BADINPUT;
-            } else if (strcmp(key, "verdict") == 0) {
-                vline = line;
-                if (!is_one_of(val, verdict_values)) {
-                    fprintf(stderr,
-                            "%s:%d: verdict '%s' is not one of: reproduces | same direction, smaller | does not | "
-                            "not judged\n",
-                            p, line, val);
-                    rc = EXIT_BADINPUT;
-                }
-            }
-        }
-        if (!rc && any && (!v || !exp_def_get(defs[i], "verdict", "claim"))) {
-            fprintf(stderr, "%s: [verdict] needs verdict and claim\n", p);
-            rc = EXIT_BADINPUT;
-        }
-        if (!rc && v && strcmp(v, "reproduces") != 0 && !exp_def_get(defs[i], "verdict", "why")) {
-            fprintf(stderr, "%s:%d: verdict '%s' needs why = the measurement that explains it\n", p, vline, v);
-            rc = EXIT_BADINPUT;
-        }
+        rc = exp_verdict_check(defs[i], p);
         for (int q = 0; q < 2 && !rc; q++) {
             struct form *fm = &forms[i][q];
             fm->label = q ? "quick" : "full";
@@ -347,16 +466,18 @@ int exp_page(int argc, char **argv)
                    "quick form (shorter windows, fewer seeds: read them as indications). *stale* marks runs whose "
                    "`scenario.ini` is no longer what the sweep file gives (rerun: `rocesim reproduce` resumes, so "
                    "delete the folder first); *missing* marks experiments or runs not run. Verdicts: **reproduces** "
-                   "(the paper's claim holds in our numbers), **same direction, smaller**, **does not**; every "
-                   "verdict but the first names the measurement that explains it. The verdict was judged on the "
-                   "form its row names; numbers shown may be newer.\n\n");
-        fprintf(f, "| experiment | paper's claim | verdict | numbers from | seeds |\n|---|---|---|---|---:|\n");
+                   "(the paper's claim holds in our numbers), **same direction, smaller**, **does not**, **not "
+                   "judged**; every verdict but the first names the measurement that explains it. The verdict was "
+                   "judged on the form its row names; numbers shown may be newer. The cause column classes every "
+                   "row that does not reproduce: *genuine* (a faithful scheme on the paper's setup cannot meet the "
+                   "claim, shown by a measurement or the paper's own model), *setup not reproducible here* (e.g. "
+                   "more runs than this machine affords), *open* (a difference of setup or of reading not yet "
+                   "removed). A row says **does not** only when its cause is genuine.\n\n");
+        fprintf(f, "| experiment | paper's claim | verdict | cause | numbers from | seeds |\n|---|---|---|---|---|---:|\n");
         for (int i = 0; i < n; i++) {
             struct form *fm = form_complete(&forms[i][0]) || !forms[i][1].found ? &forms[i][0] : &forms[i][1];
-            const char *claim = exp_def_get(defs[i], "verdict", "claim"), *v = exp_def_get(defs[i], "verdict", "verdict");
-            fprintf(f, "| [%s](#%s) | ", names[i], names[i]);
-            cell(f, claim ? claim : "(no [verdict] section yet)");
-            fprintf(f, " | %s%s%s | ", v ? "**" : "", v ? v : "-", v ? "**" : "");
+            verdict_cells(f, names[i], defs[i]);
+            fputc(' ', f);
             form_short(f, fm);
             fprintf(f, " | %d |\n", fm->found ? fm->seeds : 0);
         }
@@ -365,6 +486,7 @@ int exp_page(int argc, char **argv)
             const char *title = exp_def_get(x, "experiment", "title"), *paper = exp_def_get(x, "experiment", "paper");
             const char *setup = exp_def_get(x, "verdict", "setup"), *claim = exp_def_get(x, "verdict", "claim");
             const char *v = exp_def_get(x, "verdict", "verdict"), *why = exp_def_get(x, "verdict", "why");
+            const char *cause = exp_def_get(x, "verdict", "cause");
             const char *judged = exp_def_get(x, "verdict", "judged"), *skipped = exp_def_get(x, "verdict", "skipped");
             struct form *full = &forms[i][0], *quick = &forms[i][1];
             struct form *fm = form_complete(full) || !quick->found ? full : quick;
@@ -392,6 +514,8 @@ int exp_page(int argc, char **argv)
                         judged ? ")" : "");
             else
                 fprintf(f, "- **Verdict:** none yet (the experiment file has no [verdict] section)\n");
+            if (cause)
+                fprintf(f, "- **Cause:** %s\n", cause);
             if (why)
                 fprintf(f, "- **Why:** %s\n", why);
             if (fm->found && fm->present) {

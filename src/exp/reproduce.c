@@ -460,6 +460,12 @@ int exp_reproduce(int argc, char **argv)
         }
     }
     printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
+    { /* what the page says of this experiment, to read the table against */
+        struct exp_def *d = exp_def_open(path);
+        if (d)
+            exp_verdict_print(stdout, name, d);
+        exp_def_close(d);
+    }
     free(rundirs);
     free(rdbuf);
     sweep_spec_free(&s);
