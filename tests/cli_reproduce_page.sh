@@ -13,7 +13,8 @@
 # reproducible here | open), shown in the summary's cause column; "does not"
 # needs a genuine cause; a value carrying an internal reference ("issue 28",
 # "this branch", "lb-baselines", "audit") is refused; `rocesim reproduce
-# NAME` ends with the experiment's row of the page.
+# NAME` ends with the experiment's row of the page; --previous PAGE carries
+# an experiment's numbers over from PAGE, marked, when it has no runs here.
 # usage: cli_reproduce_page.sh ROCESIM_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -90,6 +91,17 @@ check grep -q '^| transport.cc | MB delivered | runs over 999999 B | runs over 1
 check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$p"   # both seeds' runs above 999999 B, none above 1 MB
 check grep -q '^| none | 1 | 2 | 0 |  |$' "$p"
 check grep -q '^No numbers: no runs of either form' "$p"
+# --previous: with the runs gone, the numbers of that page are carried over and marked so
+mv "$tmp/res" "$tmp/res-moved"
+"$bin" reproduce --page --results "$tmp/res" --previous "$p" --out "$tmp/pagep.md" 2>"$tmp/err"
+check test $? -eq 0
+check grep -q '^| \[one\](#one) | .* | open | previous page: quick, 4/4 runs | 2 |$' "$tmp/pagep.md"
+check grep -q "^No runs of either form in $tmp/res/: the numbers below are carried over from the previous page, which had full form: \*\*not run\*\*.*quick form: 4 of 4 runs, 2 seeds per point, rocesim " "$tmp/pagep.md"
+check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$tmp/pagep.md"
+check grep -q '^| \[two\](#two) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagep.md"   # no numbers before, none now
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/pagen.md" 2>"$tmp/err"
+check grep -q '^| \[one\](#one) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagen.md"   # without --previous: missing
+mv "$tmp/res-moved" "$tmp/res"
 # the same again: the same bytes
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/page2.md" 2>"$tmp/err"
 check cmp "$p" "$tmp/page2.md"

@@ -398,11 +398,70 @@ static int embed_table(FILE *f, const char *name, const struct form *fm)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static const char page_usage[] = "usage: rocesim reproduce --page [--out FILE] [--results DIR]\n";
+/* --previous FILE (a page this command wrote before): for an experiment
+ * with no runs of either form under DIR, what that page said of its numbers,
+ * marked as carried over, so that a page regenerated where only some
+ * experiments were rerun keeps the others' numbers and says whose they are.
+ * Its section: from its anchor to the next; NULL if it has none. */
+static const char *prev_section(const char *page, const char *name, size_t *len)
+{
+    char a[300];
+    snprintf(a, sizeof a, "<a id=\"%s\"></a>", name);
+    const char *p = page ? strstr(page, a) : NULL;
+    if (!p)
+        return NULL;
+    const char *e = strstr(p + strlen(a), "\n<a id=\"");
+    *len = e ? (size_t)(e - p) + 1 : strlen(p);
+    return p;
+}
+
+/* Where NAME's section of the previous page has its numbers ("Our numbers
+ * (FORM) beside the paper's:" and the table; up to *end), or NULL. */
+static const char *prev_numbers(const char *page, const char *name, const char **end)
+{
+    size_t sl = 0;
+    const char *ps = prev_section(page, name, &sl), *nums = ps ? strstr(ps, "\nOur numbers (") : NULL;
+    if (!nums || nums >= ps + sl)
+        return NULL;
+    *end = ps + sl;
+    return nums;
+}
+
+/* The previous page's summary row of NAME, if its section has numbers: its
+ * last two cells (numbers from, seeds) into from and seeds; else false. */
+static bool prev_row(const char *page, const char *name, char *from, size_t nf, char *seeds, size_t ns)
+{
+    const char *end;
+    if (!prev_numbers(page, name, &end))
+        return false;
+    char a[300];
+    snprintf(a, sizeof a, "\n| [%s](#%s) |", name, name);
+    const char *p = page ? strstr(page, a) : NULL;
+    if (!p)
+        return false;
+    p++;
+    const char *e = strchr(p, '\n');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    char line[4096];
+    snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line ? l : sizeof line - 1), p);
+    char *c[3] = {NULL, NULL, NULL}; /* the starts of the last three " | " separators */
+    for (char *q = line; (q = strstr(q, " | ")); q++)
+        c[0] = c[1], c[1] = c[2], c[2] = q;
+    size_t ll = strlen(line);
+    if (!c[1] || ll < 2 || line[ll - 1] != '|')
+        return false;
+    line[ll - 2] = 0; /* drop the closing " |" */
+    snprintf(seeds, ns, "%s", c[2] + 3);
+    *c[2] = 0;
+    snprintf(from, nf, "%s", c[1] + 3);
+    return true;
+}
+
+static const char page_usage[] = "usage: rocesim reproduce --page [--out FILE] [--results DIR] [--previous PAGE]\n";
 
 int exp_page(int argc, char **argv)
 {
-    const char *out = NULL, *res = "results/reproduce";
+    const char *out = NULL, *res = "results/reproduce", *prevpath = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--page") == 0)
             continue;
@@ -410,13 +469,18 @@ int exp_page(int argc, char **argv)
             out = argv[++i];
         else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
             res = argv[++i];
+        else if (strcmp(argv[i], "--previous") == 0 && i + 1 < argc)
+            prevpath = argv[++i];
         else
             return fprintf(stderr, "rocesim reproduce --page: unexpected %s\n%s", argv[i], page_usage), EXIT_BADINPUT;
     }
+    char *prev = prevpath ? exp_slurp(prevpath, NULL) : NULL; /* read before --out may overwrite it */
+    if (prevpath && !prev)
+        return fprintf(stderr, "%s: cannot read the previous page: %s\n", prevpath, strerror(errno)), EXIT_BADINPUT;
     const char *edir = exp_experiments_dir();
     DIR *dd = opendir(edir);
     if (!dd)
-        return fprintf(stderr, "%s: cannot open the experiments folder: %s\n", edir, strerror(errno)), EXIT_BADINPUT;
+        return free(prev), fprintf(stderr, "%s: cannot open the experiments folder: %s\n", edir, strerror(errno)), EXIT_BADINPUT;
     char *names[MAXEXP];
     int n = 0;
     for (struct dirent *de; (de = readdir(dd)) && n < MAXEXP;) {
@@ -476,8 +540,13 @@ int exp_page(int argc, char **argv)
         fprintf(f, "| experiment | paper's claim | verdict | cause | numbers from | seeds |\n|---|---|---|---|---|---:|\n");
         for (int i = 0; i < n; i++) {
             struct form *fm = form_complete(&forms[i][0]) || !forms[i][1].found ? &forms[i][0] : &forms[i][1];
+            char pfrom[400], pseeds[40];
             verdict_cells(f, names[i], defs[i]);
             fputc(' ', f);
+            if (!forms[i][0].found && !forms[i][1].found && prev_row(prev, names[i], pfrom, sizeof pfrom, pseeds, sizeof pseeds)) {
+                fprintf(f, "previous page: %s | %s |\n", pfrom, pseeds);
+                continue;
+            }
             form_short(f, fm);
             fprintf(f, " | %d |\n", fm->found ? fm->seeds : 0);
         }
@@ -523,7 +592,17 @@ int exp_page(int argc, char **argv)
                 if (embed_table(f, names[i], fm) < 0)
                     fprintf(f, "\n(the table could not be made from %s/runs/)\n", fm->dir);
             } else {
-                fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
+                size_t sl = 0;
+                const char *ps = prev_section(prev, names[i], &sl), *end = NULL;
+                const char *nums = prev_numbers(prev, names[i], &end), *runs = ps ? strstr(ps, "- **Runs:** ") : NULL;
+                if (nums && runs && runs < nums) {
+                    runs += strlen("- **Runs:** ");
+                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are carried over from the previous "
+                               "page, which had %.*s\n%.*s",
+                            res, (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
+                } else {
+                    fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
+                }
             }
         }
         if (f != stdout && fclose(f) != 0) {
@@ -537,5 +616,6 @@ int exp_page(int argc, char **argv)
     }
     free(defs);
     free(forms);
+    free(prev);
     return rc;
 }
