@@ -73,7 +73,7 @@ static int list_experiments(void)
 static const char repro_usage[] =
     "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run] [--no-title] [--any-binary]\n"
     "       rocesim reproduce --list\n"
-    "       rocesim reproduce --page [--out FILE] [--results DIR]\n"
+    "       rocesim reproduce --page [--out FILE] [--results DIR] [--previous PAGE]\n"
     "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
     "the paper's numbers), draws its figures (gnuplot) and prints its table with\n"
     "the paper's numbers beside ours; writes DIR/table.md, DIR/figures/ and the\n"
@@ -82,7 +82,8 @@ static const char repro_usage[] =
     "--no-title: figures without titles (for a paper's captions).\n"
     "--any-binary: keep complete runs another rocesim binary made (rocesim sweep).\n"
     "--page: the verdict page (docs/reproductions.md) of every experiment, from\n"
-    "its [verdict] section and its runs under DIR (default results/reproduce).\n";
+    "its [verdict] section and its runs under DIR (default results/reproduce);\n"
+    "--previous PAGE: an experiment with no runs there keeps PAGE's numbers (marked).\n";
 
 int exp_reproduce(int argc, char **argv)
 {
