@@ -158,11 +158,15 @@ int exp_verdict_check(const struct exp_def *d, const char *p)
         fprintf(stderr, "%s:%d: verdict '%s' needs cause = genuine | setup not reproducible here | open\n", p, vline, v);
         return EXIT_BADINPUT;
     }
-    if (v && strcmp(v, "reproduces") == 0 && cause) {
+    if (!cause)
+        return 0;
+    if (v && strcmp(v, "reproduces") == 0) {
         fprintf(stderr, "%s:%d: a verdict 'reproduces' has no cause\n", p, cline);
         return EXIT_BADINPUT;
     }
-    if (v && strcmp(v, "does not") == 0 && strncmp(cause, "genuine", 7) != 0) {
+    char cls[64];
+    cause_class(cause, cls, sizeof cls);
+    if (v && strcmp(v, "does not") == 0 && strcmp(cls, "genuine") != 0) {
         fprintf(stderr,
                 "%s:%d: verdict 'does not' with cause '%s': only a genuine cause (a faithful scheme on the paper's "
                 "setup cannot meet the claim) makes a 'does not'; else the verdict is 'not judged' until the cause is "
