@@ -147,8 +147,9 @@ check awk -v g="$(mcol 0-7 3)" 'BEGIN { exit !(g > 8 && g < 10) }' # 8 MB throug
 for n in flb-fig2 flb-fig14 flb-fig16 flb-fig17; do
     check grep -q "^    $n " "$tmp/list"
 done
+check_in_src() { (cd "$src" && "$@"); } # some experiment files name files relative to the source folder (scenarios/)
 for f in "$src"/experiments/*.ini; do
-    check "$bin" run "$f" --set run.stop=1ns --quiet --out "$tmp/flbchk" 2>>"$tmp/flbchk.err"
+    check check_in_src "$bin" run "$f" --set run.stop=1ns --quiet --out "$tmp/flbchk" 2>>"$tmp/flbchk.err"
 done
 printf '[topology]\ntype = dumbbell\nsenders = 1\nreceivers = 1\n[flow.a]\nsrc = 0\ndst = 1\nsize = 10KB\n' > "$tmp/v3.ini"
 printf '[sweep]\nvariant = p, q\nvariant_s = s1, s2\n[variant.p]\ntransport.cc = none\n[variant.q]\ntransport.cc = dcqcn\n' >> "$tmp/v3.ini"
