@@ -20,20 +20,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include "core/err.h"
 #include "core/xalloc.h"
 #include "exp/exp.h"
+#include "exp/verdict.h"
 #include "scenario/load.h"
 #include "scenario/sweepspec.h"
 
 #define MAXEXP 256
-
-/* The [verdict] keys; verdict takes one of the values below. */
-static const char *const verdict_keys[] = {"claim", "setup", "verdict", "why", "judged", "skipped", NULL};
-static const char *const verdict_values[] = {"reproduces", "same direction, smaller", "does not", "not judged", NULL};
 
 struct form {
     const char *label; /* "full" or "quick" */
@@ -43,24 +41,6 @@ struct form {
     int points, present, stale, interrupted, seeds;
     char versions[160]; /* rocesim_version of the present runs, comma-separated */
 };
-
-static bool is_one_of(const char *v, const char *const *list)
-{
-    for (int i = 0; list[i]; i++)
-        if (strcmp(v, list[i]) == 0)
-            return true;
-    return false;
-}
-
-/* A cell of a markdown table: '|' escaped, no line breaks. */
-static void cell(FILE *f, const char *s)
-{
-    for (; s && *s; s++)
-        if (*s == '|')
-            fputs("\\|", f);
-        else
-            fputc(*s == '\n' ? ' ' : *s, f);
-}
 
 static void add_version(struct form *fm, const char *dir)
 {
@@ -250,11 +230,70 @@ static int embed_table(FILE *f, const char *name, const struct form *fm)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static const char page_usage[] = "usage: rocesim reproduce --page [--out FILE] [--results DIR]\n";
+/* --previous FILE (a page this command wrote before): for an experiment
+ * with no runs of either form under DIR, what that page said of its numbers,
+ * marked as carried over, so that a page regenerated where only some
+ * experiments were rerun keeps the others' numbers and says whose they are.
+ * Its section: from its anchor to the next; NULL if it has none. */
+static const char *prev_section(const char *page, const char *name, size_t *len)
+{
+    char a[300];
+    snprintf(a, sizeof a, "<a id=\"%s\"></a>", name);
+    const char *p = page ? strstr(page, a) : NULL;
+    if (!p)
+        return NULL;
+    const char *e = strstr(p + strlen(a), "\n<a id=\"");
+    *len = e ? (size_t)(e - p) + 1 : strlen(p);
+    return p;
+}
+
+/* Where NAME's section of the previous page has its numbers ("Our numbers
+ * (FORM) beside the paper's:" and the table; up to *end), or NULL. */
+static const char *prev_numbers(const char *page, const char *name, const char **end)
+{
+    size_t sl = 0;
+    const char *ps = prev_section(page, name, &sl), *nums = ps ? strstr(ps, "\nOur numbers (") : NULL;
+    if (!nums || nums >= ps + sl)
+        return NULL;
+    *end = ps + sl;
+    return nums;
+}
+
+/* The previous page's summary row of NAME, if its section has numbers: its
+ * last two cells (numbers from, seeds) into from and seeds; else false. */
+static bool prev_row(const char *page, const char *name, char *from, size_t nf, char *seeds, size_t ns)
+{
+    const char *end;
+    if (!prev_numbers(page, name, &end))
+        return false;
+    char a[300];
+    snprintf(a, sizeof a, "\n| [%s](#%s) |", name, name);
+    const char *p = page ? strstr(page, a) : NULL;
+    if (!p)
+        return false;
+    p++;
+    const char *e = strchr(p, '\n');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    char line[4096];
+    snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line ? l : sizeof line - 1), p);
+    char *c[3] = {NULL, NULL, NULL}; /* the starts of the last three " | " separators */
+    for (char *q = line; (q = strstr(q, " | ")); q++)
+        c[0] = c[1], c[1] = c[2], c[2] = q;
+    size_t ll = strlen(line);
+    if (!c[1] || ll < 2 || line[ll - 1] != '|')
+        return false;
+    line[ll - 2] = 0; /* drop the closing " |" */
+    snprintf(seeds, ns, "%s", c[2] + 3);
+    *c[2] = 0;
+    snprintf(from, nf, "%s", c[1] + 3);
+    return true;
+}
+
+static const char page_usage[] = "usage: rocesim reproduce --page [--out FILE] [--results DIR] [--previous PAGE]\n";
 
 int exp_page(int argc, char **argv)
 {
-    const char *out = NULL, *res = "results/reproduce";
+    const char *out = NULL, *res = "results/reproduce", *prevpath = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--page") == 0)
             continue;
@@ -262,13 +301,18 @@ int exp_page(int argc, char **argv)
             out = argv[++i];
         else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
             res = argv[++i];
+        else if (strcmp(argv[i], "--previous") == 0 && i + 1 < argc)
+            prevpath = argv[++i];
         else
             return fprintf(stderr, "rocesim reproduce --page: unexpected %s\n%s", argv[i], page_usage), EXIT_BADINPUT;
     }
+    char *prev = prevpath ? exp_slurp(prevpath, NULL) : NULL; /* read before --out may overwrite it */
+    if (prevpath && !prev)
+        return fprintf(stderr, "%s: cannot read the previous page: %s\n", prevpath, strerror(errno)), EXIT_BADINPUT;
     const char *edir = exp_experiments_dir();
     DIR *dd = opendir(edir);
     if (!dd)
-        return fprintf(stderr, "%s: cannot open the experiments folder: %s\n", edir, strerror(errno)), EXIT_BADINPUT;
+        return free(prev), fprintf(stderr, "%s: cannot open the experiments folder: %s\n", edir, strerror(errno)), EXIT_BADINPUT;
     char *names[MAXEXP];
     int n = 0;
     for (struct dirent *de; (de = readdir(dd)) && n < MAXEXP;) {
@@ -290,36 +334,7 @@ int exp_page(int argc, char **argv)
             rc = EXIT_BADINPUT;
             break;
         }
-        const char *sec, *key, *val, *v = exp_def_get(defs[i], "verdict", "verdict");
-        bool any = false;
-        int vline = 0;
-        for (int k = 0, line; (line = exp_def_item(defs[i], k, &sec, &key, &val)) >= 0; k++) {
-            if (strcmp(sec, "verdict") != 0)
-                continue;
-            any = true;
-            if (!is_one_of(key, verdict_keys)) {
-                fprintf(stderr, "%s:%d: unknown [verdict] key '%s' (claim, setup, verdict, why, judged, skipped)\n", p,
-                        line, key);
-                rc = EXIT_BADINPUT;
-            } else if (strcmp(key, "verdict") == 0) {
-                vline = line;
-                if (!is_one_of(val, verdict_values)) {
-                    fprintf(stderr,
-                            "%s:%d: verdict '%s' is not one of: reproduces | same direction, smaller | does not | "
-                            "not judged\n",
-                            p, line, val);
-                    rc = EXIT_BADINPUT;
-                }
-            }
-        }
-        if (!rc && any && (!v || !exp_def_get(defs[i], "verdict", "claim"))) {
-            fprintf(stderr, "%s: [verdict] needs verdict and claim\n", p);
-            rc = EXIT_BADINPUT;
-        }
-        if (!rc && v && strcmp(v, "reproduces") != 0 && !exp_def_get(defs[i], "verdict", "why")) {
-            fprintf(stderr, "%s:%d: verdict '%s' needs why = the measurement that explains it\n", p, vline, v);
-            rc = EXIT_BADINPUT;
-        }
+        rc = exp_verdict_check(defs[i], p);
         for (int q = 0; q < 2 && !rc; q++) {
             struct form *fm = &forms[i][q];
             fm->label = q ? "quick" : "full";
@@ -347,16 +362,23 @@ int exp_page(int argc, char **argv)
                    "quick form (shorter windows, fewer seeds: read them as indications). *stale* marks runs whose "
                    "`scenario.ini` is no longer what the sweep file gives (rerun: `rocesim reproduce` resumes, so "
                    "delete the folder first); *missing* marks experiments or runs not run. Verdicts: **reproduces** "
-                   "(the paper's claim holds in our numbers), **same direction, smaller**, **does not**; every "
-                   "verdict but the first names the measurement that explains it. The verdict was judged on the "
-                   "form its row names; numbers shown may be newer.\n\n");
-        fprintf(f, "| experiment | paper's claim | verdict | numbers from | seeds |\n|---|---|---|---|---:|\n");
+                   "(the paper's claim holds in our numbers), **same direction, smaller**, **does not**, **not "
+                   "judged**; every verdict but the first names the measurement that explains it. The verdict was "
+                   "judged on the form its row names; numbers shown may be newer. The cause column classes every "
+                   "row that does not reproduce: *genuine* (a faithful scheme on the paper's setup cannot meet the "
+                   "claim, shown by a measurement or the paper's own model), *setup not reproducible here* (e.g. "
+                   "more runs than this machine affords), *open* (a difference of setup or of reading not yet "
+                   "removed). A row says **does not** only when its cause is genuine.\n\n");
+        fprintf(f, "| experiment | paper's claim | verdict | cause | numbers from | seeds |\n|---|---|---|---|---|---:|\n");
         for (int i = 0; i < n; i++) {
             struct form *fm = form_complete(&forms[i][0]) || !forms[i][1].found ? &forms[i][0] : &forms[i][1];
-            const char *claim = exp_def_get(defs[i], "verdict", "claim"), *v = exp_def_get(defs[i], "verdict", "verdict");
-            fprintf(f, "| [%s](#%s) | ", names[i], names[i]);
-            cell(f, claim ? claim : "(no [verdict] section yet)");
-            fprintf(f, " | %s%s%s | ", v ? "**" : "", v ? v : "-", v ? "**" : "");
+            char pfrom[400], pseeds[40];
+            exp_verdict_cells(f, names[i], defs[i]);
+            fputc(' ', f);
+            if (!forms[i][0].found && !forms[i][1].found && prev_row(prev, names[i], pfrom, sizeof pfrom, pseeds, sizeof pseeds)) {
+                fprintf(f, "previous page: %s | %s |\n", pfrom, pseeds);
+                continue;
+            }
             form_short(f, fm);
             fprintf(f, " | %d |\n", fm->found ? fm->seeds : 0);
         }
@@ -365,6 +387,7 @@ int exp_page(int argc, char **argv)
             const char *title = exp_def_get(x, "experiment", "title"), *paper = exp_def_get(x, "experiment", "paper");
             const char *setup = exp_def_get(x, "verdict", "setup"), *claim = exp_def_get(x, "verdict", "claim");
             const char *v = exp_def_get(x, "verdict", "verdict"), *why = exp_def_get(x, "verdict", "why");
+            const char *cause = exp_def_get(x, "verdict", "cause");
             const char *judged = exp_def_get(x, "verdict", "judged"), *skipped = exp_def_get(x, "verdict", "skipped");
             struct form *full = &forms[i][0], *quick = &forms[i][1];
             struct form *fm = form_complete(full) || !quick->found ? full : quick;
@@ -392,6 +415,8 @@ int exp_page(int argc, char **argv)
                         judged ? ")" : "");
             else
                 fprintf(f, "- **Verdict:** none yet (the experiment file has no [verdict] section)\n");
+            if (cause)
+                fprintf(f, "- **Cause:** %s\n", cause);
             if (why)
                 fprintf(f, "- **Why:** %s\n", why);
             if (fm->found && fm->present) {
@@ -399,7 +424,17 @@ int exp_page(int argc, char **argv)
                 if (embed_table(f, names[i], fm) < 0)
                     fprintf(f, "\n(the table could not be made from %s/runs/)\n", fm->dir);
             } else {
-                fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
+                size_t sl = 0;
+                const char *ps = prev_section(prev, names[i], &sl), *end = NULL;
+                const char *nums = prev_numbers(prev, names[i], &end), *runs = ps ? strstr(ps, "- **Runs:** ") : NULL;
+                if (nums && runs && runs < nums) {
+                    runs += strlen("- **Runs:** ");
+                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are carried over from the previous "
+                               "page, which had %.*s\n%.*s",
+                            res, (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
+                } else {
+                    fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
+                }
             }
         }
         if (f != stdout && fclose(f) != 0) {
@@ -413,5 +448,6 @@ int exp_page(int argc, char **argv)
     }
     free(defs);
     free(forms);
+    free(prev);
     return rc;
 }

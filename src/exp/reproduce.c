@@ -19,6 +19,7 @@
 #include "exp/plot_bars.h"
 #include "exp/sweep.h"
 #include "exp/util.h"
+#include "exp/verdict.h"
 #include "scenario/sweepspec.h"
 
 #define MAXM 24
@@ -67,7 +68,7 @@ static int list_experiments(void)
 static const char repro_usage[] =
     "usage: rocesim reproduce NAME [--quick] [--out DIR] [--jobs N] [--no-run] [--no-title] [--any-binary]\n"
     "       rocesim reproduce --list\n"
-    "       rocesim reproduce --page [--out FILE] [--results DIR]\n"
+    "       rocesim reproduce --page [--out FILE] [--results DIR] [--previous PAGE]\n"
     "Runs a shipped experiment (experiments/NAME.exp: a sweep, its metrics and\n"
     "the paper's numbers), draws its figures (gnuplot) and prints its table with\n"
     "the paper's numbers beside ours; writes DIR/table.md, DIR/figures/ and the\n"
@@ -76,7 +77,8 @@ static const char repro_usage[] =
     "--no-title: figures without titles (for a paper's captions).\n"
     "--any-binary: keep complete runs another rocesim binary made (rocesim sweep).\n"
     "--page: the verdict page (docs/reproductions.md) of every experiment, from\n"
-    "its [verdict] section and its runs under DIR (default results/reproduce).\n";
+    "its [verdict] section and its runs under DIR (default results/reproduce);\n"
+    "--previous PAGE: an experiment with no runs there keeps PAGE's numbers (marked).\n";
 
 int exp_reproduce(int argc, char **argv)
 {
@@ -488,6 +490,12 @@ int exp_reproduce(int argc, char **argv)
         }
     }
     printf("\n%d figure%s -> %s/ (PDF, PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
+    { /* what the page says of this experiment, to read the table against */
+        struct exp_def *d = exp_def_open(path);
+        if (d)
+            exp_verdict_print(stdout, name, d);
+        exp_def_close(d);
+    }
     free(rundirs);
     free(rdbuf);
     sweep_spec_free(&s);
