@@ -43,8 +43,8 @@
  *    show. Not in the paper, off by default: `local_queue = on` takes a
  *    path's delay as at least its base plus the queue at the source edge's
  *    own uplink now (the same case: none out of order; queues further along
- *    are still known only through the stale feedback, and with the default
- *    trigger, whose fewer moves come later in a queue's growth, 189 are).
+ *    are still known only through the stale feedback; with the default
+ *    trigger the same case has 7 moves and 189 packets out of order).
  *  - Algorithm 1, at the source edge, "triggered ... for the cases of a new
  *    flow packet arriving or the current path is congested" (§III-B.1): a
  *    new flow takes SelectPath over the active paths (non-congested: min
