@@ -94,6 +94,18 @@ engine_cases() {
                   --set traffic.duration=50us --set switch.buffer=4MB)
     same_as_serial fattxt "${fattxt[@]}"
 
+    # an ns-3 configuration (HPCC's fat.txt, hpcc30's flows, to 200 us) with run.ns3_timing = off: that
+    # mode's serial bytes, and ns-3's fct.txt in completion order (flows finish in any partition: merged
+    # by event key after each window)
+    mkdir -p "$tmp/mix"
+    cp "$shared/../ns3-ties/hpcc30-config.txt" "$tmp/mix/config.txt"
+    cp "$shared/../ns3-ties/hpcc30-flow.txt" "$shared/ns3-reference/fat.txt" "$tmp/mix/"
+    pushd "$tmp" > /dev/null || return
+    same_as_serial ns3 mix/config.txt --set run.ns3_timing=off --set run.stop=200us
+    popd > /dev/null || return
+    check test "$(wc -l < "$tmp/ns3-1/fct.txt")" -gt 50
+    for s in $1; do check cmp "$tmp/ns3-1/fct.txt" "$tmp/ns3-$s/fct.txt"; done
+
     "$bin" run --quiet "${fattxt[@]}" --set output.partition_report=on --out "$tmp/rep" || fail=$((fail + 1))
     check grep -q '"cut_packets": [1-9]' "$tmp/rep/partition.json"
     for s in $1; do

@@ -48,10 +48,11 @@
 
 /* What a shard logs for the model's event-ordered outputs (struct eng_rec's
  * body): a PFC frame received (pfc.csv), a change of the packets held in LB
- * hold queues (their fabric-wide peak). */
-enum { REC_PFC, REC_HELD };
+ * hold queues (their fabric-wide peak), a flow completed (hooks.flow_done:
+ * an ns-3 configuration's fct.txt, in completion order). */
+enum { REC_PFC, REC_HELD, REC_FLOW };
 struct rec_body {
-    uint32_t port;  /* REC_PFC */
+    uint32_t port;  /* REC_PFC; REC_FLOW: the flow */
     int32_t delta;  /* REC_HELD */
     uint8_t what, prio;
     bool pause;
@@ -138,6 +139,12 @@ static void pfc_record(void *ctx, const struct sim *s, uint32_t port, int prio, 
 {
     (void)s;
     record(ctx, (struct rec_body){.what = REC_PFC, .port = port, .prio = (uint8_t)prio, .pause = pause});
+}
+
+static void flow_record(void *ctx, const struct sim *s, const struct qp *f)
+{
+    (void)s;
+    record(ctx, (struct rec_body){.what = REC_FLOW, .port = f->id});
 }
 
 void par_held(struct sim *s, int32_t delta)
@@ -600,6 +607,12 @@ static void op_records(void *model, const struct eng_rec *r, size_t n)
         if (b.what == REC_PFC) {
             m->now = r[k].t;
             m->hooks.pfc(m->hooks.ctx, m, b.port, b.prio, b.pause);
+        } else if (b.what == REC_FLOW) {
+            /* (across ranks rank 0's copy of the flow learns its end only with the results: the record's time is it) */
+            struct qp q = m->flows[b.port];
+            q.state = FLOW_DONE;
+            q.finish = m->now = r[k].t;
+            m->hooks.flow_done(m->hooks.ctx, m, &q);
         } else {
             P->held_now += b.delta;
             if (P->held_now > (int64_t)P->held_peak)
@@ -672,6 +685,7 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
         P->wire[p] = cut ? &m->ports[q].wire : &m->ports[p].wire;
     }
     lb_paths_alloc(m); /* before the shards copy the sim: one table of path sets, each enumerated at its first use by any partition (paths.c) */
+    bool flow_done = m->hooks.flow_done != NULL;
     /* the main queue keeps the global events only; shards start flows */
     struct eventq keep;
     evq_init(&keep);
@@ -692,12 +706,13 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
     if (comm) { /* the samples are rank 0's: its monitors and watchdog, at its times, taken by every rank */
         struct {
             simtime_t t;
-            uint64_t fabric;
-        } mine = {m->hooks.sample ? mon_t : T_NEVER, m->hooks.sample_reads_fabric}, all[comm->size];
+            uint64_t fabric, flow_done;
+        } mine = {m->hooks.sample ? mon_t : T_NEVER, m->hooks.sample_reads_fabric, m->hooks.flow_done != NULL}, all[comm->size];
         eng_allgather(P->eng, &mine, all, sizeof mine);
         if (all[0].t != T_NEVER)
             evq_push_timer(&m->evq, all[0].t, EV_MONITOR, 0);
         P->sample_gather = all[0].fabric;
+        flow_done = all[0].flow_done; /* rank 0 writes every rank's */
     }
     for (uint32_t i = 0; i < parts; i++) {
         struct shard *sh = &P->sh[i];
@@ -710,7 +725,8 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
         memset(&s->ctrl_pending, 0, sizeof s->ctrl_pending);
         s->lb_held_now = 0;
         s->lb_mem = NULL;  /* its own blocks (lb_alloc), freed with it */
-        s->hooks = (struct sim_hooks){.ctx = sh, .pfc = m->hooks.pfc || comm ? pfc_record : NULL}; /* (rank 0 writes every rank's) */
+        s->hooks = (struct sim_hooks){.ctx = sh, .pfc = m->hooks.pfc || comm ? pfc_record : NULL, /* (rank 0 writes every rank's) */
+                                      .flow_done = flow_done ? flow_record : NULL};
         s->par = P;
         s->is_shard = true;
         s->port_peer = P->peer;

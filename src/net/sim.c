@@ -497,7 +497,9 @@ const char *sim_parallel_refusal(const struct sim *s)
     if (why)
         return why;
     if (s->p.ns3_timing)
-        return "run.ns3_timing keeps ns-3's one global order of same-time events, which partitions on their own threads cannot";
+        return "run.ns3_timing keeps ns-3's one global order of same-time events (the order they were scheduled in), which "
+               "partitions on their own threads cannot (docs/parallel.md); an ns-3 configuration runs in parallel with "
+               "--set run.ns3_timing=off (that mode's serial bytes)";
     if (s->deps)
         return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
     return NULL;

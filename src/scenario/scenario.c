@@ -752,9 +752,7 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         snprintf(who, sizeof who, "run.threads = %lld", (long long)c->run.threads);
     const char *fix = ranks > 1 ? "run it in one process (without mpirun, or -np 1)" : "this run must use run.threads = 1";
     const char *why = NULL;
-    if (c->ns3.active)
-        why = "an ns-3 configuration writes ns-3's fct.txt in the order flows finish, which a parallel run does not keep";
-    else if (c->output.partition_report)
+    if (c->output.partition_report)
         why = "output.partition_report measures how the serial run would split";
     else
         why = sim_parallel_refusal(&sc->sim);

@@ -445,7 +445,7 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     struct sim_hooks *h = &sc->sim.hooks;
     h->ctx = o;
     h->pfc = on_pfc;
-    h->flow_done = on_flow_done;
+    h->flow_done = o->ns3_fct ? on_flow_done : NULL; /* (a parallel run merges completions in event order for it) */
     h->progress = on_progress; /* also when quiet: it checks for a signal */
     char qlen[2 * PATH_BUF] = "";
     if (cfg->ns3.active && cfg->ns3.qlen_mon_file[0]) { /* QLEN_MON_FILE: placed like FCT_OUTPUT_FILE */
