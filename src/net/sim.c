@@ -495,9 +495,9 @@ const char *sim_parallel_refusal(const struct sim *s)
     if (why)
         return why;
     if (s->p.ns3_timing)
-        return "run.ns3_timing keeps ns-3's one global order of same-time events, which partitions on their own threads cannot";
+        return "run.ns3_timing = on keeps ns-3's one global order of same-time events, which threads cannot (set run.ns3_timing = off to run on threads)";
     if (s->deps)
-        return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
+        return "flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column) start at other hosts sooner than threads can exchange them";
     return NULL;
 }
 
