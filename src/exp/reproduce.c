@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/err.h"
+#include "core/proc.h"
 #include "core/xalloc.h"
 #include "exp/exp.h"
 #include "exp/expdef.h"
@@ -22,12 +23,8 @@
 
 const char *exp_experiments_dir(void)
 {
-    const char *env = getenv("ROCESIM_EXPERIMENTS");
-    if (env && *env)
-        return env;
-    if (access("experiments", R_OK) == 0)
-        return "experiments";
-    return ROCESIM_SOURCE_DIR "/experiments";
+    static char dir[4200];
+    return proc_data_dir("experiments", "ROCESIM_EXPERIMENTS", ROCESIM_SOURCE_DIR, dir, sizeof dir);
 }
 
 /* ------------------------------------------------------------ the run */
