@@ -75,8 +75,10 @@ bench: deps all
 docs: all
 	scripts/gen-docs.sh $(BUILD)/rocesim
 
-# `make install PREFIX=$HOME/.local` for a user install; puts rocesim in $(PREFIX)/bin.
-install: all
+# `make install PREFIX=$HOME/.local` for a user install: rocesim in $(PREFIX)/bin, the workloads,
+# experiments and scenarios in $(PREFIX)/share/rocesim, the man page and bash/zsh completions.
+install: $(BUILD)/Makefile
+	@$(MAKE) --no-print-directory -C $(BUILD) -j$(JOBS) rocesim rocesim_docs
 	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:

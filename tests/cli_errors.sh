@@ -107,9 +107,29 @@ expect "--set without =" "--set switch.buffer: " flows --set switch.buffer
 expect "--set unknown section" "--set foo.bar=1: " flows --set foo.bar=1
 expect "--set bad unit" "--set switch.buffer=12XB: " flows --set switch.buffer=12XB
 expect "--set unknown cc" "--set transport.cc=foo: " flows --set transport.cc=foo
+# a misspelt scheme: did-you-mean; the known CCs are those transport.cc takes, companions named apart
+expect "--set misspelt cc: did you mean" "--set transport.cc=dcqnc: unknown congestion control 'dcqnc' (did you mean \`dcqcn\`? known: dcqcn, " flows --set transport.cc=dcqnc
+if grep -q "known: [^;]*pbfs" "$TMP/err" || ! grep -q "; beside one of them run [a-z0-9, ]*pbfs[a-z0-9, ]*, each switched on by transport.NAME = on" "$TMP/err"; then
+    fail=$((fail + 1)); echo "FAIL companions listed as CCs, or not explained"; sed 's/^/     stderr: /' "$TMP/err"
+else pass=$((pass + 1)); fi
+expect "--set misspelt lb: did you mean" "--set lb.scheme=conwave: unknown load balancer 'conwave' (did you mean \`conweave\`?" flows --set lb.scheme=conwave
+expect "[cc.NAME] misspelt: did you mean" "--set cc.hpc.u_target=0.9: unknown section [cc.hpc]: no congestion control 'hpc' (did you mean \`hpcc\`?" flows --set cc.hpc.u_target=0.9
+# `--set key value` (a space): say to write key=value, not "cannot open scenario file"
+expect "--set KEY VALUE" "--set transport.cc: expected section.key=value as one argument: write --set transport.cc=dcqcn" run --set transport.cc dcqcn
+# units: a rate written as a size gets the rate's unit; a byte count takes B
+expect "rate in Gb" "--set topology.host_link=100Gb: topology.host_link: bad rate '100Gb': unknown rate unit: did you mean Gbps?" flows --set topology.host_link=100Gb
+expect "byte count with a bad unit" "--set transport.mtu=9000X: transport.mtu: bad byte count" flows --set transport.mtu=9000X
+# serial-only refusals: what is refused and which key, in user words
+expect "flb on threads" "--set run.threads=2: run.threads = 2: lb.scheme = flb runs on one thread only: " run --quiet --set lb.scheme=flb --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
+expect "pcn on threads" "--set run.threads=2: run.threads = 2: transport.cc = pcn runs on one thread only: " run --quiet --set transport.cc=pcn --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
+expect "collective on threads" "--set run.threads=2: run.threads = 2: flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column)" run --quiet --set traffic.pattern=collective --set run.threads=2 --out "$TMP/o"
+if grep -q 'struct \|traffic\.after\|cport\|n_sent' "$TMP/err"; then fail=$((fail + 1)); echo "FAIL refusal names code"; else pass=$((pass + 1)); fi
 expect "--set after file, run" "--set traffic.load=1.7: " run "$DATA/bad_topo_missing.ini" --set traffic.load=1.7 --quiet
 expect "missing topology file" "$DATA/bad_topo_missing.ini:3: " flows "$DATA/bad_topo_missing.ini"
 expect "topology names a missing node" "$DATA/topo_bad_node.txt:4: " flows "$TMP/topo_node.ini"
+# a link line without its last field is reported on that line, not on the next one
+printf '[topology]\ntype = file\nfile = %s\n' "$DATA/topo_missing_field.txt" >"$TMP/topo_field.ini"
+expect "topology link missing a field" "$DATA/topo_missing_field.txt:4: link 2 has 4 of its 5 fields (first node, second node, rate, delay, error rate) on this line: is its error rate missing?" flows "$TMP/topo_field.ini"
 expect "flow to a non-host" "$DATA/flow_to_switch.txt:3: " flows "$TMP/flow_host.ini"
 printf '[traffic]\npattern = none\n[flow.a]\nsrc = 0\ndst = 1\nsize = 1KB\n[output]\nqueue_ports = 999:0\n' >"$TMP/mon.ini"
 expect "monitor port list names a missing node" "$TMP/mon.ini:8: output.queue_ports: " run "$TMP/mon.ini" --quiet --out "$TMP/mon"

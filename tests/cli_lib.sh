@@ -8,11 +8,11 @@ check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail +
 # check_empty MESSAGE LIST: a pass if LIST is empty, else a failure printing MESSAGE and LIST.
 check_empty() { if [ -z "$2" ]; then pass=$((pass + 1)); else echo "FAIL: $1"; echo "$2"; fail=$((fail + 1)); fi; }
 # net_summary DIR: DIR/summary.json without the lines that describe the engine rather than the
-# network (command line, wall time, rates, RSS, events run, the pool's peak, the run section with
+# network (command line, wall time, rates, RSS, set-up figures, events run, the pool's peak, the run section with
 # run.threads), for comparing a parallel run with the serial one.
 net_summary() {
     grep -v -e '"command_line"' -e '"wall_seconds"' -e '"events_per_second"' -e '"packet_hops_per_second"' \
-        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"run": {' "$1/summary.json"
+        -e '"peak_rss_bytes"' -e '"events"' -e '"peak_packets_in_flight"' -e '"setup"' -e '"run": {' "$1/summary.json"
 }
 # same_outputs NAME S...: the serial run $tmp/NAME-1 has flows, and each parallel run $tmp/NAME-S
 # wrote the same CSV files and summary.json (less the engine's lines).

@@ -96,7 +96,8 @@ check grep -q '^| 0.6 | Proteus | 50 | 1000 | 10 | 2 | 3 | +0.0 | at 0.6 |$' "$t
 mkdir -p "$tmp/px"
 for n in 2 10 12; do cp "$src/experiments/proteus-fig$n.exp" "$tmp/px/"; done
 sed -e 's/^variant = .*/variant = conga, proteus/' -e 's/^count = .*/count = 1/' -e 's/^size = 40MB/size = 1MB/' \
-    -e 's/^size = 20MB/size = 2MB/' "$src/experiments/proteus-fig2-quick.ini" > "$tmp/px/proteus-fig2-quick.ini"
+    -e 's/^size = 20MB/size = 2MB/' -e "s|^file = \.\./|file = $src/|" "$src/experiments/proteus-fig2-quick.ini" \
+    > "$tmp/px/proteus-fig2-quick.ini" # (the copy's relative topology path, read from its folder, made absolute)
 cut_ls() {
     sed -e 's/^variant = .*/variant = conga, proteus/' -e 's/^variant_cdf = .*/variant_cdf = web_search/' \
         -e 's/^duration = .*/duration = 50us/' -e 's/^traffic.load = .*/traffic.load = 0.3, 0.6/' "$1"

@@ -575,7 +575,7 @@ static void test_ns3_errors(void **state)
     ns3_err("L2_ACK_INTERVAL 1\nBUFFER_SIZE -3\n", "n.txt:2: ", "BUFFER_SIZE: bad value '-3'");
     ns3_err("L2_ACK_INTERVAL 1\nEWMA_GAIN 0x10\n", "n.txt:2: ", "EWMA_GAIN: bad value");
     ns3_err("L2_ACK_INTERVAL 1\nEWMA_GAIN nan\n", "n.txt:2: ", "EWMA_GAIN: bad value");
-    ns3_err("PACKET_PAYLOAD_SIZE 10\nL2_ACK_INTERVAL 1\n", "n.txt:1: ", "transport.mtu: bad integer '10': value out of range");
+    ns3_err("PACKET_PAYLOAD_SIZE 10\nL2_ACK_INTERVAL 1\n", "n.txt:1: ", "transport.mtu: bad byte count '10': value out of range");
     ns3_err("L2_ACK_INTERVAL 1\nSIMULATOR_STOP_TIME -1\n", "n.txt:2: ", "run.stop: bad time");
     ns3_err("L2_ACK_INTERVAL 1\nRATE_AI fast\n", "n.txt:2: ", "cc.dcqcn.rate_ai: bad rate 'fast'");
     if (!cc_find("hpcc"))

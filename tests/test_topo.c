@@ -734,7 +734,15 @@ static void test_parse_errors(void **state)
          "f:3: link 1: bad rate \"100Gbs\": unknown rate unit (use e.g. 100Gbps, 25G, 100Mb/s)"},
         {"6 2 5\n0 5\n1 0 0Gbps 1000ns 0\n",
          "f:3: link 1: bad rate \"0Gbps\": rate out of range (1 bps .. 1000 Tbps)"},
-        {"6 2 5\n0 5\n1 0 1G\n1000 0\n", "f:4: link 1: bad delay \"1000\": time needs a unit (ps, ns, us, ms, s)"},
+        {"6 2 5\n0 5\n1 0 1G\n1000 0\n", "f:3: link 1 has 3 of its 5 fields (first node, second node, rate, delay, error "
+                                           "rate) on this line: is its delay missing? (read on as ns-3 would: f:4: link 1: "
+                                           "bad delay \"1000\": time needs a unit (ps, ns, us, ms, s))"},
+        /* a line without its error rate: the next line's first node is read as one, and the error is put where it is */
+        {"4 1 3\n3\n0 3 1G 1us 0\n1 3 1G 1us\n2 3 1G 1us 0\n", "f:4: link 2 has 4 of its 5 fields (first node, second "
+                                                               "node, rate, delay, error rate) on this line: is its error "
+                                                               "rate missing? (read on as ns-3 would: f:5: link 2: error "
+                                                               "rate \"2\" must be a number from 0 to below 1 (at 1 every "
+                                                               "packet is lost and no flow across the link could finish))"},
         {"6 2 5\n0 5\n1 0 1G 2s 0\n", "f:3: link 1: delay \"2s\" is longer than 1 s"},
         {"6 2 5\n0 5\n1 0 1G 1us 1.5\n", "f:3: link 1: error rate \"1.5\" must be a number from 0 to below 1 (at 1 every packet is lost and no flow across the link could finish)"},
         {"6 2 5\n0 5\n1 0 1G 1us nan\n", "f:3: link 1: error rate \"nan\" must be a number from 0 to below 1 (at 1 every packet is lost and no flow across the link could finish)"},

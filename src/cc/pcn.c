@@ -229,8 +229,8 @@ const struct cc_ops cc_pcn = {
     .on_cnp = pcn_on_cnp,
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
-    .serial_only = "PCN: the receiver's CNP period and its counters live in the sender's flow record (struct pcn), "
-                   "and the period stops when the sender completes the flow",
+    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP timing is kept with the sender's "
+                   "flow and stops when the sender finishes it (choose another transport.cc to run on threads)",
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,

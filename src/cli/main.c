@@ -7,9 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "scenario/load.h"
+#include "core/proc.h"
+#include "core/setup.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "engine/engine.h"
+#include "cli/cli.h"
 #include "exp/exp.h"
 #include "net/cc.h"
 #include "net/lb.h"
@@ -25,25 +28,18 @@ struct args {
     bool quiet;
 };
 
-struct command {
-    const char *name;
-    const char *synopsis; /* after "rocesim " */
-    const char *help;     /* printed by `rocesim NAME --help` */
-    int (*run)(int argc, char **argv);
-};
-
-static const struct command commands[];
+const char cli_usage_text[] =
+    "SCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
+    "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50% load,\n"
+    "DCQCN, ECMP). `rocesim CMD --help` explains CMD; `rocesim list` prints every key\n"
+    "with its default; `rocesim --version` the version.\n";
 
 static void usage(FILE *f)
 {
     fputs("usage:", f);
-    for (const struct command *c = commands; c->name; c++)
-        fprintf(f, "%s rocesim %s\n", c == commands ? "" : "      ", c->synopsis);
-    fputs("\nSCENARIO is an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
-          "default runs (leaf-spine 8x16 hosts, 8 spines, 100 Gbps, WebSearch at 50% load,\n"
-          "DCQCN, ECMP). `rocesim CMD --help` explains CMD; `rocesim list` prints every key\n"
-          "with its default; `rocesim --version` the version.\n",
-          f);
+    for (const struct command *c = cli_commands; c->name; c++)
+        fprintf(f, "%s rocesim %s\n", c == cli_commands ? "" : "      ", c->synopsis);
+    fprintf(f, "\n%s", cli_usage_text);
 }
 
 static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
@@ -69,6 +65,13 @@ static int parse_args(int argc, char **argv, struct args *a)
             const char *v = s[2] == 's' && s[5] == '=' ? s + 6 : NULL;
             if (!v && ++i >= argc) {
                 fprintf(stderr, "rocesim: --set needs section.key=value\n");
+                return -1;
+            }
+            const char *kv = v ? v : argv[i];
+            if (!strchr(kv, '=') && i + 1 < argc && argv[i + 1][0] != '-' &&
+                strchr(kv, '.')) { /* `--set key value`: the value would be taken for a scenario file */
+                fprintf(stderr, "--set %s: expected section.key=value as one argument: write --set %s=%s\n", kv, kv,
+                        argv[i + 1]);
                 return -1;
             }
             if (a->nsets == 256) {
@@ -301,21 +304,53 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-/* A run across MPI ranks: whether every rank set up (collective). A rank
+/* A run across MPI ranks: whether every rank set up (collective): 0 if all
+ * did, SETUP_CUT if a signal stopped the set-up of any, else -1. A rank
  * other than 0 that failed where rank 0 did not says so; otherwise only rank
  * 0 prints (the ranks read the same inputs, so they fail alike). */
-static bool ranks_agree(const struct eng_comm *comm, int st, const struct err *e)
+#define SETUP_CUT (-2)
+static int ranks_agree(const struct eng_comm *comm, int st, const struct err *e)
 {
     if (!comm)
-        return st == 0;
-    int all[comm->size];
+        return st;
+    int all[comm->size], rc = 0;
     comm->allgather(&st, all, sizeof st);
-    if (st < 0 && comm->rank > 0 && all[0] == 0)
+    if (st == -1 && comm->rank > 0 && all[0] == 0)
         fprintf(stderr, "rocesim (MPI rank %d): %s\n", comm->rank, e->msg);
     for (int r = 0; r < comm->size; r++)
-        if (all[r] < 0)
-            return false;
-    return true;
+        if (all[r] < 0 && rc != SETUP_CUT)
+            rc = all[r];
+    return rc;
+}
+
+/* Set-up progress (core/setup.h): after a second of set-up, on a terminal a
+ * line redrawn every 0.5 s, in a log a line every 5 s. */
+struct setup_show {
+    double t0;
+    bool tty, printed;
+};
+
+static void show_setup(void *ctx, const char *step, double share)
+{
+    struct setup_show *w = ctx;
+    w->printed = true;
+    fprintf(stderr, "%sset-up: %s %.0f%% done, %.0f s, RSS %.0f MB%s", w->tty ? "\r" : "rocesim: ", step, 100 * share,
+            proc_wall() - w->t0, (double)proc_peak_rss() / 1048576, w->tty ? "   " : "\n");
+}
+
+/* A signal stopped the set-up (or came before the simulation began): nothing
+ * was simulated, nothing is written (the folder keeps any earlier results). */
+static int setup_cut(const struct output *o, int sig, double t0)
+{
+    double share = 0;
+    const char *step = setup_last_step(&share);
+    char where[96] = "while loading the scenario";
+    if (step)
+        snprintf(where, sizeof where, "during set-up (%s, %.0f%% done)", step, 100 * share);
+    fprintf(stderr, "rocesim: interrupted by %s %s after %.1f s: nothing was simulated and no results were written%s%s%s\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM", where, proc_wall() - t0, o->dir[0] ? " (" : "",
+            o->dir[0] ? o->dir : "", o->dir[0] ? "/ keeps its earlier files, if any)" : "");
+    return 128 + sig;
 }
 
 /* A run's exit code: 128 + the signal that stopped it (as a shell reports a
@@ -357,31 +392,40 @@ static int cmd_run(int argc, char **argv)
         .stop = &got_signal,
         .follower = follower,
     };
+    struct setup_show show = {.t0 = opt.setup_t0 = proc_wall(), .tty = opt.tty};
+    setup_watch(&(struct setup_watch){.show = a.quiet || follower ? NULL : show_setup, .ctx = &show, .first = 1.0,
+                                      .every = opt.tty ? 0.5 : 5.0, .stop = &got_signal});
     int st = load_config(&c, &a, &e); /* its errors say where already */
     if (st == 0 && scenario_load(&sc, &c, &e) < 0)
-        locate_error(&c, &e), st = -1;
+        st = setup_signal() ? SETUP_CUT : (locate_error(&c, &e), -1);
     if (st == 0 && check_some_flows(&c, &sc, &e) < 0)
         st = -1;
+    if (st == 0 && scenario_memory_check(&sc, &e) < 0)
+        locate_error(&c, &e), st = -1;
     sc.comm = comm;
     if (st == 0 && (scenario_build(&sc, &e) < 0 || scenario_parallel(&sc, &e) < 0 || output_open(&o, &sc, &opt, &e) < 0))
-        locate_error(&c, &e), st = -1;
-    if (!ranks_agree(comm, st, &e)) {
+        st = setup_signal() ? SETUP_CUT : (locate_error(&c, &e), -1);
+    setup_watch(NULL);
+    if (show.printed && show.tty) /* end the redrawn line */
+        fputc('\n', stderr);
+    if (show.printed && st == 0)
+        fprintf(stderr, "rocesim: set-up done in %.1f s, peak RSS %.0f MB (estimated %.0f MB)\n", proc_wall() - show.t0,
+                (double)proc_peak_rss() / 1048576, (double)sc.mem_estimate / 1048576);
+    if (st == 0 && got_signal) /* a signal after set-up's last check, before the run: the same */
+        st = SETUP_CUT;
+    int agreed = ranks_agree(comm, st, &e);
+    if (agreed < 0) {
+        int rc = agreed == SETUP_CUT ? 128 + (got_signal ? (int)got_signal : SIGTERM) : EXIT_BADINPUT;
+        if (agreed == SETUP_CUT && !follower)
+            setup_cut(&o, rc - 128, show.t0);
+        else if (!follower && st == -1)
+            fail(&e);
         release(&c, &sc, &o);
-        return follower ? EXIT_BADINPUT : st < 0 ? fail(&e) : EXIT_BADINPUT;
+        return rc;
     }
     warn_too_late(&c, &sc.sim);
     sim_start(&sc.sim);
-    int early = (int)got_signal;
-    if (comm) { /* a signal at any rank during set-up: no rank runs */
-        int all[comm->size];
-        comm->allgather(&early, all, sizeof early);
-        for (int r = 0; r < comm->size; r++)
-            early = all[r] ? all[r] : early;
-    }
-    if (!early) /* a signal during set-up: write the empty run at time 0 */
-        scenario_run(&sc);
-    else
-        o.interrupted = early;
+    scenario_run(&sc);
     struct eng_stats ps;
     if (comm && !o.interrupted && sim_parallel_stats(&sc.sim, &ps, NULL, 0) && ps.peer_stop)
         o.interrupted = got_signal ? (int)got_signal : SIGTERM; /* the signal reached another rank first */
@@ -468,6 +512,10 @@ static int cmd_list(int argc, char **argv)
         printf("\n[%s]\n", s->name);
         param_print(stdout, s->params, s->name);
     }
+    printf("\nunits: rates bps, Kbps, Mbps, Gbps, Tbps (or K, M, G, T; Kb/s .. Tb/s), e.g. 100Gbps; sizes B, KB, MB, GB\n"
+           "(10^3..; also K, M, G: 32M = 32MB) and KiB, MiB, GiB (2^10..), e.g. 32MiB; times ps, ns, us, ms, s;\n"
+           "byte counts (transport.mtu, chunk) a whole number or a size (9000, 9000B); a bare number is refused\n"
+           "for a rate, size or time (except 0)\n");
     printf("\n[traffic.NAME]  (repeatable) one more generator with every key of [traffic] and the same defaults;\n"
            "    each has its own random stream; all flows, with [flow.NAME]s, are sorted stably by start time\n");
     printf("\n[flow.NAME]  (repeatable) one explicit flow, named in the outputs\n");
@@ -485,7 +533,11 @@ static int cmd_list(int argc, char **argv)
     printf("\ncongestion control (transport.cc; parameters in [cc.NAME])\n");
     for (int i = 0; cc_registry[i]; i++) {
         char sec[80];
-        printf("  %-10s %s\n", cc_registry[i]->name, cc_registry[i]->help);
+        if (cc_registry[i]->companion) /* not a transport.cc: runs beside one */
+            printf("  %-10s (companion: transport.%s = on, beside transport.cc) %s\n", cc_registry[i]->name,
+                   cc_registry[i]->name, cc_registry[i]->help);
+        else
+            printf("  %-10s %s\n", cc_registry[i]->name, cc_registry[i]->help);
         snprintf(sec, sizeof sec, "cc.%s", cc_registry[i]->name);
         param_print(stdout, cc_registry[i]->params, sec);
         for (const struct cc_profile *pr = cc_registry[i]->profiles; pr && pr->name; pr++) {
@@ -566,13 +618,26 @@ static int cmd_version(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    printf("rocesim %s\n", ROCESIM_VERSION);
+    printf("rocesim %s (git %s)\n", ROCESIM_VERSION_NUMBER, ROCESIM_VERSION);
     return 0;
 }
 
 static int cmd_help(int argc, char **argv)
 {
-    for (const struct command *c = commands; argc > 2 && c->name; c++)
+    if (argc == 3 && strcmp(argv[2], "--man") == 0) { /* the build writes rocesim.1 with it */
+        char v[128];
+        snprintf(v, sizeof v, "%s (git %s)", ROCESIM_VERSION_NUMBER, ROCESIM_VERSION);
+        gendoc_man(stdout, v);
+        return 0;
+    }
+    if (argc >= 3 && strcmp(argv[2], "--completion") == 0) { /* and the bash and zsh completions */
+        if (argc != 4 || gendoc_completion(stdout, argv[3]) < 0) {
+            fprintf(stderr, "rocesim help --completion: expected bash or zsh\n");
+            return EXIT_BADINPUT;
+        }
+        return 0;
+    }
+    for (const struct command *c = cli_commands; argc > 2 && c->name; c++)
         if (strcmp(c->name, argv[2]) == 0) {
             printf("usage: rocesim %s\n\n%s", c->synopsis, c->help);
             return 0;
@@ -581,7 +646,7 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-static const struct command commands[] = {
+const struct command cli_commands[] = {
     {"run", "run   [SCENARIO] [--set section.key=value]... [--out DIR] [--quiet]",
      "Simulates SCENARIO (an INI file or an ns-3 HPCC config.txt; without one, the built-in\n"
      "default) and writes fct.csv, pfc.csv, pfc_ports.csv, summary.json and any monitors to\n"
@@ -589,6 +654,12 @@ static const struct command commands[] = {
      "  --set, -s section.key=value   override any key after the file is read\n"
      "  --out, -o DIR                 the output folder (its earlier rocesim files are removed)\n"
      "  --quiet, -q                   no progress line, no result line\n"
+     "Values take units: 100Gbps, 32MiB (or 32M = 32MB), 10us; `rocesim list` names them all.\n"
+     "Relative paths in an INI file (topology.file, traffic.file, traffic.cdf) are read from the\n"
+     "file's folder; given with --set, from the current folder.\n"
+     "A big fabric prints set-up progress (routing tables, ports, flows) after a second; before\n"
+     "building, its memory is estimated and refused above run.max_memory (default: what the\n"
+     "machine has available). A signal during set-up stops it: nothing is written, exit 130/143.\n"
      "On SIGINT/SIGTERM the run stops, writes what it has (summary.json \"interrupted\": true)\n"
      "and exits 130/143. Bad input exits 2 with FILE:LINE: or --set OPTION: and what is wrong.\n",
      cmd_run},
@@ -614,9 +685,12 @@ static const struct command commands[] = {
     {"reproduce", "reproduce NAME [--quick] [--out DIR] [--no-run] [--no-title] | --list | --page [--out FILE]",
      "Runs a shipped paper experiment (experiments/) and writes its table and figures beside the paper's numbers.\n",
      cmd_exp},
-    {"version", "version | --version", "Prints the version: git describe of the source the binary was built from.\n",
-     cmd_version},
-    {"help", "help [CMD] | --help", "Prints this summary, or CMD's help.\n", cmd_help},
+    {"version", "version | --version",
+     "Prints the version number and the git describe of the source the binary was built from.\n", cmd_version},
+    {"help", "help [CMD] | --help | help --man | help --completion bash|zsh",
+     "Prints this summary, or CMD's help; --man: the man page rocesim(1) in roff; --completion:\n"
+     "a bash or zsh completion script (the build generates and `make install` installs both).\n",
+     cmd_help},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -635,7 +709,7 @@ int main(int argc, char **argv)
         cmd = "version";
     else if (is_help(cmd))
         cmd = "help";
-    for (const struct command *c = commands; c->name; c++)
+    for (const struct command *c = cli_commands; c->name; c++)
         if (strcmp(c->name, cmd) == 0)
             return wants_help(c, argc, argv) ? 0 : c->run(argc, argv);
     fprintf(stderr, "rocesim: unknown command '%s'\n", cmd);

@@ -67,6 +67,17 @@ int param_set(const struct param *tab, void *base, const char *key, const char *
             *(int64_t *)dst = v;
         break;
     }
+    case P_BYTES: {
+        int64_t v = 0;
+        uint64_t b;
+        if (!parse_int(val, &v)) /* a plain number, or a size with its unit */
+            w = check_range(p, (double)v);
+        else if (!(w = parse_size(val, &b)))
+            w = b > INT64_MAX ? "size out of range" : check_range(p, (double)(v = (int64_t)b));
+        if (!w)
+            *(int64_t *)dst = v;
+        break;
+    }
     case P_DOUBLE: {
         double v;
         if (!(w = parse_double(val, &v)) && !(w = check_range(p, v)))
@@ -141,7 +152,8 @@ void param_value_str(const struct param *p, const void *base, char *buf, int n)
     const char *src = (const char *)base + p->offset;
     switch (p->type) {
     case P_BOOL: snprintf(buf, n, "%s", *(const bool *)src ? "on" : "off"); break;
-    case P_INT: snprintf(buf, n, "%lld", (long long)*(const int64_t *)src); break;
+    case P_INT:
+    case P_BYTES: snprintf(buf, n, "%lld", (long long)*(const int64_t *)src); break;
     case P_DOUBLE: { /* the shortest form that reads back as the same double */
         double v = *(const double *)src;
         snprintf(buf, n, "%.15g", v);

@@ -18,6 +18,7 @@ enum ptype {
     P_STR,    /* char[PARAM_STR_MAX] */
     P_ENUM,   /* int: index into `choices`, a '|'-separated list */
     P_WINDOW, /* uint64_t: "off" = 0, "bdp" = PARAM_WIN_BDP, or a size */
+    P_BYTES,  /* int64_t: a count of bytes, a whole number with or without a size unit (9000, 9000B, 9KB) */
 };
 
 #define PARAM_STR_MAX 512

@@ -2,6 +2,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <time.h>
@@ -58,4 +60,44 @@ uint64_t proc_held_bytes(const void *p, size_t len)
     }
     fclose(f);
     return ok ? held : UINT64_MAX;
+}
+
+uint64_t proc_mem_available(void)
+{
+    unsigned long long kb = 0;
+    char line[128];
+    FILE *f = fopen("/proc/meminfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb)
+        return (uint64_t)kb * 1024;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+const char *proc_data_dir(const char *name, const char *env, const char *src, char *buf, size_t n)
+{
+    const char *e = env ? getenv(env) : NULL;
+    char exe[4096];
+    ssize_t l;
+    if (e && *e)
+        snprintf(buf, n, "%s", e);
+    else if (access(name, R_OK) == 0)
+        snprintf(buf, n, "%s", name);
+    else if ((l = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+        exe[l] = 0;
+        for (int up = 0; up < 2; up++) { /* PREFIX/bin/rocesim -> PREFIX */
+            char *slash = strrchr(exe, '/');
+            if (slash)
+                *slash = 0;
+        }
+        snprintf(buf, n, "%s/share/rocesim/%s", exe, name);
+        if (access(buf, R_OK) != 0)
+            snprintf(buf, n, "%s/%s", src, name);
+    } else
+        snprintf(buf, n, "%s/%s", src, name);
+    return buf;
 }

@@ -15,5 +15,13 @@ uint64_t proc_rss(void);
  * is not held, nor is one only read, which maps the shared zero page);
  * UINT64_MAX if unknown. */
 uint64_t proc_held_bytes(const void *p, size_t len);
+/* Memory the machine can give a new process, in bytes: MemAvailable of
+ * /proc/meminfo, else the physical memory; 0 if unknown. */
+uint64_t proc_mem_available(void);
+/* The folder of rocesim's shipped data NAME ("workloads", "experiments"):
+ * $ENV when set; NAME in the current folder (a clone's root); beside an
+ * installed binary PREFIX/bin/rocesim, PREFIX/share/rocesim/NAME; else
+ * SRC/NAME (the clone it was built from). Written into buf. */
+const char *proc_data_dir(const char *name, const char *env, const char *src, char *buf, size_t n);
 
 #endif

@@ -68,6 +68,14 @@ static const char *rate_with(const char *s, uint64_t *bps, bool bare_bps)
             *bps = (uint64_t)llround(r);
             return NULL;
         }
+    /* 100Gb, 100GB: a size where a rate is meant; name the rate */
+    static const char *const per_second[] = {"unknown rate unit: did you mean Kbps? (a rate is bits per second: 100Kbps, 100K, 100Kb/s)",
+                                             "unknown rate unit: did you mean Mbps? (a rate is bits per second: 100Mbps, 100M, 100Mb/s)",
+                                             "unknown rate unit: did you mean Gbps? (a rate is bits per second: 100Gbps, 100G, 100Gb/s)",
+                                             "unknown rate unit: did you mean Tbps? (a rate is bits per second: 100Tbps, 100T, 100Tb/s)"};
+    const char *pre = strchr("KMGT", toupper((unsigned char)suf[0]));
+    if (suf[0] && pre && (suffix_is(suf + 1, "b") || suffix_is(suf + 1, "B") || suffix_is(suf + 1, "B/s")))
+        return per_second[pre - "KMGT"];
     return "unknown rate unit (use e.g. 100Gbps, 25G, 100Mb/s)";
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/err.h"
+#include "core/proc.h"
 #include "core/xalloc.h"
 #include "exp/reproduce.h"
 #include "exp/expdef.h"

@@ -35,6 +35,78 @@ const char *exp_self(void)
 }
 
 
+/* Relative paths of the sweep file are read from its folder (scenario/load.h
+ * cfg_is_path); a point's scenario.ini lives in the point's folder, so they
+ * are written there absolute: those the file sets (base_paths) and swept
+ * values of path keys (swept_path_abs). */
+struct abs_paths {
+    char **key, **val;
+    int n;
+};
+
+static void abs_of(char *out, size_t n, const char *p)
+{
+    char cwd[2048];
+    if (p[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, n, "%s", p);
+    else
+        snprintf(out, n, "%s/%s", cwd, p);
+}
+
+static void abs_add(struct abs_paths *ap, const struct config *c, const char *sec, const char *key, const char *val)
+{
+    char k[128], v[PARAM_STR_MAX + 2048];
+    snprintf(k, sizeof k, "%s.%s", sec, key);
+    if (!config_origin(c, k) || !cfg_is_path(sec, key, val))
+        return;
+    abs_of(v, sizeof v, val);
+    ap->key = xrealloc(ap->key, (size_t)(ap->n + 1) * sizeof *ap->key);
+    ap->val = xrealloc(ap->val, (size_t)(ap->n + 1) * sizeof *ap->val);
+    ap->key[ap->n] = strdup(k);
+    ap->val[ap->n++] = strdup(v);
+}
+
+static void base_paths(const char *file, struct abs_paths *ap)
+{
+    struct config c;
+    struct err e;
+    if (config_init(&c) == 0 && config_load_file(&c, file, &e) == 0) {
+        abs_add(ap, &c, "topology", "file", c.topology.file);
+        abs_add(ap, &c, "traffic", "file", c.traffic.file);
+        abs_add(ap, &c, "traffic", "cdf", c.traffic.cdf);
+        for (int i = 0; i < c.n_traffic_x; i++) {
+            char sec[64];
+            snprintf(sec, sizeof sec, "traffic.%s", c.traffic_x[i].name);
+            abs_add(ap, &c, sec, "file", c.traffic_x[i].t.file);
+            abs_add(ap, &c, sec, "cdf", c.traffic_x[i].t.cdf);
+        }
+    }
+    config_load_free(&c);
+    config_free(&c);
+}
+
+static void abs_paths_free(struct abs_paths *ap)
+{
+    for (int i = 0; i < ap->n; i++)
+        free(ap->key[i]), free(ap->val[i]);
+    free(ap->key);
+    free(ap->val);
+}
+
+static bool swept_path_abs(const char *file, const char *key, const char *val, char *out, size_t n)
+{
+    const char *dot = strrchr(key, '.');
+    char sec[128], joined[PARAM_STR_MAX + 1100];
+    if (!dot || dot - key >= (long)sizeof sec)
+        return false;
+    snprintf(sec, sizeof sec, "%.*s", (int)(dot - key), key);
+    if (!cfg_is_path(sec, dot + 1, val) || val[0] == '/')
+        return false;
+    cfg_path_join(joined, sizeof joined, file, val);
+    abs_of(out, n, joined);
+    return true;
+}
+
 
 /* A run is complete when its summary.json (written last, after fct.csv) is
  * whole — a closing brace — and does not say the run was interrupted. */
@@ -822,7 +894,11 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     /* Mine: every shard_n-th point from shard_i, and of those every size-th from rank. */
     size_t n = 0;
     struct point *pts = xcalloc(s.npoints / (size_t)shard_n + 1, sizeof *pts);
-    const char *keys[SWEEP_MAX_KEYS + 1], *vals[SWEEP_MAX_KEYS + 1];
+    struct abs_paths ap = {0};
+    base_paths(file, &ap);
+    const char **keys = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap.n, sizeof *keys);
+    const char **vals = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap.n, sizeof *vals);
+    char swept_path[SWEEP_MAX_KEYS][PARAM_STR_MAX];
     bool name_swept = false;
     for (int k = 0; k < s.nk; k++)
         name_swept |= strcmp(s.k[k].key, "run.name") == 0;
@@ -841,6 +917,15 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         for (int k = 0; k < s.nk; k++, nk++) {
             keys[nk] = s.k[k].key;
             vals[nk] = s.k[k].vals[p->choice[k]];
+            if (swept_path_abs(file, keys[nk], vals[nk], swept_path[k], sizeof swept_path[k]))
+                vals[nk] = swept_path[k];
+        }
+        for (int k = 0; k < ap.n; k++) { /* the file's own relative paths, unless swept */
+            bool swept = false;
+            for (int j = 0; j < s.nk; j++)
+                swept |= strcmp(s.k[j].key, ap.key[k]) == 0;
+            if (!swept)
+                keys[nk] = ap.key[k], vals[nk++] = ap.val[k];
         }
         if (!name_swept) { /* the runs keep the sweep's name, not "scenario" */
             keys[nk] = "run.name";
@@ -901,6 +986,9 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         if (rc)
             break;
     }
+    free(keys);
+    free(vals);
+    abs_paths_free(&ap);
     for (size_t i = 0; !rc && rank == 0 && i < unused.n; i++)
         if (unused.v[i].points == n)
             warnf("%s: %s is set, but none of the %zu point%s run here uses it (%s)", unused.v[i].where,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "core/proc.h"
 #include "core/xalloc.h"
 
 char *exp_slurp(const char *path, size_t *len)
@@ -93,10 +94,6 @@ int exp_gnuplot(const char *dir, const char *script)
 
 const char *exp_experiments_dir(void)
 {
-    const char *env = getenv("ROCESIM_EXPERIMENTS");
-    if (env && *env)
-        return env;
-    if (access("experiments", R_OK) == 0)
-        return "experiments";
-    return ROCESIM_SOURCE_DIR "/experiments";
+    static char dir[4200];
+    return proc_data_dir("experiments", "ROCESIM_EXPERIMENTS", ROCESIM_SOURCE_DIR, dir, sizeof dir);
 }

@@ -770,8 +770,8 @@ const struct lb_ops lb_flb = {
     .node_state_size = sizeof(struct flb_sw),
     .flow_state_size = sizeof(struct flb_flow),
     .all_packets = true,
-    .serial_only = "FLB: a flow's congestion-point entry (cport, n_sent, cpath, chop in struct flb_flow) is one per flow, "
-                   "written and read by every switch on its path where it meets congestion",
+    .serial_only = "lb.scheme = flb runs on one thread only: each flow keeps one record of where it last met congestion, "
+                   "which every switch on its path reads and writes (choose another lb.scheme to run on threads)",
     .init = flb_init,
     .on_arrival = flb_arrival,
     .choose = flb_choose,

@@ -501,7 +501,7 @@ const char *sim_parallel_refusal(const struct sim *s)
                "partitions on their own threads cannot (docs/parallel.md); an ns-3 configuration runs in parallel with "
                "--set run.ns3_timing=off (that mode's serial bytes)";
     if (s->deps)
-        return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
+        return "flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column) start at other hosts sooner than threads can exchange them";
     return NULL;
 }
 

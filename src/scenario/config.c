@@ -18,6 +18,7 @@ static const struct param run_params[] = {
     {"watchdog", P_STR, F(cfg_run, watchdog), "auto", "stop a run (exit 4, outputs written, stuck flows named) when flows are active but no byte is delivered for this long; auto = 100 x the largest RTO or twice the longest backed-off RTO (rto x 2^rto_backoff), whichever is longer: 1.28 s lossless, 128 ms lossy with the default RTOs; off = never", NULL, 0, 0},
     {"threads", P_INT, F(cfg_run, threads), "1", "threads of one run: above 1 the fabric is split into run.partitions partitions run side by side in windows of the smallest delay of a link between them; outputs are byte-identical to run.threads = 1 (docs/parallel.md, which lists what must stay serial)", NULL, 1, 1024},
     {"partitions", P_INT, F(cfg_run, partitions), "0", "partitions of a parallel run (run.threads > 1) and of output.partition_report; more partitions than threads balance the load. 0 = auto: pods of a fattree or clos, else one per edge switch, and for run.threads > 1 at least 4 per thread (groups of edge switches); capped at the edge switches", NULL, 0, 1048576},
+    {"max_memory", P_SIZE, F(cfg_run, max_memory), "0", "refuse (exit 2, before building) a fabric whose estimated set-up memory (routing tables, ports, flows; summary.json setup) exceeds this; 0 = what the machine has available (MemAvailable, else its physical memory); a larger size lets a run try anyway", NULL, 0, 0},
     {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), and start flow-file flows where ns-3 does; for ns-exact comparisons", NULL, 0, 0},
     PARAM_END};
 
@@ -69,7 +70,7 @@ static const struct param switch_params[] = {
  * user of cfg_sections sees them), then nic_wake. */
 static const struct param transport_head[] = {
     {"cc", P_STR, F(cfg_transport, cc), "dcqcn", "congestion control (see the cc list)", NULL, 0, 0},
-    {"mtu", P_INT, F(cfg_transport, mtu), "1000", "payload bytes per packet (ns-3 PACKET_PAYLOAD_SIZE)", NULL, 64, 9000},
+    {"mtu", P_BYTES, F(cfg_transport, mtu), "1000", "payload bytes per packet (ns-3 PACKET_PAYLOAD_SIZE); 9000 or 9000B", NULL, 64, 9000},
     {"ack_interval", P_INT, F(cfg_transport, ack_interval), "1", "receiver ACKs every this many in-order data packets (1 = every packet, as ns-3 does)", NULL, 1, 1e9},
     {"recovery", P_ENUM, F(cfg_transport, recovery), "gbn", "loss recovery: go-back-N, or IRN selective repeat (lossy)", RECOVERY_CHOICES, 0, 0},
     {"window", P_WINDOW, F(cfg_transport, window), "off", "in-flight cap: off, bdp (ns-3 HAS_WIN), or bytes; IRN caps at bdp when off", NULL, 0, 0},
@@ -78,7 +79,7 @@ static const struct param transport_head[] = {
     {"ack_high_prio", P_ENUM, F(cfg_transport, ack_high_prio), "off", "ACK/NACK in the strict-priority queue 0: on = at NICs and switches; nic = at the sending NIC only, as ns-3 does with ACK_HIGH_PRIO 1 (its switches keep ACKs in the data's queue)", ACK_PRIO_CHOICES, 0, 0},
     {"cnp", P_ENUM, F(cfg_transport, cnp), "flag", "ECN echo as a CNP flag on the ACK (ns-3), or as separate CNP packets", CNP_CHOICES, 0, 0},
     {"nack_interval", P_TIME, F(cfg_transport, nack_interval), "500us", "minimum gap between NACKs for the same expected sequence", NULL, 0, 0},
-    {"chunk", P_INT, F(cfg_transport, chunk), "0", "also ACK at every multiple of this many bytes; 0 = off (ns-3 L2_CHUNK_SIZE)", NULL, 0, 1e12},
+    {"chunk", P_BYTES, F(cfg_transport, chunk), "0", "also ACK at every multiple of this many bytes; 0 = off (ns-3 L2_CHUNK_SIZE)", NULL, 0, 1e12},
     {"back_to_zero", P_BOOL, F(cfg_transport, back_to_zero), "off", "go back to the chunk start on loss (ns-3 L2_BACK_TO_ZERO)", NULL, 0, 0},
     {"rto", P_TIME, F(cfg_transport, rto), "0", "retransmission timeout; 0 = auto: 10ms lossless (safety net), 1ms lossy", NULL, 0, 0},
     {"rto_backoff", P_INT, F(cfg_transport, rto_backoff), "6", "go-back-N: each timeout without progress since the last doubles the RTO, at most this many times (RFC 6298 5.5); progress resets it; 0 = fixed RTO", NULL, 0, 16},

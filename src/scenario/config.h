@@ -45,6 +45,7 @@ struct cfg_run {
     char watchdog[PARAM_STR_MAX]; /* "auto", "off" or a time: see config.c */
     int64_t partitions;           /* 0 = auto (topo/partition.h) */
     int64_t threads;              /* 1 = the serial loop */
+    uint64_t max_memory;          /* bytes a fabric may need to set up; 0 = what the machine has available */
 };
 
 /* ECN thresholds for one port rate (ns-3's KMIN_MAP/KMAX_MAP/PMAX_MAP). */

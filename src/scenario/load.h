@@ -18,6 +18,14 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
 /* One --set option "section.key=value"; the section is everything before the
  * last '.' of the key part (cc.dcqcn.rate_ai=50Mbps -> [cc.dcqcn] rate_ai). */
 int config_apply_set(struct config *c, const char *opt, struct err *e);
+/* Relative file paths in an INI file (topology.file, traffic.file, a
+ * traffic.cdf that is a path, and those of [traffic.NAME]) are read from the
+ * file's folder: cfg_is_path says whether [sec] key = val is a path, and
+ * cfg_path_join writes val as seen from where `file` was named from (its
+ * folder joined, leading ../ taken off it). Paths given with --set, and
+ * absolute ones, stay as they are. */
+bool cfg_is_path(const char *sec, const char *key, const char *val);
+void cfg_path_join(char *out, size_t n, const char *file, const char *val);
 /* Checks that need the whole config (after the file and every --set). */
 int config_validate(struct config *c, struct err *e);
 /* Each [cc.NAME] / [lb.NAME] key set for a scheme the configuration does not

@@ -19,8 +19,11 @@ struct origins {
 
 /* Records that section.key was set at where ("file:line" or "--set OPT"). */
 int cfg_origin_set(struct config *c, const char *sec, const char *key, const char *where);
-/* The registered CC (or LB) names, comma-separated, for messages. */
-void cfg_scheme_names(char *buf, size_t n, bool lb);
+/* For messages about a scheme name: "did you mean `X`? " when `typed`
+ * (may be NULL) is a near miss, then "known: " and the registered CC (or
+ * LB) names; as a value of transport.cc (not `sections`), without the
+ * companions, which are named apart with the key that turns them on. */
+void cfg_scheme_names(char *buf, size_t n, bool lb, bool sections, const char *typed);
 /* Sets [sec] key = val; errors start with where; the origin is recorded when record. */
 int cfg_set_key(struct config *c, const char *sec, const char *key, const char *val, const char *where, bool record,
                 struct err *e);

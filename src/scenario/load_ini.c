@@ -80,16 +80,41 @@ void config_load_free(struct config *c)
 
 /* ------------------------------------------------------- setting one key */
 
-void cfg_scheme_names(char *buf, size_t n, bool lb)
+static int edit_distance(const char *a, const char *b);
+static bool near_word(const char *a, const char *b);
+
+void cfg_scheme_names(char *buf, size_t n, bool lb, bool sections, const char *typed)
 {
     size_t used = 0;
+    int best = 99;
+    const char *near = NULL;
     buf[0] = 0;
-    for (int i = 0; lb ? lb_registry[i] != NULL : cc_registry[i] != NULL; i++) {
-        int k = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", lb ? lb_registry[i]->name : cc_registry[i]->name);
-        if (k < 0 || (size_t)k >= n - used)
-            break;
-        used += (size_t)k;
+#define ADD(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    for (int i = 0; lb ? lb_registry[i] != NULL : cc_registry[i] != NULL; i++) { /* the nearest name a typo may mean */
+        const char *name = lb ? lb_registry[i]->name : cc_registry[i]->name;
+        int d = typed ? edit_distance(typed, name) : 99;
+        if (d < best && near_word(typed, name) && (lb || sections || !cc_registry[i]->companion))
+            best = d, near = name;
     }
+    if (near)
+        ADD("did you mean `%s`? ", near);
+    ADD("known: ");
+    bool first = true;
+    for (int i = 0; lb ? lb_registry[i] != NULL : cc_registry[i] != NULL; i++) {
+        if (!lb && !sections && cc_registry[i]->companion)
+            continue;
+        ADD("%s%s", first ? "" : ", ", lb ? lb_registry[i]->name : cc_registry[i]->name);
+        first = false;
+    }
+    if (!lb && !sections && cc_companions[0]) { /* companions run beside a CC, switched on by their own key */
+        ADD("; beside one of them run ");
+        for (int k = 0; k < CC_COMPANIONS_MAX && cc_companions[k]; k++)
+            ADD("%s%s", k ? ", " : "", cc_companions[k]->name);
+        ADD(", each switched on by transport.NAME = on");
+    }
+#undef ADD
+    if (used >= n && n > 4)
+        strcpy(buf + n - 4, "...");
 }
 
 /* Edit distance (Damerau: a swap of two letters is one edit) of two short words (longer ones: a large number). */
@@ -164,20 +189,20 @@ static void section_hint(const char *sec, char *buf, size_t n)
  * parameters), or -1 with an error naming the section. */
 static int section_params(const char *sec, const char *where, const struct param **tab, struct err *e)
 {
-    char names[256];
+    char names[512];
     if (strncmp(sec, "cc.", 3) == 0) {
         int i = cc_index(sec + 3);
         if (i >= 0)
             return *tab = cc_registry[i]->params, 0;
-        cfg_scheme_names(names, sizeof names, false);
-        return errf(e, "%s: unknown section [%.80s]: no congestion control '%.80s' (known: %s)", where, sec, sec + 3, names);
+        cfg_scheme_names(names, sizeof names, false, true, sec + 3);
+        return errf(e, "%s: unknown section [%.80s]: no congestion control '%.80s' (%s)", where, sec, sec + 3, names);
     }
     if (strncmp(sec, "lb.", 3) == 0) {
         int i = lb_index(sec + 3);
         if (i >= 0)
             return *tab = lb_registry[i]->params, 0;
-        cfg_scheme_names(names, sizeof names, true);
-        return errf(e, "%s: unknown section [%.80s]: no load balancer '%.80s' (known: %s)", where, sec, sec + 3, names);
+        cfg_scheme_names(names, sizeof names, true, true, sec + 3);
+        return errf(e, "%s: unknown section [%.80s]: no load balancer '%.80s' (%s)", where, sec, sec + 3, names);
     }
     const char *why;
     int dyn = config_dynamic_section(sec, tab, &why);
@@ -213,7 +238,7 @@ static int note_section(struct config *c, const char *sec, const char *where, st
 
 static const char *type_word(enum ptype t)
 {
-    static const char *const w[] = {"boolean", "integer", "number", "rate", "time", "size", "value", "choice", "window"};
+    static const char *const w[] = {"boolean", "integer", "number", "rate", "time", "size", "value", "choice", "window", "byte count"};
     return (unsigned)t < sizeof w / sizeof w[0] ? w[t] : "value";
 }
 
@@ -230,14 +255,14 @@ int cfg_set_key(struct config *c, const char *sec, const char *key, const char *
         key_hint(tab, sec, key, hint, sizeof hint);
         return errf(e, "%s: unknown key '%.80s' in [%.80s]%s", where, key, sec, hint);
     }
-    char names[256];
+    char names[512];
     if (strcmp(sec, "transport") == 0 && strcmp(key, "cc") == 0 && !cc_find(val)) {
-        cfg_scheme_names(names, sizeof names, false);
-        return errf(e, "%s: unknown congestion control '%.80s' (known: %s)", where, val, names);
+        cfg_scheme_names(names, sizeof names, false, false, val);
+        return errf(e, "%s: unknown congestion control '%.80s' (%s)", where, val, names);
     }
     if (strcmp(sec, "lb") == 0 && strcmp(key, "scheme") == 0 && !lb_find(val)) {
-        cfg_scheme_names(names, sizeof names, true);
-        return errf(e, "%s: unknown load balancer '%.80s' (known: %s)", where, val, names);
+        cfg_scheme_names(names, sizeof names, true, false, val);
+        return errf(e, "%s: unknown load balancer '%.80s' (%s)", where, val, names);
     }
     const char *why;
     if (config_set(c, sec, key, val, &why) < 0)
@@ -328,6 +353,43 @@ void cfg_default_name(struct config *c, const char *path, bool dir_if_config)
 void cfg_set_source(struct config *c, const char *fname)
 {
     snprintf(c->source, sizeof c->source, "%s", fname);
+}
+
+/* ------------------------------------------------------ paths in a file */
+
+bool cfg_is_path(const char *sec, const char *key, const char *val)
+{
+    bool traffic = strcmp(sec, "traffic") == 0 || strncmp(sec, "traffic.", 8) == 0;
+    bool cdf = traffic && strcmp(key, "cdf") == 0;
+    if (!(cdf || (strcmp(key, "file") == 0 && (traffic || strcmp(sec, "topology") == 0))))
+        return false;
+    size_t l = strlen(val);
+    if (cdf && !strchr(val, '/') && !(l > 4 && (strcmp(val + l - 4, ".cdf") == 0 || strcmp(val + l - 4, ".txt") == 0)))
+        return false; /* a workload's name (traffic/cdf.c cdf_load tells them apart the same way) */
+    return val[0] != 0;
+}
+
+void cfg_path_join(char *out, size_t n, const char *file, const char *val)
+{
+    const char *slash = strrchr(file, '/');
+    size_t dl = slash ? (size_t)(slash - file) : 0; /* file[0 .. dl): its folder */
+    while (strncmp(val, "./", 2) == 0)
+        val += 2;
+    while (dl > 0) { /* "../x" against folder "a/b" is "a/x", lexically; "./" parts of the folder go */
+        size_t k = dl;
+        while (k > 0 && file[k - 1] != '/')
+            k--;
+        bool dot = dl - k == 1 && file[k] == '.';
+        if (!dot && (strncmp(val, "../", 3) != 0 || (dl - k == 2 && strncmp(file + k, "..", 2) == 0)))
+            break;
+        if (!dot)
+            val += 3;
+        dl = k ? k - 1 : 0;
+    }
+    if (dl == 0)
+        snprintf(out, n, slash && file[0] == '/' ? "/%s" : "%s", val);
+    else
+        snprintf(out, n, "%.*s/%s", (int)dl, file, val);
 }
 
 /* -------------------------------------------------------------------- INI */
@@ -435,6 +497,11 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
             trim_into(val, sizeof val, val);
             break;
         }
+    if (strcmp(sec, "sweep") != 0 && !is_variant(sec) && cfg_is_path(sec, name, val) && val[0] != '/') { /* from the file's folder */
+        char joined[sizeof val];
+        cfg_path_join(joined, sizeof joined, x->fname, val);
+        snprintf(val, sizeof val, "%s", joined);
+    }
     if (strcmp(sec, "sweep") == 0 ? sweep_entry(name, val, where, x->e) < 0
         : is_variant(sec)         ? variant_entry(sec, name, val, where, x->e) < 0
                                   : cfg_set_key(x->c, sec, name, val, where, true, x->e) < 0)

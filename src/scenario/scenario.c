@@ -1,4 +1,6 @@
 #include "scenario/scenario.h"
+#include "core/proc.h"
+#include "core/setup.h"
 #include "core/xalloc.h"
 #include "engine/engine.h"
 #include "scenario/workload.h"
@@ -18,12 +20,8 @@
 
 const char *workloads_dir(void)
 {
-    const char *env = getenv("ROCESIM_WORKLOADS");
-    if (env && *env)
-        return env;
-    if (access("workloads", R_OK) == 0)
-        return "workloads";
-    return ROCESIM_SOURCE_DIR "/workloads";
+    static char dir[4200];
+    return proc_data_dir("workloads", "ROCESIM_WORKLOADS", ROCESIM_SOURCE_DIR, dir, sizeof dir);
 }
 
 
@@ -48,6 +46,75 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
     return workload_build(&sc->flows, cfg, &sc->topo, e);
+}
+
+static void fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+    if (b >= 1000000000ULL)
+        snprintf(buf, n, "%.1f GB", (double)b / 1e9);
+    else if (b >= 1000000ULL)
+        snprintf(buf, n, "%.0f MB", (double)b / 1e6);
+    else
+        snprintf(buf, n, "%.0f KB", (double)b / 1e3);
+}
+
+/* The large arrays scenario_build allocates, by the sizes of their records:
+ * routing tables (a row per switch id in the switches' span, an entry per
+ * edge switch, in routes_build and handed to the simulator), ports (and
+ * their links, RED streams, CC port state), nodes (and balancer records),
+ * flows (QPs with the CC's and balancer's per-flow state). Next-hop lists
+ * are shared between entries and small; packets in flight come later, with
+ * the load. */
+int scenario_memory_check(struct scenario *sc, struct err *e)
+{
+    const struct topo *t = &sc->topo;
+    const struct config *cfg = sc->cfg;
+    const struct cc_ops *cc = cc_find(cfg->transport.cc);
+    const struct lb_ops *lb = lb_find(cfg->lb.scheme);
+    uint32_t row0 = t->n_nodes, row_end = 0, nsw = 0, edges = 0;
+    uint8_t *edge = xcalloc(t->n_nodes + 1, 1);
+    for (uint32_t x = 0; x < t->n_nodes; x++)
+        if (t->nodes[x].is_switch) {
+            row0 = x < row0 ? x : row0;
+            row_end = x + 1;
+            nsw++;
+        }
+    for (uint32_t h = 0; h < t->n_hosts; h++) {
+        uint32_t n = t->hosts[h];
+        for (uint32_t p = t->adj_off[n]; p < t->adj_off[n + 1]; p++) {
+            const struct topo_link *l = &t->links[t->adj_link[p]];
+            uint32_t o = l->a == n ? l->b : l->a;
+            if (t->nodes[o].is_switch && !edge[o])
+                edge[o] = 1, edges++;
+        }
+    }
+    free(edge);
+    uint64_t rows = row_end > row0 ? row_end - row0 : 0, nports = 2 * (uint64_t)t->n_links, nflows = sc->flows.n;
+    uint64_t routing = rows * edges * (sizeof(uint32_t) + sizeof(uint16_t));
+    uint64_t ports = nports * (sizeof(struct port) + sizeof(struct port_link) + (cfg->sw.ecn ? sizeof(struct rng) : 0) +
+                               (cc ? cc->port_state_size : 0)) +
+                     (uint64_t)t->n_nodes * (sizeof(struct node) + sizeof(struct lb_switch) + 4 * sizeof(uint32_t)) +
+                     (lb ? nsw * (lb->node_state_size + (uint64_t)edges * lb->node_state_per_edge) : 0);
+    uint64_t flows = nflows * (sizeof(struct qp) + sizeof(uint32_t) + (cc ? cc->state_size : 0) +
+                               (lb ? lb->flow_state_size : 0));
+    uint64_t now = proc_rss();
+    sc->mem_estimate = now + routing + ports + flows;
+    uint64_t avail = proc_mem_available(), limit = cfg->run.max_memory ? cfg->run.max_memory : avail;
+    if (!limit || sc->mem_estimate <= limit)
+        return 0;
+    char need[32], have[32], rt[32], pt[32], fl[32], in[32];
+    fmt_bytes(need, sizeof need, sc->mem_estimate);
+    fmt_bytes(have, sizeof have, limit);
+    fmt_bytes(rt, sizeof rt, routing);
+    fmt_bytes(pt, sizeof pt, ports);
+    fmt_bytes(fl, sizeof fl, flows);
+    fmt_bytes(in, sizeof in, now);
+    return errf(e, "run.max_memory: this fabric needs about %s to set up (routing tables %s: %llu switch rows x %u edge "
+                   "switches; ports %s; %llu flows %s; topology and inputs %s), more than %s%s; set run.max_memory "
+                   "higher (e.g. --set run.max_memory=%.0fGB) to try anyway, or simulate a smaller fabric",
+                need, rt, (unsigned long long)rows, edges, pt, (unsigned long long)nflows, fl, in,
+                cfg->run.max_memory ? "the run.max_memory of " : "what this machine has available, ", have,
+                (double)sc->mem_estimate / 1e9 + 1);
 }
 
 /* Headroom per switch port. ns-3 HPCC sizes it 3 x rate x delay; we take the
@@ -164,6 +231,8 @@ static void sim_routes_fill(struct scenario *sc)
     uint32_t *port_to = xcalloc(t->n_nodes, sizeof *port_to);
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
+        if ((n & 255) == 0)
+            setup_progress("routing tables (ports)", n, t->n_nodes);
         for (uint32_t k = 0; k < nd->nports; k++)
             port_to[sim_peer_node(s, nd->port0 + k)] = nd->port0 + k;
         for (uint32_t ei = 0; n >= rt->row0 && n - rt->row0 < rt->nrows && ei < rt->n_edges; ei++) {
@@ -171,13 +240,17 @@ static void sim_routes_fill(struct scenario *sc)
             for (uint32_t j = 0; j < rt->cnt[i]; j++)
                 s->route_ports[rt->off[i] + j] = port_to[rt->nbr[rt->off[i] + j]];
         }
-        int32_t ei = rt->edge_index[n];
-        if (ei >= 0) /* its hosts: port_to is this node's view right now */
-            for (uint32_t h = 0; h < t->n_hosts; h++)
-                if (rt->host_edge[h] == (uint32_t)ei)
-                    s->host_port[h] = port_to[t->hosts[h]];
     }
     free(port_to);
+    /* each host's port at its edge switch (a host has one link, so one such port) */
+    for (uint32_t h = 0; h < t->n_hosts; h++) {
+        if (rt->host_edge[h] == UINT32_MAX)
+            continue;
+        const struct node *nd = &s->nodes[rt->edge_node[rt->host_edge[h]]];
+        for (uint32_t k = 0; k < nd->nports; k++)
+            if (sim_peer_node(s, nd->port0 + k) == t->hosts[h])
+                s->host_port[h] = nd->port0 + k;
+    }
 }
 
 /* The end of set-up (and of a reroute): the simulator owns the offsets and
@@ -270,7 +343,7 @@ static void pair_maxima(struct scenario *sc, const struct topo *t)
             c[ncls[e]++] = (struct hclass){.pi = pi};
         c[k].count++;
     }
-    for (uint32_t a = 0; a < ne; a++)
+    for (uint32_t a = 0; a < ne && !setup_progress("path lengths", a, ne); a++) /* (a stop: scenario_build leaves) */
         for (uint32_t b = 0; b < ne; b++) {
             struct path_info mid = {.bw = UINT64_MAX};
             if (a != b && routes_edge_path(rt, t, rt->edge_node[a], b, mtu, &mid) < 0)
@@ -411,6 +484,8 @@ static void build_ports(struct sim *s, const struct topo *t, const struct config
     bool lossy = false;
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         struct node *nd = &s->nodes[n];
+        if ((n & 1023) == 0)
+            setup_progress("ports", n, t->n_nodes);
         nd->is_switch = t->nodes[n].is_switch;
         nd->layer = t->nodes[n].layer;
         nd->port0 = t->adj_off[n];
@@ -550,6 +625,8 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
     for (uint32_t i = 0; i < s->n_flows; i++) {
         const struct flow_spec *fs = &sc->flows.v[i];
         struct qp *f = &s->flows[i];
+        if ((i & 4095) == 0 && setup_progress("flows", i, s->n_flows))
+            return setup_stopped(e);
         f->id = i;
         f->src = fs->src;
         f->dst = fs->dst;
@@ -706,8 +783,8 @@ int scenario_build(struct scenario *sc, struct err *e)
     build_params(s, cfg);
     rank_nodes(sc);
     build_ports(s, t, cfg);
-    if (build_hosts(s, t, e) < 0)
-        return -1;
+    if (setup_signal() || build_hosts(s, t, e) < 0)
+        return setup_signal() ? setup_stopped(e) : -1;
     uint64_t nic_rate = s->plink[s->nics[0].port].rate;
     if (build_mmu(s, sw, nic_rate, e) < 0)
         return -1;
@@ -722,6 +799,8 @@ int scenario_build(struct scenario *sc, struct err *e)
      * edge pairs with each edge's slowest, longest host link (exact for the
      * maxima: delay and serialisation add, bandwidth is a minimum). */
     pair_maxima(sc, t);
+    if (setup_signal())
+        return setup_stopped(e);
 
     uint64_t max_win = 0;
     if (build_flows(sc, t, &max_win, e) < 0 || build_order(sc, e) < 0)
@@ -753,7 +832,7 @@ int scenario_parallel(struct scenario *sc, struct err *e)
     const char *fix = ranks > 1 ? "run it in one process (without mpirun, or -np 1)" : "this run must use run.threads = 1";
     const char *why = NULL;
     if (c->output.partition_report)
-        why = "output.partition_report measures how the serial run would split";
+        why = "output.partition_report = on measures how the serial run would split (set it off to run on threads)";
     else
         why = sim_parallel_refusal(&sc->sim);
     if (why)

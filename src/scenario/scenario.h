@@ -23,10 +23,16 @@ struct scenario {
     /* MPI ranks (the CLI sets it before scenario_parallel when run under
      * mpirun with more than one rank); NULL: one process */
     const struct eng_comm *comm;
+    uint64_t mem_estimate; /* scenario_memory_check's estimate of the set-up's peak memory, bytes */
 };
 
 /* Topology and flows only (enough for `rocesim flows`). */
 int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e);
+/* Before scenario_build: estimates the memory the set-up will need (what
+ * the process holds now, plus routing tables, ports, flows), keeps it in
+ * sc->mem_estimate, and refuses it when it exceeds run.max_memory (0: what
+ * the machine has available), saying so and which key allows it. */
+int scenario_memory_check(struct scenario *sc, struct err *e);
 /* Everything: routes, ports, MMU and ECN settings, flows as QPs. */
 int scenario_build(struct scenario *sc, struct err *e);
 void scenario_free(struct scenario *sc);

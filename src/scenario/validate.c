@@ -170,7 +170,7 @@ int config_validate(struct config *c, struct err *e)
 {
     if (apply_profiles(c, e) < 0)
         return -1;
-    char names[256], a[32], b[32];
+    char names[512], a[32], b[32];
     const char *ns3 = c->ns3.active ? " (ns-3 TOPOLOGY_FILE)" : "";
     if (c->topology.type == TOPO_FILE) {
         if (!c->topology.file[0])
@@ -196,13 +196,13 @@ int config_validate(struct config *c, struct err *e)
     if (workload_check(c, NULL, &wk, &sub) < 0) /* [traffic], [traffic.NAME], [flow.NAME]; the topology comes last */
         return errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg);
     if (!cc_find(c->transport.cc)) {
-        cfg_scheme_names(names, sizeof names, false);
-        return errf(e, "%s: transport.cc: unknown congestion control '%.80s' (known: %s)", where_of(c, "transport.cc"),
+        cfg_scheme_names(names, sizeof names, false, false, c->transport.cc);
+        return errf(e, "%s: transport.cc: unknown congestion control '%.80s' (%s)", where_of(c, "transport.cc"),
                     c->transport.cc, names);
     }
     if (!lb_find(c->lb.scheme)) {
-        cfg_scheme_names(names, sizeof names, true);
-        return errf(e, "%s: lb.scheme: unknown load balancer '%.80s' (known: %s)", where_of(c, "lb.scheme"), c->lb.scheme, names);
+        cfg_scheme_names(names, sizeof names, true, false, c->lb.scheme);
+        return errf(e, "%s: lb.scheme: unknown load balancer '%.80s' (%s)", where_of(c, "lb.scheme"), c->lb.scheme, names);
     }
     if (cc_find(c->transport.cc)->companion)
         return errf(e, "%s: transport.cc: '%s' runs beside a congestion control, not as one (use transport.%s = on)",

@@ -470,6 +470,8 @@ int output_open(struct output *o, struct scenario *sc, const struct output_opts 
     for (uint32_t i = 0; i < sc->sim.n_flows; i++)
         o->total_bytes += sc->sim.flows[i].size;
     o->t0 = o->last_print = proc_wall();
+    o->setup_seconds = opt->setup_t0 > 0 ? o->t0 - opt->setup_t0 : 0;
+    o->setup_peak_rss = proc_peak_rss();
     return 0;
 }
 
@@ -924,6 +926,10 @@ int output_finish(struct output *o, struct err *e)
             (unsigned long long)c->packet_hops);
     fprintf(f, "  \"packets_left_in_network\": %llu,\n  \"peak_packets_in_flight\": %llu,\n",
             (unsigned long long)sim_packets_in_network(s), (unsigned long long)s->pool.peak);
+    /* set-up (building the fabric, before simulated time 0): its wall time, peak memory, and the estimate
+     * scenario_memory_check made before it (one line: it describes the machine, not the network) */
+    fprintf(f, "  \"setup\": {\"seconds\": %.3f, \"peak_rss_bytes\": %llu, \"memory_estimate_bytes\": %llu},\n",
+            o->setup_seconds, (unsigned long long)o->setup_peak_rss, (unsigned long long)o->sc->mem_estimate);
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
     {
         fprintf(f, "  \"peak_rss_bytes\": %llu,\n", (unsigned long long)proc_peak_rss()); /* of the whole run */

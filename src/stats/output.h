@@ -24,6 +24,7 @@ struct output_opts {
      * (rank 0 writes the results of all), only the watchdog and the signal
      * check, which every rank runs alike. */
     bool follower;
+    double setup_t0; /* proc_wall() when the run's set-up began (summary.json setup.seconds); 0 = unknown */
 };
 
 #define OUTPUT_MAX_EXT 3 /* ns-3 outputs outside dir: fct.txt, pfc.txt, the QLEN_MON_FILE */
@@ -48,6 +49,8 @@ struct output {
     struct monitors *mon; /* stats/monitor.h; NULL when every monitor is off */
     struct partrep *part; /* stats/partrep.h; NULL unless output.partition_report */
     double t0, last_print, wall;
+    double setup_seconds;   /* from opt.setup_t0 to the end of output_open */
+    uint64_t setup_peak_rss; /* peak memory then */
     bool printed;
     int interrupted;      /* the signal that cut the run short, else 0 */
 };

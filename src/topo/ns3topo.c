@@ -174,6 +174,17 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
         ntok++;
     uint64_t max_sw = ns < ntok ? ns : ntok, max_links = nl < ntok / 5 ? nl : ntok / 5;
 
+    /* ns-3 reads the links as a stream of tokens (line breaks are free), and
+     * so do we; but every ns-3 topology file writes a link per line, and a
+     * line that lacks a field makes every later link read shifted, so the
+     * error shows lines later. An error in the links after one whose fields
+     * spanned lines is reported at that line first. */
+    struct split {
+        long line;
+        uint32_t link;
+        int fields;
+    } split = {0, 0, 0};
+    bool in_links = false;
     struct idmap sw = {0}, host = {0}, pair = {0}; /* switch ids; host -> its link; node pair -> link */
     uint32_t *lline = malloc((max_links + 1) * sizeof *lline); /* line of each link, for messages */
     t->links = calloc(max_links + 1, sizeof *t->links);
@@ -206,6 +217,7 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
         }
     }
 
+    in_links = true;
     uint32_t odd_rates = 0; /* links below 1 Mbps or above 10 Tbps: a unit slip, surely */
     long odd_line = 0;
     char odd_val[64] = "";
@@ -220,6 +232,8 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
                      link_field[j]);
                 goto out;
             }
+            if (j > 0 && f[j].line != f[0].line && !split.line) /* the first link not on one line */
+                split = (struct split){f[0].line, i + 1, j};
             if (j < 2 && !tok_uint(&f[j], UINT32_MAX, &ends[j])) {
                 errf(e, "%s:%ld: link %u: %s: expected a node id, got \"%s\"", fname, f[j].line, i + 1,
                      link_field[j], shown(&f[j], sb, sizeof sb));
@@ -292,6 +306,7 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
         }
         t->n_links++;
     }
+    in_links = false;
     /* ns-3 stops reading after the L links the header declares, and HPCC's own
      * topology.txt relies on that (it lists more, then prose). Read as ns-3
      * does, but say so. */
@@ -329,6 +344,13 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
     if (rc == 0)
         topo_assign_layers(t);
 out:
+    if (rc && in_links && split.line) {
+        char msg[sizeof e->msg];
+        snprintf(msg, sizeof msg, "%s:%ld: link %u has %d of its 5 fields (first node, second node, rate, delay, error "
+                 "rate) on this line: is its %s missing? (read on as ns-3 would: %.600s)", fname, split.line,
+                 split.link, split.fields, link_field[split.fields], e->msg);
+        memcpy(e->msg, msg, sizeof msg);
+    }
     if (rc)
         topo_free(t);
     free(lline);

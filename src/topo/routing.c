@@ -8,6 +8,7 @@
  * a node once in one flat nbr[] (entries with equal lists share it). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/setup.h"
 #include "topo/topo.h"
 
 struct bfs {
@@ -316,6 +317,10 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
      * (a host's next hop is its one neighbour; the edge's is the host). */
     for (uint32_t ei = 0; ei < r->n_edges; ei++) {
         uint32_t src = r->edge_node[ei];
+        if (setup_progress("routing tables", ei, 2 * (uint64_t)r->n_edges)) {
+            setup_stopped(e);
+            goto out;
+        }
         bfs_run(&b, src);
         for (uint32_t x = r->row0; x < row_end; x++) {
             if (!t->nodes[x].is_switch || x == src)
@@ -342,6 +347,12 @@ int routes_build(struct routes *r, const struct topo *t, struct err *e)
     }
     for (uint32_t ei = 0; ei < r->n_edges; ei++) {
         uint32_t src = r->edge_node[ei];
+        if (setup_progress("routing tables", r->n_edges + (uint64_t)ei, 2 * (uint64_t)r->n_edges)) {
+            setup_stopped(e);
+            free(hops);
+            lists_free(&L);
+            goto out;
+        }
         bfs_run(&b, src);
         for (uint32_t x = r->row0; x < row_end; x++) {
             size_t i = routes_entry(r, x, ei);

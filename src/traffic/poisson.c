@@ -16,6 +16,7 @@
  * traffic_poisson_incast (traffic.incast_ratio) is the receiver-driven
  * variant: per receiver a Poisson process of incasts of 1..15 senders. */
 #include "traffic/traffic.h"
+#include "core/setup.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -301,6 +302,10 @@ int traffic_poisson_rack(struct flow_list *out, const struct topo *t, const stru
         }
         if (push_flow(out, n0, t->hosts[hi], t->hosts[d], h[0].t, pg, c, sampling, r, e))
             goto out;
+        if ((out->n & 65535) == 0 && setup_progress("flows (generating)", (uint64_t)(h[0].t - base), (uint64_t)(end - base))) {
+            setup_stopped(e);
+            goto out;
+        }
         next_arrival(h, &n, a.off, a.gap, hi, base, end, r);
     }
     rc = 0;
