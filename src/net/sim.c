@@ -178,6 +178,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         lb_hold_fire(s, id);
     else if (kind == EV_FLOW_DEP)
         deps_start(s, id);
+    else if (kind == EV_LOCAL)
+        local_stage(s, id);
 }
 
 /* Its flows (those whose source is here: all of them in the serial loop,
@@ -392,6 +394,7 @@ static __attribute__((noinline, cold)) void event_observe(struct sim *s, const s
             node = id / s->lb_nhold;
         break;
     case EV_FLOW_DEP:
+    case EV_LOCAL:
         node = s->flows[id].src;
         break;
     default: /* flow timers: the RTO and CC timers live at the sender, unless the CC says otherwise */
@@ -564,6 +567,8 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->start_order);
     sim_deps_free(s);
+    free(s->nv_free);
+    s->nv_free = NULL;
     lb_paths_free(s);
     lb_mem_free(s);
     free(s->lbsw);
