@@ -546,6 +546,47 @@ static void test_rail_ring_busbw(void **st)
     run_free(&r);
 }
 
+
+/* The API a workload builder uses (collective.h): a second collective chained
+ * after the first, rank by rank (its first messages wait for the rank's last
+ * arrival of the first job, plus a compute phase); each job knows its flows. */
+static void test_chain_api(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 4\nspines = 1\nhosts_per_leaf = 1\n"
+                  "[traffic]\npattern = none\n");
+    struct flow_list fl = {0};
+    struct rng g;
+    rng_seed(&g, 1, 0);
+    struct err e = {{0}};
+    struct coll_opts a = {.name = "a", .algo = COLL_ALLGATHER, .group = 4, .size = 4000, .iterations = 1};
+    assert_int_equal(traffic_collective(&fl, &r.sc.topo, &a, &g, &e), 0);
+    assert_int_equal(fl.jobs[0].first_flow, 0);
+    assert_int_equal(fl.jobs[0].n_flows, 12);
+    uint32_t after[4];
+    for (uint32_t k = 0; k < 4; k++) /* rank k's last arrival in job a: step 2's flow into it */
+        after[k] = (uint32_t)(8 + (k + 3) % 4) | FLOW_DEP_RECV;
+    struct coll_opts b = {.name = "b", .algo = COLL_RING_ALLREDUCE, .group = 4, .size = 4000, .iterations = 1,
+                          .channels = 2, .after = after, .after_delay = 5 * T_US};
+    assert_int_equal(traffic_collective(&fl, &r.sc.topo, &b, &g, &e), 0);
+    assert_int_equal(fl.jobs[1].first_flow, 12);
+    for (size_t i = 12; i < 12 + 8; i++) { /* step 0, both channels */
+        const struct flow_spec *f = &fl.v[i];
+        assert_int_equal(f->ndeps, 1);
+        uint32_t d = fl.deps[f->dep0];
+        assert_int_equal(d, after[(i - 12) % 4]);
+        assert_int_equal(fl.v[d & FLOW_DEP_ID].dst, f->src);
+        assert_int_equal(f->dep_delay, 5 * T_US);
+    }
+    uint32_t bad[4] = {999, 999, 999, 999};
+    b.after = bad;
+    assert_int_equal(traffic_collective(&fl, &r.sc.topo, &b, &g, &e), -1);
+    assert_non_null(strstr(e.msg, "not listed yet"));
+    flow_list_free(&fl);
+    run_free(&r);
+}
+
 static void bad(const char *ini, const char *sub)
 {
     struct config c;
@@ -604,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_persistent_qps),
         cmocka_unit_test(test_hier_allreduce_analytic),
         cmocka_unit_test(test_rail_ring_busbw),
+        cmocka_unit_test(test_chain_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,16 +21,29 @@
  * Each rank sends (n-1)/n S (2(n-1)/n S for all-reduce), so on an idle
  * non-blocking fabric bus bandwidth reaches the link rate less headers.
  *
- * Dependencies (a step starts when its data is there): a flow of step s from
- * rank a waits for the flows of step s-1 that rank a sent and received;
- * step 0 of iteration i > 0 waits for rank a's flows of the last step of
- * iteration i-1, plus compute_gap. With chunks = c > 1 every transfer is c
- * pipelined pieces: piece p waits for piece p of the previous step (as above)
- * and for piece p-1 of the same transfer to have left the sender (not for its
- * ACK: FLOW_DEP_SENT, as a NIC takes a queue pair's next work request), so
- * piece p of step s+1 travels while later pieces of step s do. Flows are listed iteration by iteration,
- * step by step, piece by piece, rank by rank; all start no earlier than
- * traffic.start. A flow is finished when its sender has the last ACK. */
+ * Channels (NCCL's): every transfer is split over C queue pairs per peer,
+ * each carrying its share of the bytes with its own dependencies; hierarchy
+ * (GPU servers, topology.type = rail) gives each channel NCCL's rail-aligned
+ * ring, or runs the hierarchical all-reduce (hier_xfers).
+ *
+ * Dependencies (a step starts when its data is there, at that host), after
+ * NCCL's proxy and htsim's recv_done triggers: the flow of step s from rank a
+ * on channel ch carrying bytes [x0, x1) waits until a's receiver has the
+ * pieces of step s-1 (same channel) that hold those bytes (FLOW_DEP_RECV:
+ * the data arrived, not the sender's ACK; the byte map is step_map's), and
+ * until the previous message on its queue pair (a, peer, ch) has left a's
+ * NIC (FLOW_DEP_QP: back to back, as a NIC takes a QP's next work request;
+ * the message continues that QP: same source port, CC and balancer state).
+ * Step 0 of iteration i > 0: its first piece waits until every piece of a's
+ * last step of iteration i-1 arrived and a's own last pieces left (every
+ * channel), plus compute_gap; later pieces follow it on the QP. With chunks
+ * = c > 1 every transfer of a channel is c pipelined pieces (NCCL's slices),
+ * so piece p of step s+1 travels while later pieces of step s do. Flows are
+ * listed iteration by iteration, step by step, piece by piece, channel by
+ * channel, rank by rank; all start no earlier than traffic.start. A flow is
+ * finished when its sender has the last ACK; an iteration ends when the last
+ * of its data arrived (stats/collective.c). docs/collectives.md has the
+ * model and what it leaves out (NCCL's FIFO credits, LL/LL128, tree, NVLS). */
 #include "traffic/collective.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -339,6 +352,10 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                     total, o->iterations, steps, C, c, per_step, COLL_MAX_FLOWS);
     if (out->n_jobs >= 65535)
         return errf(e, "traffic.collective: too many collective jobs");
+    for (uint32_t k = 0; o->after && k < n; k++)
+        if (o->after[k] != UINT32_MAX && (o->after[k] & FLOW_DEP_ID) >= out->n)
+            return errf(e, "traffic.collective: rank %" PRIu32 " is to wait for flow %" PRIu32 ", which is not listed yet",
+                        k, o->after[k] & FLOW_DEP_ID);
 
     uint64_t per_rank = per_step / n; /* transfers a rank sends (and receives) in a step */
     struct qp_tab qt = {0};
@@ -350,7 +367,7 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     struct xfer *x = malloc(per_step * sizeof *x), *px = malloc(per_step * sizeof *px);
     uint32_t *off = malloc(((size_t)n + 1) * sizeof *off), *idx = malloc(2 * per_step * sizeof *idx);
     uint32_t *poff = malloc(((size_t)n + 1) * sizeof *poff), *pidx = malloc(2 * per_step * sizeof *pidx);
-    size_t maxd = (size_t)per_rank * C * (c + 1) + 2 * ((size_t)c + 2) + 2;
+    size_t maxd = (size_t)per_rank * C * (c + 1) + 2 * ((size_t)c + 2) + 3;
     uint32_t *dl = malloc((maxd + 1) * sizeof *dl);
     qt.key = calloc(qt.cap, sizeof *qt.key);
     qt.last = malloc(qt.cap * sizeof *qt.last);
@@ -442,6 +459,10 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                             }
                             f.dep_delay = o->gap;
                         }
+                        if (it == 0 && s == 0 && p == 0 && o->after && o->after[pc[a]] != UINT32_MAX) {
+                            dl[nd++] = o->after[pc[a]]; /* chained after another collective or phase */
+                            f.dep_delay = o->after_delay;
+                        }
                         if (*last != UINT32_MAX) /* the queue pair's previous message: sent, then this one */
                             dl[nd++] = *last | FLOW_DEP_QP;
                         *last = (uint32_t)out->n;
@@ -482,6 +503,8 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     jb->start = o->start;
     jb->gap = o->gap;
     jb->first_rank_host = rank[0];
+    jb->first_flow = n0;
+    jb->n_flows = out->n - n0;
 out:
     if (rc < 0) {
         out->n = n0;

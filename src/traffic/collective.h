@@ -33,6 +33,7 @@ struct coll_job {
     uint32_t gpus;       /* GPUs per server of the group (hierarchy = server), else 0 */
     simtime_t start, gap;
     uint32_t first_rank_host; /* node id of rank 0 */
+    size_t first_flow, n_flows; /* its flows in the list: [first_flow, first_flow + n_flows) */
 };
 
 struct coll_opts {
@@ -46,6 +47,13 @@ struct coll_opts {
     const uint32_t *hosts;   /* explicit group (node ids, in rank order), or NULL: placement */
     size_t n_hosts;
     uint8_t *taken;          /* per host index: in an earlier job's group; updated (may be NULL) */
+    /* Chaining (for workloads built of several collectives and compute): per
+     * rank, in rank order, one prerequisite of its first messages (iteration
+     * 0, step 0, first piece of every channel), a flow index already in the
+     * list with at most one FLOW_DEP_* flag, or UINT32_MAX for none; they go
+     * after_delay after it (a compute phase). NULL: start at `start`. */
+    const uint32_t *after;
+    simtime_t after_delay;
 };
 
 /* Appends the job's flows (iteration by iteration, step by step, piece by
