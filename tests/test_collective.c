@@ -623,7 +623,16 @@ static void test_bad_input(void **st)
         "[traffic.b]\npattern = collective\ngroup = 2\n",
         "[traffic.b] traffic.group: 2 hosts wanted, 1 are free");
     bad("[topology]\nleaves = 8\nspines = 1\nhosts_per_leaf = 16\n[traffic]\npattern = collective\ncollective = alltoall\n"
-        "alltoall = all\niterations = 10000\n", "more than");
+        "alltoall = all\niterations = 10000\n", "traffic.iterations: this job is");
+    bad("[traffic]\npattern = collective\nplacement = rail\n", "traffic.placement: rail needs GPU servers");
+    bad("[traffic]\npattern = collective\nhierarchy = server\n", "traffic.hierarchy: server needs GPU servers");
+    bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\ngroup = 6\n"
+        "placement = rail\n", "traffic.group: placement = rail takes whole servers: 6 is not a multiple of 4");
+    bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
+        "collective = alltoall\nhierarchy = server\n", "hierarchical all-reduce (collective = ring_allreduce), not alltoall");
+    bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
+        "placement = random\nhierarchy = rail\n", "(ranks must fill whole servers in GPU order: placement = rail)");
+    bad("[topology]\ntype = rail\nservers = 6\nservers_per_leaf = 4\n", "topology.servers_per_leaf: 6 servers do not split");
 }
 
 int main(void)

@@ -346,10 +346,11 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     uint64_t per_step = o->algo == COLL_ALLTOALL && o->a2a == COLL_A2A_ALL ? (uint64_t)n * (n - 1) : n;
     uint64_t total = per_step * c * C * steps * o->iterations;
     if (total > COLL_MAX_FLOWS || out->n + total > FLOW_DEP_ID)
-        return errf(e, "traffic.collective: this job is %" PRIu64 " flows (%" PRIu32 " iterations x %" PRIu32 " steps x %"
+        return errf(e, "traffic.%s: this job is %" PRIu64 " flows (%" PRIu32 " iterations x %" PRIu32 " steps x %"
                     PRIu32 " channels x %" PRIu32 " chunks x %" PRIu64 "), more than %u: use fewer hosts, iterations, "
                     "channels or chunks (or hd_allreduce)",
-                    total, o->iterations, steps, C, c, per_step, COLL_MAX_FLOWS);
+                    o->iterations > 1 ? "iterations" : C > 1 ? "channels" : c > 1 ? "chunks" : "group", total,
+                    o->iterations, steps, C, c, per_step, COLL_MAX_FLOWS);
     if (out->n_jobs >= 65535)
         return errf(e, "traffic.collective: too many collective jobs");
     for (uint32_t k = 0; o->after && k < n; k++)
