@@ -33,8 +33,8 @@ const struct exp_dist *exp_dist_mpi(int *argc, char ***argv);
 extern const bool exp_mpi_built;
 /* cli/dist_mpi.c: for `rocesim run` launched by mpirun with more than one
  * rank, the collectives of a run across them (net.h); else NULL. */
-struct par_comm;
-const struct par_comm *run_comm_mpi(int *argc, char ***argv);
+struct eng_comm;
+const struct eng_comm *run_comm_mpi(int *argc, char ***argv);
 
 /* `rocesim list`: which optional parts are there (MPI at build time,
  * gnuplot and chromium at run time). */

@@ -1,5 +1,6 @@
 #include "scenario/scenario.h"
 #include "core/xalloc.h"
+#include "engine/engine.h"
 #include "scenario/workload.h"
 #include "topo/partition.h"
 #include <stdio.h>
@@ -693,7 +694,7 @@ static void rank_nodes(struct scenario *sc)
     if (pt.n_parts >= 2 && pt.lookahead > 0) {
         uint8_t *here = xcalloc(sc->topo.n_nodes, 1);
         for (uint32_t n = 0; n < sc->topo.n_nodes; n++)
-            here[n] = par_rank_of(pt.part[n], pt.n_parts, sc->comm->size) == sc->comm->rank;
+            here[n] = eng_rank_of(pt.part[n], pt.n_parts, sc->comm->size) == sc->comm->rank;
         sc->sim.node_here = here;
         sc->part = pt.part;
         pt.part = NULL;
