@@ -502,7 +502,9 @@ const char *sim_parallel_refusal(const struct sim *s)
     if (s->p.ns3_timing)
         return "run.ns3_timing keeps ns-3's one global order of same-time events, which partitions on their own threads cannot";
     if (s->deps)
-        return "flow dependencies (collectives, traffic.after) release flows at other hosts with delays that may be shorter than a window";
+        return "flow dependencies (collectives, a flow file's dependency column) are not yet run on several partitions (docs/collectives.md)";
+    if (s->nv_free)
+        return "transfers inside GPU servers (topology.type = rail: the NVSwitch model) are not yet run on several partitions";
     return NULL;
 }
 
