@@ -527,9 +527,11 @@ static int cmd_list(int argc, char **argv)
            "                aggregation j of each pod links to cores j*C/A .. (j+1)*C/A-1\n"
            "    dumbbell    senders on one switch, receivers on another, one link between (PCN Fig. 1)\n"
            "    parkinglot  chain switches s0 - s1 - ..., hosts_per_switch hosts on each (PCN Fig. 19)\n"
+           "    rail        rail-optimised GPU fabric: servers x gpus_per_server GPUs (hosts), each with its own NIC;\n"
+           "                NIC i of every server on rail i's leaf, leaves to every spine; an NVSwitch per server\n"
            "    file        an ns-3 HPCC topology file (topology.file)\n"
            "  node names (topology.link_rate, topology.fail): node ids, and for generated topologies hostN,\n"
-           "  leafN/spineN (leafspine), edgeP.N/aggP.N/coreN (fattree, clos; P = pod), sN (dumbbell, parkinglot)\n");
+           "  leafN/spineN (leafspine, rail), edgeP.N/aggP.N/coreN (fattree, clos; P = pod), sN (dumbbell, parkinglot)\n");
     printf("\ncongestion control (transport.cc; parameters in [cc.NAME])\n");
     for (int i = 0; cc_registry[i]; i++) {
         char sec[80];

@@ -3,23 +3,29 @@
  * last of its prerequisites is met, one EV_FLOW_DEP is pushed for it at that
  * time plus its delay, or at its own start if that is later. A prerequisite
  * is met when the flow completes (flow_complete: the sender has the last
- * ACK, as the FCT counts) or, for a SIM_DEP_SENT one, when its last new byte
- * is handed to the sender's link (make_data): a collective's next chunk
- * follows back to back, as a NIC takes a queue pair's next work request.
+ * ACK, as the FCT counts); for a SIM_DEP_SENT or SIM_DEP_QP one, when its last
+ * new byte is handed to the sender's link (make_data: a next message follows
+ * back to back, as a NIC takes a queue pair's next work request); for a
+ * SIM_DEP_RECV one, when its receiver has the last byte in order
+ * (receive_data: a collective's next step is triggered by the data having
+ * arrived, at the receiving host, as NCCL's and htsim's recv_done triggers).
+ * A flow that continues a queue pair (SIM_DEP_QP) takes over the previous
+ * message's CC and balancer state at its start (flow_start_on).
  * Dependents are released in ascending flow id, so a seed still reproduces
  * a run bit for bit. */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>
 
-/* CSR of the flows waiting for each flow, those with (want_sent) or without the flag. */
-static void csr(uint32_t n, const uint32_t *off, const uint32_t *pre, bool want_sent, uint32_t **o_off, uint32_t **o_v)
+/* CSR of the flows waiting for each flow, those with one of the flags in `want` (0: none). */
+static void csr(uint32_t n, const uint32_t *off, const uint32_t *pre, uint32_t want, uint32_t **o_off, uint32_t **o_v)
 {
+    const uint32_t flags = SIM_DEP_SENT | SIM_DEP_RECV | SIM_DEP_QP;
     uint32_t *so = xcalloc((size_t)n + 1, sizeof *so), m = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = off[i]; k < off[i + 1]; k++)
-            if (!(pre[k] & SIM_DEP_SENT) == !want_sent) {
-                so[(pre[k] & ~SIM_DEP_SENT) + 1]++;
+            if (want ? (pre[k] & want) != 0 : !(pre[k] & flags)) {
+                so[(pre[k] & SIM_DEP_ID) + 1]++;
                 m++;
             }
     for (uint32_t i = 0; i < n; i++)
@@ -29,8 +35,8 @@ static void csr(uint32_t n, const uint32_t *off, const uint32_t *pre, bool want_
         fill[i] = so[i];
     for (uint32_t i = 0; i < n; i++) /* ascending dependent within each list */
         for (uint32_t k = off[i]; k < off[i + 1]; k++)
-            if (!(pre[k] & SIM_DEP_SENT) == !want_sent)
-                v[fill[pre[k] & ~SIM_DEP_SENT]++] = i;
+            if (want ? (pre[k] & want) != 0 : !(pre[k] & flags))
+                v[fill[pre[k] & SIM_DEP_ID]++] = i;
     free(fill);
     *o_off = so;
     *o_v = v;
@@ -48,8 +54,16 @@ void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const
         d->gated[i] = d->wait[i] > 0;
         d->delay[i] = delay[i];
     }
-    csr(n, off, pre, false, &d->succ_off, &d->succ);
-    csr(n, off, pre, true, &d->sent_off, &d->sent);
+    csr(n, off, pre, 0, &d->succ_off, &d->succ);
+    csr(n, off, pre, SIM_DEP_SENT | SIM_DEP_QP, &d->sent_off, &d->sent);
+    csr(n, off, pre, SIM_DEP_RECV, &d->recv_off, &d->recv);
+    d->qp_prev = xcalloc(n ? n : 1, sizeof *d->qp_prev);
+    for (uint32_t i = 0; i < n; i++) {
+        d->qp_prev[i] = UINT32_MAX;
+        for (uint32_t k = off[i]; k < off[i + 1]; k++)
+            if (pre[k] & SIM_DEP_QP)
+                d->qp_prev[i] = pre[k] & SIM_DEP_ID;
+    }
     s->deps = d;
 }
 
@@ -79,11 +93,17 @@ void deps_sent(struct sim *s, const struct qp *f)
     release(s, s->deps->sent, s->deps->sent_off[f->id], s->deps->sent_off[f->id + 1]);
 }
 
+void deps_recv(struct sim *s, const struct qp *f)
+{
+    release(s, s->deps->recv, s->deps->recv_off[f->id], s->deps->recv_off[f->id + 1]);
+}
+
 void deps_start(struct sim *s, uint32_t id)
 {
     struct qp *f = &s->flows[id];
+    uint32_t prev = s->deps->qp_prev[id];
     if (f->state == FLOW_PENDING)
-        flow_start(s, f);
+        flow_start_on(s, f, prev == UINT32_MAX ? NULL : &s->flows[prev]);
 }
 
 void sim_deps_free(struct sim *s)
@@ -98,6 +118,50 @@ void sim_deps_free(struct sim *s)
     free(d->succ);
     free(d->sent_off);
     free(d->sent);
+    free(d->recv_off);
+    free(d->recv);
+    free(d->qp_prev);
     free(d);
     s->deps = NULL;
+}
+
+/* A transfer between two GPUs of one server (qp.local), over the server's
+ * NVSwitch, modelled as a non-blocking switch: each GPU has a port of
+ * p.nvlink bps each way; a transfer holds its sender's port out for
+ * size / nvlink (after the transfers it queued behind), then the receiver's
+ * port in for as long (after what that port was taking in), and its last byte
+ * is there nvlink_delay later. No packets: three stages, one EV_LOCAL each --
+ * sent (the next message of the QP may go), received (the step it feeds may
+ * go), done (as an ACK would tell the sender, nvlink_delay later again). */
+void local_start(struct sim *s, struct qp *f)
+{
+    f->state = FLOW_ACTIVE;
+    simtime_t ser = tx_time(f->size, s->p.nvlink), *out = &s->nv_free[2 * (size_t)s->host_index[f->src]];
+    simtime_t *in = &s->nv_free[2 * (size_t)s->host_index[f->dst] + 1];
+    simtime_t sent = (*out > s->now ? *out : s->now) + ser, got = *in + ser > sent ? *in + ser : sent;
+    *out = sent;
+    *in = got;
+    f->timer_at[0] = got + s->p.nvlink_delay;
+    f->timer_at[1] = f->timer_at[0] + s->p.nvlink_delay;
+    evq_push(&s->evq, sent, EV_LOCAL, f->id);
+}
+
+void local_stage(struct sim *s, uint32_t id)
+{
+    struct qp *f = &s->flows[id];
+    if (f->snd_high < f->size) { /* its last byte left the sender's GPU */
+        f->snd_nxt = f->snd_high = f->size;
+        if (s->deps)
+            deps_sent(s, f);
+        evq_push(&s->evq, f->timer_at[0], EV_LOCAL, id);
+    } else if (f->rcv_done == T_NEVER) {
+        f->rcv_nxt = f->size;
+        f->rcv_done = s->now;
+        if (s->deps)
+            deps_recv(s, f);
+        evq_push(&s->evq, f->timer_at[1], EV_LOCAL, id);
+    } else {
+        f->snd_una = f->size;
+        flow_complete(s, f);
+    }
 }

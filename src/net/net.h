@@ -154,6 +154,8 @@ struct sim_params {
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     bool nic_wake_ns3;    /* NIC wake-ups as ns-3's QbbNetDevice schedules them (nic.c) */
     simtime_t stop;       /* 0 = none */
+    uint64_t nvlink;      /* GPU servers: a GPU's NVSwitch port, bps (flows with qp.local) */
+    simtime_t nvlink_delay;
 };
 
 #define MAX_COMPANIONS CC_COMPANIONS_MAX
@@ -304,6 +306,8 @@ struct sim {
     const uint32_t *port_peer; /* ...then each port's peer, and where the packets on its link wait */
     struct pktq **port_wire;   /* (its own wire, or for a cut link the receiving port's), read-only copies */
     struct sim_deps *deps;     /* flows that wait for others (deps.c); NULL if none does */
+    simtime_t *nv_free;        /* GPU servers: per host, when its NVSwitch port is free out (2 h) and in (2 h + 1);
+                                * NULL without local flows (deps.c) */
 
     /* The CC and the companions running beside it with the same hooks
      * (transport.NAME = on), one slot each: slot 0 is the CC (transport.cc),
@@ -372,13 +376,20 @@ struct sim_deps {
     uint8_t *gated;
     uint32_t *wait;
     simtime_t *delay;
-    uint32_t *succ_off, *succ;
-    uint32_t *sent_off, *sent;
+    uint32_t *succ_off, *succ;  /* waiting for a flow's completion */
+    uint32_t *sent_off, *sent;  /* ...for its last byte to leave the sender (SIM_DEP_SENT, SIM_DEP_QP) */
+    uint32_t *recv_off, *recv;  /* ...for its receiver to have the last byte (SIM_DEP_RECV) */
+    uint32_t *qp_prev;          /* per flow: the message it continues the queue pair of (UINT32_MAX: none) */
 };
 /* Builds s->deps for s->n_flows flows from per-flow prerequisite lists
- * (pre[off[i] .. off[i+1]) are flow indices, DEP_SENT set for "after its last
- * byte was sent") and delays. */
+ * (pre[off[i] .. off[i+1]) are flow indices with at most one flag: SIM_DEP_SENT
+ * "after its last byte was sent", SIM_DEP_RECV "after its receiver had the
+ * last byte", SIM_DEP_QP "after the previous message on the same queue pair
+ * was sent, continuing that QP"; none: after it completed) and delays. */
 #define SIM_DEP_SENT 0x80000000u
+#define SIM_DEP_RECV 0x40000000u
+#define SIM_DEP_QP 0x20000000u
+#define SIM_DEP_ID 0x1fffffffu
 void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const simtime_t *delay);
 
 /* Packets */

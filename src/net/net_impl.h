@@ -21,8 +21,9 @@ enum ev_kind {
     EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
     EV_HOLD,       /* node * lb_nhold + k: an LB hold queue's deadline (lbapi.c) */
     EV_FLOW_DEP,   /* flow id: a flow whose prerequisites finished starts (deps.c) */
+    EV_LOCAL,      /* flow id: a transfer inside a GPU server reaches its next stage (deps.c) */
 };
-_Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
+_Static_assert(EV_LOCAL < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
 
 /* A flow's statistics that switches and links anywhere write (lost,
@@ -42,6 +43,9 @@ _Static_assert(EV_FLOW_DEP < 16, "event kinds are 4 bits");
 void deps_release(struct sim *s, const struct qp *f);
 void deps_start(struct sim *s, uint32_t id);
 void deps_sent(struct sim *s, const struct qp *f);
+void deps_recv(struct sim *s, const struct qp *f); /* f's receiver has its last byte */
+void local_start(struct sim *s, struct qp *f);     /* a transfer inside a GPU server (qp.local) */
+void local_stage(struct sim *s, uint32_t id);      /* its EV_LOCAL */
 void sim_deps_free(struct sim *s);
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -224,6 +228,8 @@ void reply_header(struct pkt *a, const struct qp *f, int type, uint8_t flags);
 void ctrl_from(struct sim *s, struct qp *f, int type, uint8_t flags, struct pkt *a, uint64_t aux);
 void host_receive(struct sim *s, struct pkt *p);
 void flow_start(struct sim *s, struct qp *f);
+/* ...continuing prev's queue pair (deps.c), or as flow_start if prev is NULL */
+void flow_start_on(struct sim *s, struct qp *f, const struct qp *prev);
 void flows_due(struct sim *s);
 void flows_due_ns3(struct sim *s, uint32_t hop);
 void rto_fire(struct sim *s, struct qp *f);

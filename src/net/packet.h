@@ -124,6 +124,7 @@ struct qp {
     uint16_t sport, dport;
     uint8_t pg, state;
     uint8_t hops;             /* links on the path (Swift scales its target by it) */
+    bool local;               /* between two GPUs of one server: over its NVSwitch, not the network (deps.c) */
     simtime_t ideal_fct;
     uint64_t max_rate;        /* line rate, bps */
     /* sender */
@@ -163,6 +164,7 @@ struct qp {
     uint32_t paths_pruned; /* ...and times it dropped a path from use */
     /* receiver */
     _Alignas(64) uint64_t rcv_nxt;
+    simtime_t rcv_done;       /* when the receiver had every byte (T_NEVER: not yet) */
     uint32_t rcv_since_ack;
     simtime_t nack_timer;
     uint64_t last_nack;

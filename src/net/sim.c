@@ -178,6 +178,8 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
         lb_hold_fire(s, id);
     else if (kind == EV_FLOW_DEP)
         deps_start(s, id);
+    else if (kind == EV_LOCAL)
+        local_stage(s, id);
 }
 
 /* Its flows (those whose source is here: all of them in the serial loop,
@@ -392,6 +394,7 @@ static __attribute__((noinline, cold)) void event_observe(struct sim *s, const s
             node = id / s->lb_nhold;
         break;
     case EV_FLOW_DEP:
+    case EV_LOCAL:
         node = s->flows[id].src;
         break;
     default: /* flow timers: the RTO and CC timers live at the sender, unless the CC says otherwise */
@@ -502,6 +505,8 @@ const char *sim_parallel_refusal(const struct sim *s)
                "--set run.ns3_timing=off (that mode's serial bytes)";
     if (s->deps)
         return "flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column) start at other hosts sooner than threads can exchange them";
+    if (s->nv_free)
+        return "transfers inside GPU servers (topology.type = rail, the NVSwitch model) run on one thread only (set run.threads = 1)";
     return NULL;
 }
 
@@ -568,6 +573,8 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->start_order);
     sim_deps_free(s);
+    free(s->nv_free);
+    s->nv_free = NULL;
     lb_paths_free(s);
     lb_mem_free(s);
     free(s->lbsw);

@@ -81,7 +81,8 @@ void flow_complete(struct sim *s, struct qp *f)
     free(f->irn_tx); /* the sender's ring; the receiver's went when it had every byte (receive_data) */
     f->irn_tx = NULL;
     s->c.flows_completed++;
-    nic_remove_qp(nic_of(s, f->src), f->id);
+    if (!f->local)
+        nic_remove_qp(nic_of(s, f->src), f->id);
     if (s->deps)
         deps_release(s, f);
     if (s->hooks.flow_done)
@@ -267,7 +268,7 @@ static bool receive_data(struct sim *s, struct pkt *p)
     if (s->p.rings && !f->irn_rx && f->rcv_nxt < f->size)
         f->irn_rx = ring_alloc(s);
     int reply = -1;
-    uint64_t sack = 0;
+    uint64_t sack = 0, had = f->rcv_nxt;
     if (s->p.irn) {
         reply = irn_receive(s, f, p, &sack);
     } else if (s->p.bitmap) {
@@ -306,6 +307,11 @@ static bool receive_data(struct sim *s, struct pkt *p)
          * a packet against pbfs-fig7's 100 us RTO) every timeout rewinds it
          * before it gets there, for ever. */
         reply = PKT_ACK;
+    }
+    if (had < f->size && f->rcv_nxt >= f->size) { /* the data has arrived (the sender learns it an ACK later) */
+        f->rcv_done = s->now;
+        if (__builtin_expect(s->deps != NULL, 0))
+            deps_recv(s, f);
     }
     if (f->irn_rx && f->rcv_nxt >= f->size) { /* every byte here: the ring's last use */
         free(f->irn_rx);
@@ -454,8 +460,34 @@ void host_receive(struct sim *s, struct pkt *p)
 
 /* ---------------------------------------------------------------- flows */
 
-void flow_start(struct sim *s, struct qp *f)
+/* A message that continues a queue pair (deps.c, SIM_DEP_QP) takes over what
+ * the QP keeps between messages: the CC's state and rate or window, the
+ * balancer's per-flow state (its path, flowlet, ...) and the first switch's
+ * last port, so a path change between messages counts as one. The previous
+ * message has sent every byte by then (its ACKs still update its own record). */
+static void qp_carry_over(struct sim *s, struct qp *f, const struct qp *prev)
 {
+    for (uint32_t k = 0; k < s->n_slot; k++)
+        memcpy(slot_state(&s->slot[k], f->id), slot_state(&s->slot[k], prev->id), s->slot[k].stride);
+    if (s->lb_fstride)
+        memcpy(s->lb_fstate + (size_t)f->id * s->lb_fstride, s->lb_fstate + (size_t)prev->id * s->lb_fstride,
+               s->lb_fstride);
+    f->rate = prev->rate;
+    f->win = prev->win;
+    f->lb_out = prev->lb_out;
+    f->lb_last = prev->lb_last;
+    f->tx_path = prev->tx_path;
+    f->host_path = prev->host_path;
+}
+
+void flow_start(struct sim *s, struct qp *f) { flow_start_on(s, f, NULL); }
+
+void flow_start_on(struct sim *s, struct qp *f, const struct qp *prev)
+{
+    if (f->local) {
+        local_start(s, f);
+        return;
+    }
     f->state = FLOW_ACTIVE;
     f->rate = f->max_rate = s->ports[nic_of(s, f->src)->port].rate;
     f->next_avail = s->now;
@@ -470,6 +502,8 @@ void flow_start(struct sim *s, struct qp *f)
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->init)
             s->slot[k].ops->init(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par);
+    if (prev)
+        qp_carry_over(s, f, prev);
     struct nic *nic = nic_of(s, f->src);
     if (port_paused(&s->ports[nic->port], f->pg))
         FLOW_FLAG_SET(f->ever_paused); /* starts behind a PAUSE (switches set it too) */

@@ -130,6 +130,8 @@ struct cfg_traffic {
     simtime_t compute_gap;
     int placement;               /* enum coll_place */
     int64_t chunks;
+    int64_t channels;
+    int hierarchy;
     int alltoall;                /* enum coll_a2a */
     char hosts[PARAM_STR_MAX];   /* explicit group (rank order); empty = placement */
 };

@@ -182,9 +182,13 @@ static int slow_event(const struct sim *s, const struct cfg_switch *sw, uint32_t
 }
 
 /* Source ports: 10000 + the number of earlier flows of the same host pair,
- * as ns-3's portNumder. An open-addressing table keyed by the pair, at setup. */
+ * as ns-3's portNumder. An open-addressing table keyed by the pair, at setup.
+ * A message that continues a queue pair (a collective's next step on the
+ * same channel, a flow file's "q" dependency) keeps the first message's port:
+ * the QP's 5-tuple, and so its ECMP path, last for the whole job. */
 static void assign_sports(struct sim *s)
 {
+    const uint32_t *prev = s->deps ? s->deps->qp_prev : NULL;
     size_t cap = 16;
     while (cap < 2 * (size_t)s->n_flows)
         cap *= 2;
@@ -192,6 +196,8 @@ static void assign_sports(struct sim *s)
     uint16_t *cnt = xcalloc(cap, sizeof *cnt);
     for (uint32_t i = 0; i < s->n_flows; i++) {
         struct qp *f = &s->flows[s->start_order[i]];
+        if (prev && prev[f->id] != UINT32_MAX)
+            continue; /* below, from the QP's first message */
         uint64_t key = ((uint64_t)f->src << 32 | f->dst) + 1;
         size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
         while (keys[h] && keys[h] != key)
@@ -199,6 +205,17 @@ static void assign_sports(struct sim *s)
         keys[h] = key;
         f->sport = (uint16_t)(10000 + cnt[h]++);
     }
+    uint32_t *root = prev ? xcalloc(s->n_flows, sizeof *root) : NULL; /* 1 + the chain's first message, 0: unknown */
+    for (uint32_t i = 0; prev && i < s->n_flows; i++) {
+        uint32_t x = i; /* chains are acyclic (flow_list_check_deps, or built so) */
+        while (prev[x] != UINT32_MAX && !root[x])
+            x = prev[x];
+        uint32_t r = root[x] ? root[x] - 1 : x;
+        for (uint32_t y = i; y != x; y = prev[y]) /* path compression */
+            root[y] = r + 1;
+        s->flows[i].sport = s->flows[r].sport;
+    }
+    free(root);
     free(keys);
     free(cnt);
 }
@@ -438,6 +455,8 @@ static void build_params(struct sim *s, const struct config *cfg)
     const struct cfg_transport *tp = &cfg->transport;
     const struct cfg_switch *sw = &cfg->sw;
     s->p.mtu = (uint32_t)tp->mtu;
+    s->p.nvlink = cfg->topology.nvlink;
+    s->p.nvlink_delay = cfg->topology.nvlink_delay;
     s->p.ack_interval = (uint32_t)tp->ack_interval;
     s->p.chunk = (uint64_t)tp->chunk;
     s->p.back_to_zero = tp->back_to_zero;
@@ -657,6 +676,14 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
         uint64_t npkts = (f->size + s->p.mtu - 1) / s->p.mtu;
         f->ideal_fct = pair_rtt + tx_time(f->size + HDR_DATA * npkts, pi.bw);
         f->nack_timer = 0;
+        f->rcv_done = T_NEVER;
+        uint32_t G = t->gpus_per_server;
+        if (G > 1 && (uint32_t)t->host_index[f->src] / G == (uint32_t)t->host_index[f->dst] / G) {
+            f->local = true; /* two GPUs of one server: over its NVSwitch (deps.c: local_start) */
+            f->ideal_fct = tx_time(f->size, t->nvlink) + 2 * t->nvlink_delay;
+            if (!s->nv_free)
+                s->nv_free = xcalloc(2 * (size_t)t->n_hosts, sizeof *s->nv_free);
+        }
     }
     *max_win_out = max_win;
     return 0;
@@ -668,7 +695,8 @@ static int build_order(struct scenario *sc, struct err *e)
     struct sim *s = &sc->sim;
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
         return errf(e, "out of memory ordering %u flows", s->n_flows);
-    _Static_assert(SIM_DEP_SENT == FLOW_DEP_SENT, "one flag for both layers");
+    _Static_assert(SIM_DEP_SENT == FLOW_DEP_SENT && SIM_DEP_RECV == FLOW_DEP_RECV && SIM_DEP_QP == FLOW_DEP_QP &&
+                       SIM_DEP_ID == FLOW_DEP_ID, "one set of flags for both layers");
     if (sc->flows.n_deps) { /* flows that wait for others (collectives, a flow file's dependency column) */
         uint32_t *off = xcalloc((size_t)s->n_flows + 1, sizeof *off), *pre = xcalloc(sc->flows.n_deps, sizeof *pre);
         simtime_t *delay = xcalloc(s->n_flows ? s->n_flows : 1, sizeof *delay);

@@ -1,6 +1,9 @@
 /* Collective metrics by NCCL's definitions (nccl-tests doc/PERFORMANCE.md):
- * an iteration's time t runs from the earliest start of its flows to the
- * latest finish (its sender has the last ACK); algbw = S / t (GB/s, 1e9 B/s);
+ * an iteration's time runs from the earliest start of its flows to the
+ * latest arrival (a flow's receiver has its last byte: the step it feeds can
+ * go, and the rank's part of the collective is done); the job's time per
+ * iteration t is nccl-tests' elapsed time over the iterations (coll_job_span,
+ * less the compute gaps); algbw = S / t (GB/s, 1e9 B/s);
  * busbw = algbw * 2(n-1)/n for all-reduce, * (n-1)/n for all-gather,
  * reduce-scatter and all-to-all, so a collective that keeps every host link
  * busy reaches the link rate (less headers). The straggler is the iteration's
@@ -43,8 +46,8 @@ static void critical_path(const struct scenario *sc, struct coll_iter *c)
             uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
             if (id >= s->n_flows || fl->v[id].iter != c->iter || fl->v[id].job != fs->job)
                 continue;
-            simtime_t t = s->flows[id].finish;
-            if ((d & FLOW_DEP_SENT) && t > q->start)
+            simtime_t t = d & FLOW_DEP_RECV ? s->flows[id].rcv_done : s->flows[id].finish;
+            if ((d & (FLOW_DEP_SENT | FLOW_DEP_QP)) && t > q->start) /* sent some time before it ended */
                 t = q->start;
             if (t > met) {
                 met = t;
@@ -88,10 +91,10 @@ struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
         c->flows++;
         if (q->state != FLOW_PENDING && q->start < c->start)
             c->start = q->start;
-        if (q->state == FLOW_DONE) {
+        if (q->state != FLOW_PENDING && q->rcv_done != T_NEVER) {
             c->done++;
-            if (q->finish > c->end) { /* ties: the lowest id */
-                c->end = q->finish;
+            if (q->rcv_done > c->end) { /* ties: the lowest id */
+                c->end = q->rcv_done;
                 c->straggler = i;
             }
         }
@@ -101,6 +104,26 @@ struct coll_iter *coll_iters(const struct scenario *sc, size_t *n)
         critical_path(sc, &it[k]);
     free(first);
     return it;
+}
+
+simtime_t coll_job_span(const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t job, simtime_t *per_iter)
+{
+    const struct coll_job *jb = &sc->flows.jobs[job];
+    simtime_t first = T_NEVER, last = -1;
+    uint32_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (it[k].job != job)
+            continue;
+        if (!it[k].flows || it[k].done != it[k].flows)
+            return -1;
+        first = it[k].start < first ? it[k].start : first;
+        last = it[k].end > last ? it[k].end : last;
+        m++;
+    }
+    if (!m)
+        return -1;
+    *per_iter = (last - first - (simtime_t)(m - 1) * jb->gap) / (simtime_t)m;
+    return last - first;
 }
 
 void coll_why(const struct qp *q, char *buf, size_t n)
@@ -137,11 +160,16 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
     fputs("job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,flows,"
           "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why,path_flows,"
           "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why,"
-          "path_inherited_ns\n",
+          "path_inherited_ns,job_iteration_ns,job_busbw_GBps\n",
           f);
     for (size_t k = 0; k < n; k++) {
         const struct coll_iter *c = &it[k];
         const struct coll_job *jb = &sc->flows.jobs[c->job];
+        char tail[64] = ",";
+        simtime_t per;
+        if (coll_job_span(sc, it, n, c->job, &per) > 0 && per > 0)
+            snprintf(tail, sizeof tail, "%.3f,%.4f", (double)per / T_NS,
+                     (double)jb->size / ((double)per / T_NS) * coll_busbw_factor(jb->algo, jb->n));
         fprintf(f, "%s,%s,%u,%llu,%u,%u,", jb->name, coll_name(jb->algo), jb->n, (unsigned long long)jb->size,
                 jb->chunks, c->iter);
         if (c->start != T_NEVER)
@@ -162,11 +190,11 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
                     (double)(q->finish - q->start) / T_NS, why);
             const struct qp *w = &sc->sim.flows[c->path_worst];
             coll_why(w, why, sizeof why);
-            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s,%.3f\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
+            fprintf(f, "%u,%u,%u,%u,%u,%u,%.3f,%s,%.3f,%s\n", c->path_n, c->path_paused, c->path_rerouted, c->path_retx,
                     c->path_worst, sc->flows.v[c->path_worst].step, (double)c->path_excess / T_NS, why,
-                    (double)c->path_inherited / T_NS);
+                    (double)c->path_inherited / T_NS, tail);
         } else {
-            fputs(",,,,,,,,,,,,,,\n", f);
+            fprintf(f, ",,,,,,,,,,,,,,%s\n", tail);
         }
     }
     free(it);
@@ -204,18 +232,25 @@ void collective_write_json(FILE *f, const struct scenario *sc)
                 if (slow == SIZE_MAX || it[k].end - it[k].start > it[slow].end - it[slow].start)
                     slow = k;
             }
-        double mean = m ? sum / (double)m : 0, alg = m ? (double)jb->size / (mean * 1e3) : 0;
+        double mean = m ? sum / (double)m : 0;
         double f_bus = coll_busbw_factor(jb->algo, jb->n);
+        simtime_t per = 0, span = coll_job_span(sc, it, n, (uint32_t)j, &per);
+        double alg = span > 0 && per > 0 ? (double)jb->size / ((double)per / T_NS) : 0;
         fprintf(f, "%s{\"job\": \"%s\", \"collective\": \"%s\", \"hosts\": %u, \"size_bytes\": %llu, \"chunks\": %u, "
-                "\"steps\": %u, \"iterations\": %u, \"iterations_done\": %zu, ", j ? ",\n    " : "\n    ", jb->name,
-                coll_name(jb->algo), jb->n, (unsigned long long)jb->size, jb->chunks, jb->steps, jb->iterations, m);
+                "\"channels\": %u, \"steps\": %u, \"iterations\": %u, \"iterations_done\": %zu, ", j ? ",\n    " : "\n    ",
+                jb->name, coll_name(jb->algo), jb->n, (unsigned long long)jb->size, jb->chunks, jb->channels, jb->steps,
+                jb->iterations, m);
         qsort(t, m, sizeof *t, cmp_dbl);
         if (m)
-            fprintf(f, "\"iteration_us\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, "
-                    "\"algbw_GBps\": %.4f, \"busbw_GBps\": %.4f, ", mean, percentile(t, m, 50), percentile(t, m, 99),
-                    t[m - 1], alg, alg * f_bus);
+            fprintf(f, "\"iteration_us\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, ", mean,
+                    percentile(t, m, 50), percentile(t, m, 99), t[m - 1]);
         else
-            fprintf(f, "\"iteration_us\": null, \"algbw_GBps\": null, \"busbw_GBps\": null, ");
+            fprintf(f, "\"iteration_us\": null, ");
+        if (alg > 0) /* nccl-tests: the elapsed time over the iterations (less the compute gaps) */
+            fprintf(f, "\"job_span_us\": %.3f, \"time_per_iteration_us\": %.3f, \"algbw_GBps\": %.4f, "
+                    "\"busbw_GBps\": %.4f, ", (double)span / T_US, (double)per / T_US, alg, alg * f_bus);
+        else
+            fprintf(f, "\"job_span_us\": null, \"time_per_iteration_us\": null, \"algbw_GBps\": null, \"busbw_GBps\": null, ");
         if (slow != SIZE_MAX) {
             const struct qp *q = &sc->sim.flows[it[slow].straggler];
             char why[64];
@@ -245,7 +280,7 @@ void collective_write_json(FILE *f, const struct scenario *sc)
 struct rjob {
     char name[64], algo[32];
     unsigned hosts, iters, done;
-    double sum, max, size, factor;
+    double sum, max, size, factor, job_busbw;
     double *t;
     size_t cap;
     unsigned why_paused, why_rerouted, why_retx;
@@ -312,6 +347,8 @@ void collective_report(FILE *out, const char *const *dirs, int n)
             r->max = t > r->max ? t : r->max;
             r->size = strtod(col[3], NULL);
             r->factor = strtod(col[9], NULL) > 0 ? strtod(col[10], NULL) / strtod(col[9], NULL) : 0;
+            if (nc > 29 && *col[29]) /* the job's busbw over its span (nccl-tests' time per iteration) */
+                r->job_busbw = strtod(col[29], NULL);
             const char *why = nc > 26 ? col[26] : col[18]; /* the critical path's worst flow, else the straggler */
             r->why_paused += strstr(why, "paused") != NULL;
             r->why_rerouted += strstr(why, "rerouted") != NULL;
@@ -333,7 +370,7 @@ void collective_report(FILE *out, const char *const *dirs, int n)
             if (r->done)
                 fprintf(out, "  %-4d %-20s %-15s %6u %7s %10.3f %10.3f %10.3f %9.3f %u/%u/%u\n", d + 1, r->name, r->algo,
                         r->hosts, it, r->sum / r->done, percentile(r->t, r->done, 99), r->max,
-                        r->size / (r->sum / r->done * 1e3) * r->factor, /* at the mean time, as summary.json */
+                        r->job_busbw > 0 ? r->job_busbw : r->size / (r->sum / r->done * 1e3) * r->factor, /* as summary.json */
                         r->why_paused, r->why_rerouted, r->why_retx);
             else
                 fprintf(out, "  %-4d %-20s %-15s %6u %7s %10s %10s %10s %9s -\n", d + 1, r->name, r->algo, r->hosts, it,

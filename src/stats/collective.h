@@ -14,8 +14,9 @@
 struct coll_iter {
     uint32_t job, iter;
     uint32_t flows, done;
-    simtime_t start, end;      /* earliest start, latest finish (end valid when done == flows) */
-    uint32_t straggler;        /* the flow that finished last (UINT32_MAX: none finished) */
+    simtime_t start, end;      /* earliest start; the latest time a flow's data had arrived (its receiver had
+                                * the last byte, as a rank's NCCL kernel ends), valid when done == flows */
+    uint32_t straggler;        /* the flow whose data arrived last (UINT32_MAX: none arrived) */
     /* The critical path: from the straggler back through the prerequisite
      * met last, within the iteration. Its flows, how many of them were
      * paused / rerouted / retransmitted, and the one that lost most time
@@ -27,6 +28,13 @@ struct coll_iter {
 };
 /* Per (job, iteration), jobs in order: *n records, malloc'ed (NULL if no job). */
 struct coll_iter *coll_iters(const struct scenario *sc, size_t *n);
+/* A job's span, from its first flow's start to the end of its last
+ * iteration, and nccl-tests' time per iteration: (span - (iterations - 1) *
+ * compute_gap) / iterations. Iterations overlap across hosts (a host starts
+ * the next one when it is done), so the spans of the iterations add up to
+ * more than the job's: this is the time its busbw is reported at. -1 if an
+ * iteration of the job is not complete. it: coll_iters' records. */
+simtime_t coll_job_span(const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t job, simtime_t *per_iter);
 /* Why a flow was slow, from its counters: "paused+rerouted+retransmitted" or "none". */
 void coll_why(const struct qp *q, char *buf, size_t n);
 

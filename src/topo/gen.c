@@ -1,4 +1,5 @@
-/* Topology generators (leaf-spine, fat-tree, Clos, dumbbell, parking lot)
+/* Topology generators (leaf-spine, fat-tree, Clos, dumbbell, parking lot,
+ * rail-optimised GPU fabrics)
  * from the [topology] section, or an ns-3 topology file; topo_generate then
  * applies the per-link rate and failure keys (faults.c). */
 #include "topo/topo.h"
@@ -72,6 +73,27 @@ static int oversub_hosts(const struct cfg_topology *c, int64_t uplinks, const ch
     return 0;
 }
 
+/* Hosts, then nl leaves, then c->spines spines, every leaf linked to every
+ * spine; host i on leaf i / G / per * G + i % G (leafspine: G = 1, per =
+ * hosts per leaf; rail: G GPUs a server, per = servers per leaf). */
+static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, uint64_t nl, uint64_t G, uint64_t per,
+                    struct err *e)
+{
+    uint64_t ns = (uint64_t)c->spines;
+    if (topo_alloc(t, h + nl + ns, h + nl * ns, e))
+        return -1;
+    uint32_t leaf0 = (uint32_t)h, spine0 = (uint32_t)(h + nl);
+    set_switches(t, leaf0, (uint32_t)nl, LAYER_EDGE);
+    set_switches(t, spine0, (uint32_t)ns, LAYER_AGG);
+    set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)nl, 0, spine0, (uint32_t)ns, 0, 0);
+    for (uint64_t i = 0; i < h; i++)
+        add_link(t, (uint32_t)i, leaf0 + (uint32_t)(i / G / per * G + i % G), c->host_link, c->link_delay);
+    for (uint32_t l = 0; l < nl; l++)
+        for (uint32_t s = 0; s < ns; s++)
+            add_link(t, leaf0 + l, spine0 + s, c->fabric_link, c->link_delay);
+    return 0;
+}
+
 static int gen_leafspine(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     int64_t hosts = c->hosts_per_leaf;
@@ -79,20 +101,8 @@ static int gen_leafspine(struct topo *t, const struct cfg_topology *c, struct er
         (c->oversubscription > 0 && oversub_hosts(c, c->spines, "hosts_per_leaf", &hosts, e)) ||
         check_size(hosts, "hosts_per_leaf", e))
         return -1;
-    uint64_t nl = (uint64_t)c->leaves, ns = (uint64_t)c->spines, hpl = (uint64_t)hosts;
-    uint64_t h = nl * hpl;
-    if (topo_alloc(t, h + nl + ns, h + nl * ns, e))
-        return -1;
-    uint32_t leaf0 = (uint32_t)h, spine0 = (uint32_t)(h + nl);
-    set_switches(t, leaf0, (uint32_t)nl, LAYER_EDGE);
-    set_switches(t, spine0, (uint32_t)ns, LAYER_AGG);
-    set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)nl, 0, spine0, (uint32_t)ns, 0, 0);
-    for (uint32_t i = 0; i < h; i++)
-        add_link(t, i, leaf0 + (uint32_t)(i / hpl), c->host_link, c->link_delay);
-    for (uint32_t l = 0; l < nl; l++)
-        for (uint32_t s = 0; s < ns; s++)
-            add_link(t, leaf0 + l, spine0 + s, c->fabric_link, c->link_delay);
-    return 0;
+    uint64_t nl = (uint64_t)c->leaves, hpl = (uint64_t)hosts;
+    return two_tier(t, c, nl * hpl, nl, 1, hpl, e);
 }
 
 /* k pods of k/2 edge + k/2 agg switches, (k/2)^2 cores, k/2 hosts per edge.
@@ -209,6 +219,37 @@ static int gen_parkinglot(struct topo *t, const struct cfg_topology *c, struct e
     return 0;
 }
 
+/* Rail-optimised leaf-spine (NVIDIA's DGX SuperPOD and Alibaba HPN layouts,
+ * SimAI's templates): servers of G GPUs, each GPU with its own NIC; NIC i of
+ * every server sits on rail i's leaf, so GPU i of every server meets GPU i of
+ * every other one leaf away. servers_per_leaf (0: all) servers per leaf: with
+ * fewer, rail i has one leaf per group of servers. Every leaf links to every
+ * spine (traffic between rails, or between groups, crosses one). Numbering:
+ * hosts server-major (host m*G + i is GPU i of server m), leaves group-major
+ * (leaf g*G + i: rail i of group g), spines. Inside a server the GPUs share
+ * an NVSwitch (t->nvlink, nvlink_delay): not links of the graph, see topo.h. */
+static int gen_rail(struct topo *t, const struct cfg_topology *c, struct err *e)
+{
+    if (check_size(c->servers, "servers", e) || check_size(c->gpus_per_server, "gpus_per_server", e) ||
+        check_size(c->spines, "spines", e))
+        return -1;
+    if (c->nvlink == 0)
+        return errf(e, "topology.nvlink: must be a positive rate");
+    if (c->nvlink_delay < 0)
+        return errf(e, "topology.nvlink_delay: must not be negative");
+    uint64_t M = (uint64_t)c->servers, G = (uint64_t)c->gpus_per_server;
+    uint64_t spl = c->servers_per_leaf ? (uint64_t)c->servers_per_leaf : M;
+    if (M % spl)
+        return errf(e, "topology.servers_per_leaf: %llu servers do not split into groups of %llu",
+                    (unsigned long long)M, (unsigned long long)spl);
+    if (two_tier(t, c, M * G, M / spl * G, G, spl, e))
+        return -1;
+    t->gpus_per_server = (uint32_t)G;
+    t->nvlink = c->nvlink;
+    t->nvlink_delay = c->nvlink_delay;
+    return 0;
+}
+
 static int topo_base(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     memset(t, 0, sizeof *t);
@@ -230,6 +271,7 @@ static int topo_base(struct topo *t, const struct cfg_topology *c, struct err *e
     case TOPO_DUMBBELL: rc = gen_dumbbell(t, c, e); break;
     case TOPO_CLOS: rc = gen_clos(t, c, e); break;
     case TOPO_PARKINGLOT: rc = gen_parkinglot(t, c, e); break;
+    case TOPO_RAIL: rc = gen_rail(t, c, e); break;
     default: return errf(e, "topology.type: unknown type %d", c->type);
     }
     return rc ? -1 : topo_finish(t, e);

@@ -14,8 +14,8 @@
 /* Switch layers: 1 edge/ToR/leaf, 2 aggregation/spine, 3 core. Hosts are 0. */
 enum { LAYER_HOST = 0, LAYER_EDGE = 1, LAYER_AGG = 2, LAYER_CORE = 3 };
 
-enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE };
-#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file"
+enum topo_type { TOPO_LEAFSPINE, TOPO_FATTREE, TOPO_DUMBBELL, TOPO_CLOS, TOPO_PARKINGLOT, TOPO_FILE, TOPO_RAIL };
+#define TOPO_CHOICES "leafspine|fattree|dumbbell|clos|parkinglot|file|rail"
 /* the order of a switch's equal-cost next hops, which ECMP's hash indexes */
 enum hop_order { HOP_ORDER_ID, HOP_ORDER_NS3 };
 #define HOP_ORDER_CHOICES "id|ns3"
@@ -30,6 +30,9 @@ struct cfg_topology {
     int64_t pods, edges_per_pod, aggs_per_pod, hosts_per_edge, cores; /* clos */
     double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
     int64_t chain, hosts_per_switch;        /* parkinglot */
+    int64_t servers, gpus_per_server, servers_per_leaf; /* rail (spines: leafspine's) */
+    uint64_t nvlink;                        /* rail: a GPU's bandwidth into its server's NVSwitch, bps */
+    simtime_t nvlink_delay;                 /* rail: its latency, end to end */
     uint64_t host_link, fabric_link;        /* bps */
     simtime_t link_delay;
     double loss;                            /* per-packet corruption probability of every link */
@@ -93,6 +96,13 @@ struct topo {
     /* Link failures in the order given (topology.fail, LINK_DOWN). */
     struct topo_fail *fails;
     uint32_t n_fails;
+    /* GPU servers (type = rail): hosts are GPUs, each with its own NIC,
+     * gpus_per_server consecutive host ids to a server (0: no servers); a
+     * transfer between two GPUs of one server goes over its NVSwitch, a
+     * non-blocking switch with nvlink bps per GPU port and nvlink_delay. */
+    uint32_t gpus_per_server;
+    uint64_t nvlink;
+    simtime_t nvlink_delay;
     /* routes_build: order each node's equal-cost next hops as ns-3 HPCC does
      * (topology.next_hop_order = ns3) instead of ascending by id. */
     bool ns3_hop_order;

@@ -13,8 +13,12 @@
 
 enum coll_algo { COLL_RING_ALLREDUCE, COLL_HD_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
 #define COLL_CHOICES "ring_allreduce|hd_allreduce|allgather|reducescatter|alltoall"
-enum coll_place { COLL_CONTIGUOUS, COLL_RANDOM, COLL_SPREAD };
-#define COLL_PLACE_CHOICES "contiguous|random|spread"
+enum coll_place { COLL_CONTIGUOUS, COLL_RANDOM, COLL_SPREAD, COLL_RAIL };
+#define COLL_PLACE_CHOICES "contiguous|random|spread|rail"
+/* On GPU servers (topology.type = rail): one ring per channel in rank order
+ * (flat), NCCL's rail-aligned rings (rail), or hierarchical (server). */
+enum coll_hier { COLL_FLAT, COLL_HIER_RAIL, COLL_HIER_SERVER };
+#define COLL_HIER_CHOICES "flat|rail|server"
 enum coll_a2a { COLL_A2A_PAIRWISE, COLL_A2A_ALL };
 #define COLL_A2A_CHOICES "pairwise|all"
 
@@ -24,29 +28,39 @@ struct coll_job {
     int algo, a2a;       /* enum coll_algo, enum coll_a2a */
     uint32_t n;          /* hosts in the group */
     uint64_t size;       /* S, bytes, as NCCL's tests count it (see collective.c) */
-    uint32_t iterations, steps, chunks;
+    uint32_t iterations, steps, chunks, channels;
+    int hierarchy;       /* enum coll_hier */
+    uint32_t gpus;       /* GPUs per server of the group (hierarchy = server), else 0 */
     simtime_t start, gap;
     uint32_t first_rank_host; /* node id of rank 0 */
+    size_t first_flow, n_flows; /* its flows in the list: [first_flow, first_flow + n_flows) */
 };
 
 struct coll_opts {
     const char *name;        /* section, for coll_job.name */
-    int algo, placement, a2a;
+    int algo, placement, a2a, hierarchy;
     uint32_t group;          /* hosts; 0 = every host not taken */
     uint64_t size;
-    uint32_t iterations, chunks;
+    uint32_t iterations, chunks, channels; /* 0 means 1 */
     simtime_t start, gap;
     uint16_t pg;
     const uint32_t *hosts;   /* explicit group (node ids, in rank order), or NULL: placement */
     size_t n_hosts;
     uint8_t *taken;          /* per host index: in an earlier job's group; updated (may be NULL) */
+    /* Chaining (for workloads built of several collectives and compute): per
+     * rank, in rank order, one prerequisite of its first messages (iteration
+     * 0, step 0, first piece of every channel), a flow index already in the
+     * list with at most one FLOW_DEP_* flag, or UINT32_MAX for none; they go
+     * after_delay after it (a compute phase). NULL: start at `start`. */
+    const uint32_t *after;
+    simtime_t after_delay;
 };
 
 /* Appends the job's flows (iteration by iteration, step by step, piece by
  * piece, then by rank) with their dependencies, and the job to out->jobs. */
 int traffic_collective(struct flow_list *out, const struct topo *t, const struct coll_opts *o, struct rng *r,
                        struct err *e);
-/* Steps of one iteration. */
+/* Steps of one iteration (flat: the algorithm over n ranks). */
 uint32_t coll_steps(int algo, int a2a, uint32_t n);
 /* NCCL tests' busbw / algbw: 2(n-1)/n for all-reduce, (n-1)/n otherwise. */
 double coll_busbw_factor(int algo, uint32_t n);

@@ -215,18 +215,20 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
     size_t at = out->n_deps;
     for (const char *p = s; p < end;) {
         const char *c = memchr(p, ',', (size_t)(end - p)), *q = c ? c : end;
-        bool sent = q > p + 1 && q[-1] == 's';
+        uint32_t flag = 0; /* s: sent, r: received, q: the same queue pair's previous message */
+        if (q > p + 1)
+            flag = q[-1] == 's' ? FLOW_DEP_SENT : q[-1] == 'r' ? FLOW_DEP_RECV : q[-1] == 'q' ? FLOW_DEP_QP : 0;
         uint64_t id;
-        int rc = parse_uint(p, (int)(q - p - sent), UINT64_MAX, &id);
+        int rc = parse_uint(p, (int)(q - p - (flag != 0)), UINT64_MAX, &id);
         if (rc == -1)
-            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s],ID[s],...[+DELAY_S] or -)", fname, line,
+            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s|r|q],...[+DELAY_S] or -)", fname, line,
                         (int)(q - p > 40 ? 40 : q - p), p);
         if (rc == -2 || id >= count)
             return errf(e, "%s:%d: waits for flow %.*s, which does not exist (the file has flows 0..%" PRIu64 ")", fname,
                         line, (int)(q - p > 40 ? 40 : q - p), p, count - 1);
         if (id == k)
             return errf(e, "%s:%d: flow %" PRIu64 " waits for itself", fname, line, k);
-        uint32_t v = (uint32_t)(base + id) | (sent ? FLOW_DEP_SENT : 0);
+        uint32_t v = (uint32_t)(base + id) | flag;
         if (base + id > FLOW_DEP_ID || flow_list_add_deps(out, &v, 1) < 0)
             return errf(e, "%s:%d: out of memory", fname, line);
         p = c ? c + 1 : end;
@@ -362,7 +364,10 @@ void flowfile_write(FILE *f, const struct flow_list *l)
         if (s->ndeps) { /* our dependency column: ids are places in this list, as the file's are */
             for (uint32_t k = 0; k < s->ndeps; k++)
                 fprintf(f, "%c%" PRIu32 "%s", k ? ',' : ' ', l->deps[s->dep0 + k] & FLOW_DEP_ID,
-                        l->deps[s->dep0 + k] & FLOW_DEP_SENT ? "s" : "");
+                        l->deps[s->dep0 + k] & FLOW_DEP_SENT  ? "s"
+                        : l->deps[s->dep0 + k] & FLOW_DEP_RECV ? "r"
+                        : l->deps[s->dep0 + k] & FLOW_DEP_QP   ? "q"
+                                                               : "");
             if (s->dep_delay > 0) {
                 uint64_t d = (uint64_t)s->dep_delay;
                 fprintf(f, "+%" PRIu64 ".%012" PRIu64, d / (uint64_t)T_SEC, d % (uint64_t)T_SEC);

@@ -108,10 +108,21 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
                 *bad = i, *why = "waits for itself";
                 return -1;
             }
+            if (l->deps[l->v[i].dep0 + k] & FLOW_DEP_QP) { /* continues d's queue pair */
+                if (l->v[d].src != l->v[i].src || l->v[d].dst != l->v[i].dst) {
+                    *bad = i, *why = "continues the queue pair of a flow between other hosts";
+                    return -1;
+                }
+                for (uint32_t k2 = 0; k2 < k; k2++)
+                    if (l->deps[l->v[i].dep0 + k2] & FLOW_DEP_QP) {
+                        *bad = i, *why = "continues two queue pairs";
+                        return -1;
+                    }
+            }
         }
     if (m == 0)
         return 0;
-    uint32_t *left = calloc(m, sizeof *left), *off = calloc(m + 1, sizeof *off), *queue = malloc(m * sizeof *queue);
+    uint32_t *left = calloc(m, sizeof *left), *off = calloc(m + 1, sizeof *off), *queue = calloc(m, sizeof *queue);
     uint32_t *succ = NULL;
     int rc = 0;
     size_t edges = 0;
@@ -128,6 +139,17 @@ int flow_list_check_deps(const struct flow_list *l, size_t from, size_t *bad, co
         for (uint32_t k = 0; k < l->v[i].ndeps; k++)
             off[(l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - from + 1]++;
     }
+    for (size_t i = from; i < n; i++) /* a message has one next message on its queue pair: queue marks it */
+        for (uint32_t k = 0; k < l->v[i].ndeps; k++)
+            if (l->deps[l->v[i].dep0 + k] & FLOW_DEP_QP) {
+                uint32_t d = (l->deps[l->v[i].dep0 + k] & FLOW_DEP_ID) - (uint32_t)from;
+                if (queue[d] == UINT32_MAX) {
+                    *bad = i, *why = "continues a queue pair another flow already continues";
+                    rc = -1;
+                    goto out;
+                }
+                queue[d] = UINT32_MAX;
+            }
     for (size_t i = 0; i < m; i++)
         off[i + 1] += off[i];
     {
@@ -210,7 +232,7 @@ static void remap_deps(struct flow_list *l, const uint32_t *a, uint32_t *inv)
         inv[a[i]] = (uint32_t)i;
     for (size_t k = 0; k < l->n_deps; k++)
         if ((l->deps[k] & FLOW_DEP_ID) < l->n)
-            l->deps[k] = inv[l->deps[k] & FLOW_DEP_ID] | (l->deps[k] & FLOW_DEP_SENT);
+            l->deps[k] = inv[l->deps[k] & FLOW_DEP_ID] | (l->deps[k] & FLOW_DEP_FLAGS);
 }
 
 /* With names or dependencies beside the flows: the stable order of

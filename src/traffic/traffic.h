@@ -23,8 +23,15 @@ struct flow_spec {
      * finished, and not before `start`. ndeps = 0: it starts at `start`. */
     uint32_t ndeps, dep0;
     simtime_t dep_delay;
-#define FLOW_DEP_SENT 0x80000000u /* in flow_list.deps: after the flow's last byte left its sender (not its ACK) */
-#define FLOW_DEP_ID 0x7fffffffu
+    /* In flow_list.deps, a prerequisite's id with at most one of these flags;
+     * none: met when the flow completes (its sender has the last ACK). */
+#define FLOW_DEP_SENT 0x80000000u /* met when the flow's last byte left its sender (not its ACK) */
+#define FLOW_DEP_RECV 0x40000000u /* met when the flow's receiver has its last byte (the data arrived) */
+#define FLOW_DEP_QP 0x20000000u   /* the previous message on this flow's queue pair: met when its last byte
+                                   * left the sender; this flow continues that QP (same source port, the
+                                   * CC's and the balancer's state carried over: docs/collectives.md) */
+#define FLOW_DEP_FLAGS (FLOW_DEP_SENT | FLOW_DEP_RECV | FLOW_DEP_QP)
+#define FLOW_DEP_ID 0x1fffffffu
     /* Collectives (collective.c): 1 + index into flow_list.jobs, 0 = none;
      * the iteration and the step of the algorithm it belongs to. */
     uint16_t job;
