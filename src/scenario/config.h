@@ -171,6 +171,7 @@ struct cfg_output {
 struct cfg_simai {
     char conf[PARAM_STR_MAX]; /* SimAI.conf, read where this key is set */
     simtime_t send_lat;       /* SimAI's AS_SEND_LAT: before every flow of a SimAI job */
+    int64_t channels;         /* rings per collective across servers; 0 = the GPUs per server in it */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */

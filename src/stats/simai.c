@@ -119,9 +119,12 @@ static int write_job(const struct scenario *sc, const struct simai_sched *j, con
                     comp_total += cp;
                     a[ph] += us(cp);
                     uint16_t job = rec[L].job[ph];
-                    if (!job || job < j->job_lo || job > j->job_hi)
+                    if (!job || job < j->job_lo || job + rec[L].njobs[ph] - 1 > j->job_hi)
                         continue;
-                    const struct jt *x = &jt[job - j->job_lo];
+                    struct jt xx = {T_NEVER, -1}, *x = &xx;
+                    for (uint16_t q = 0; q < rec[L].njobs[ph]; q++) /* its channels */
+                        if (jt[job + q - j->job_lo].done > x->done)
+                            *x = jt[job + q - j->job_lo];
                     if (x->done < 0)
                         continue;
                     simtime_t total = x->done - t;

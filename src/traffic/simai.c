@@ -456,54 +456,115 @@ static int algo_of(int type, int *a2a)
     }
 }
 
-/* One collective over ranks[0..n): flows, their first flows gated on each
- * rank's state, g->last[rank] = the flows that end it for that rank. */
+/* The ring order of channel c over ranks[0..n) (GPU rank order, so grouped
+ * by server): each server's members rotated by c, every other server
+ * reversed, so that a ring leaves and enters a server through the same rail
+ * (A0..A7 -> B7..B0 -> A0 for c = 0; the NICs of rails c-1 and c carry the
+ * channel's inter-server hops), as NCCL builds rings across nodes. */
+static void ring_order(const struct gen *g, uint32_t n, uint32_t c, uint32_t m, uint32_t *hosts)
+{
+    for (uint32_t si = 0, at = 0; at < n; si++, at += m)
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t k = (i + c) % m;
+            if (si % 2)
+                k = m - 1 - k;
+            hosts[at + i] = g->nic[g->ranks[at + k]];
+        }
+}
+
+/* Channels of a ring over ranks[0..n): with m members in every one of
+ * several servers, min(channels or m, m); else 1. */
+static uint32_t channels_of(const struct gen *g, uint32_t n, int algo, uint32_t *m)
+{
+    *m = n;
+    if (algo == COLL_ALLTOALL)
+        return 1;
+    uint32_t per = 0, first = g->server[g->ranks[0]];
+    while (per < n && g->server[g->ranks[per]] == first)
+        per++;
+    if (per == n || n % per)
+        return 1;
+    for (uint32_t at = 0; at < n; at += per) { /* blocks of `per`, one server each, servers apart */
+        uint32_t sv = g->server[g->ranks[at]];
+        if (at && sv == g->server[g->ranks[at - 1]])
+            return 1;
+        for (uint32_t i = at; i < at + per; i++)
+            if (g->server[g->ranks[i]] != sv)
+                return 1;
+    }
+    *m = per;
+    uint32_t c = g->o->channels ? g->o->channels : per;
+    return c < per ? c : per;
+}
+
+/* One collective over ranks[0..n): flows (a ring per channel, each with
+ * its share of the bytes), their first flows gated on each rank's state,
+ * g->last[rank] = the flows that end it for that rank. */
 static int one_collective(struct gen *g, const struct simai_comm *c, uint64_t size, simtime_t comp, uint32_t n,
-                          const char *name, uint16_t *job, struct err *e)
+                          const char *name, uint16_t *job, uint16_t *njobs, struct err *e)
 {
     struct flow_list *out = g->out;
-    uint32_t hosts[n];
-    for (uint32_t i = 0; i < n; i++)
-        hosts[i] = g->nic[g->ranks[i]];
+    uint32_t *hosts = malloc(n * sizeof *hosts);
+    if (!hosts)
+        return errf(e, "out of memory");
     int a2a, algo = algo_of(c->type, &a2a);
-    struct coll_opts co = {.name = name, .algo = algo, .a2a = a2a, .size = size, .iterations = 1,
-                           .chunks = g->o->chunks, .start = g->o->start, .pg = g->o->pg, .hosts = hosts, .n_hosts = n};
-    size_t n0 = out->n;
-    if (traffic_collective(out, g->t, &co, NULL, e) < 0)
-        return -1;
-    *job = (uint16_t)out->n_jobs;
-    if (!g->job_lo)
-        g->job_lo = *job;
-    g->job_hi = *job;
-    uint16_t last_step = 0;
-    for (size_t j = n0; j < out->n; j++)
-        if (out->v[j].step > last_step)
-            last_step = out->v[j].step;
+    uint32_t m, C = channels_of(g, n, algo, &m);
     for (uint32_t i = 0; i < n; i++)
         g->last[g->ranks[i]].n = 0;
-    for (size_t j = n0; j < out->n; j++) {
-        struct flow_spec *f = &out->v[j];
-        uint32_t a = (uint32_t)g->rank_of[f->src], b = (uint32_t)g->rank_of[f->dst];
-        if (g->server[a] == g->server[b] && g->nvl[a] != UINT32_MAX && g->nvl[b] != UINT32_MAX)
-            f->src = g->nvl[a], f->dst = g->nvl[b];
-        if (f->step == last_step && (ul_push(&g->last[a], (uint32_t)j) < 0 || ul_push(&g->last[b], (uint32_t)j) < 0))
-            return errf(e, "out of memory");
-        if (f->ndeps) {
-            f->dep_delay += g->o->send_lat;
-            continue;
+    *njobs = 0;
+    for (uint32_t ch = 0; ch < C; ch++) {
+        if (C > 1)
+            ring_order(g, n, ch, m, hosts);
+        else
+            for (uint32_t i = 0; i < n; i++)
+                hosts[i] = g->nic[g->ranks[i]];
+        struct coll_opts co = {.name = name, .algo = algo, .a2a = a2a, .size = size * (ch + 1) / C - size * ch / C,
+                               .iterations = 1, .chunks = g->o->chunks, .start = g->o->start, .pg = g->o->pg,
+                               .hosts = hosts, .n_hosts = n};
+        size_t n0 = out->n;
+        if (traffic_collective(out, g->t, &co, NULL, e) < 0) {
+            free(hosts);
+            return -1;
         }
-        simtime_t d = g->acc[a] + comp + g->o->send_lat;
-        if (g->sync[a].n == 0) {
-            f->start += d;
-            continue;
+        if (ch == 0)
+            *job = (uint16_t)out->n_jobs;
+        (*njobs)++;
+        if (!g->job_lo)
+            g->job_lo = (uint16_t)out->n_jobs;
+        g->job_hi = (uint16_t)out->n_jobs;
+        uint16_t last_step = 0;
+        for (size_t j = n0; j < out->n; j++)
+            if (out->v[j].step > last_step)
+                last_step = out->v[j].step;
+        for (size_t j = n0; j < out->n; j++) {
+            struct flow_spec *f = &out->v[j];
+            uint32_t a = (uint32_t)g->rank_of[f->src], b = (uint32_t)g->rank_of[f->dst];
+            if (g->server[a] == g->server[b] && g->nvl[a] != UINT32_MAX && g->nvl[b] != UINT32_MAX)
+                f->src = g->nvl[a], f->dst = g->nvl[b];
+            if (f->step == last_step && (ul_push(&g->last[a], (uint32_t)j) < 0 || ul_push(&g->last[b], (uint32_t)j) < 0)) {
+                free(hosts);
+                return errf(e, "out of memory");
+            }
+            if (f->ndeps) {
+                f->dep_delay += g->o->send_lat;
+                continue;
+            }
+            simtime_t d = g->acc[a] + comp + g->o->send_lat;
+            if (g->sync[a].n == 0) {
+                f->start += d;
+                continue;
+            }
+            int64_t at = flow_list_add_deps(out, g->sync[a].v, g->sync[a].n);
+            if (at < 0) {
+                free(hosts);
+                return errf(e, "out of memory");
+            }
+            f->dep0 = (uint32_t)at;
+            f->ndeps = g->sync[a].n;
+            f->dep_delay = d;
         }
-        int64_t at = flow_list_add_deps(out, g->sync[a].v, g->sync[a].n);
-        if (at < 0)
-            return errf(e, "out of memory");
-        f->dep0 = (uint32_t)at;
-        f->ndeps = g->sync[a].n;
-        f->dep_delay = d;
     }
+    free(hosts);
     return 0;
 }
 
@@ -531,14 +592,15 @@ static int phase(struct gen *g, uint32_t it, uint32_t L, int ph, struct err *e)
         }
         char name[48];
         snprintf(name, sizeof name, "%.20s/%" PRIu32 ".%s", g->o->name, L, pn[ph]);
-        uint16_t job;
-        if (one_collective(g, c, size, comp, n, name, &job, e) < 0)
+        uint16_t job = 0, njobs = 0;
+        if (one_collective(g, c, size, comp, n, name, &job, &njobs, e) < 0)
             return -1;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t a = g->ranks[i];
             g->in[a] = 1;
             if (a == 0) {
                 rec->job[ph] = job;
+                rec->njobs[ph] = njobs;
                 rec->gsize[ph] = n;
             }
             if (ph == SIMAI_WG) { /* not waited for: the GPU computes on */

@@ -75,7 +75,8 @@ uint32_t simai_group_ranks(const struct simai_workload *w, int group, uint32_t r
  * per layer and phase the compute time and, for the job's first GPU, the
  * collective job it takes part in (1 + index into flow_list.jobs, 0: none). */
 struct simai_rec {
-    uint16_t job[3];     /* per phase */
+    uint16_t job[3];     /* per phase: its first collective job (one per channel) */
+    uint16_t njobs[3];   /* and how many */
     uint32_t gsize[3];   /* its communicator's size */
 };
 struct simai_sched {
@@ -92,6 +93,7 @@ struct simai_sched {
 struct simai_opts {
     const char *name;          /* its section */
     uint32_t iterations, chunks;
+    uint32_t channels;         /* rings per collective across servers; 0 = GPUs per server in the group */
     simtime_t start, send_lat;
     uint16_t pg;
     const uint32_t *gpus;      /* GPU rank -> GPU index (topo_gpu_*), all_gpus of them */
