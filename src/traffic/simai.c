@@ -101,15 +101,8 @@ bool simai_looks_workload(const char *text)
     char tok[64];
     int policy;
     bool other;
-    const char *p = token(text, tok, sizeof tok);
-    if (!known_policy(tok, &policy, &other))
-        return false;
-    const char *nl = strchr(p, '\n');
-    if (!nl)
-        return false;
-    token(nl + 1, tok, sizeof tok);
-    uint64_t v;
-    return whole(tok, UINT64_MAX, &v);
+    token(text, tok, sizeof tok);
+    return known_policy(tok, &policy, &other); /* no ns-3 key or INI line starts like a SimAI policy */
 }
 
 /* Splits a line into at most max tokens (in place); how many there were. */

@@ -58,7 +58,7 @@ struct simai_workload {
 };
 
 /* Whether text looks like a SimAI workload: its first token is a parallelism
- * policy SimAI knows and the second line is a whole number. */
+ * policy SimAI knows (HYBRID_TRANSFORMER_FWD_IN_BCKWD, MICRO, DATA, ...). */
 bool simai_looks_workload(const char *text);
 /* Parse; errors "fname:line: what is wrong". */
 int simai_parse(struct simai_workload *w, const char *text, const char *fname, struct err *e);
