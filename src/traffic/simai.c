@@ -450,16 +450,18 @@ static int algo_of(int type, int *a2a)
 }
 
 /* The ring order of channel c over ranks[0..n) (GPU rank order, so grouped
- * by server): each server's members rotated by c, every other server
- * reversed, so that a ring leaves and enters a server through the same rail
- * (A0..A7 -> B7..B0 -> A0 for c = 0; the NICs of rails c-1 and c carry the
- * channel's inter-server hops), as NCCL builds rings across nodes. */
+ * by server): each server's members rotated by c. SimAI's order
+ * (MockNcclGroup::genringchannels) visits every server the same way, so a
+ * ring leaves server A from GPU c-1 and enters B at GPU c (another rail);
+ * the rail order reverses every other server, so it leaves and enters on
+ * one rail (A0..A7 -> B7..B0 -> A0 for c = 0), as NCCL's rings do on a
+ * rail-optimised fabric. */
 static void ring_order(const struct gen *g, uint32_t n, uint32_t c, uint32_t m, uint32_t *hosts)
 {
     for (uint32_t si = 0, at = 0; at < n; si++, at += m)
         for (uint32_t i = 0; i < m; i++) {
             uint32_t k = (i + c) % m;
-            if (si % 2)
+            if (si % 2 && g->o->rail_rings)
                 k = m - 1 - k;
             hosts[at + i] = g->nic[g->ranks[at + k]];
         }

@@ -94,6 +94,7 @@ struct simai_opts {
     const char *name;          /* its section */
     uint32_t iterations, chunks;
     uint32_t channels;         /* rings per collective across servers; 0 = GPUs per server in the group */
+    bool rail_rings;           /* rings leave and enter a server on one rail (else SimAI's order) */
     simtime_t start, send_lat;
     uint16_t pg;
     const uint32_t *gpus;      /* GPU rank -> GPU index (topo_gpu_*), all_gpus of them */
