@@ -81,6 +81,22 @@ else
     bad ep "exit $?: $(cat "$TMP/ep.err")"
 fi
 
+# 3b. TP 16 over two servers: 8 rings (channels); inter-server flows between NIC hosts 0..15.
+#     SimAI's ring order leaves server A from GPU c-1 and enters B at GPU c (another rail: src % 8 != dst % 8);
+#     ring_order = rail keeps both ends on one rail.
+for ro in simai rail; do
+    if run "tp16_$ro" "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" --set simai.ring_order=$ro; then
+        r=$(awk -F, 'NR > 1 && $2 < 16 && $3 < 16 { n++; same += ($2 % 8 == $3 % 8) } END { print n, same }' "$TMP/tp16_$ro/fct.csv")
+        jobs=$(awk -F, 'NR > 1' "$TMP/tp16_$ro/collective.csv" | wc -l)
+        # 8 rings x 30 steps x 2 inter-server flows
+        want="480 0"; [ $ro = rail ] && want="480 480"
+        [ "$r" = "$want" ] && [ "$jobs" -eq 8 ] && ok "tp16 $ro: 8 rings, inter-server flows (n, same rail) = $r" ||
+            bad "tp16 $ro" "inter-server flows '$r' (want '$want'), $jobs rings"
+    else
+        bad "tp16 $ro" "exit $?: $(cat "$TMP/tp16_$ro.err")"
+    fi
+done
+
 # 4. Bad inputs: FILE:LINE and exit 2.
 W="HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 8"
 L="l -1 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1"

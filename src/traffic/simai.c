@@ -460,9 +460,7 @@ static void ring_order(const struct gen *g, uint32_t n, uint32_t c, uint32_t m, 
 {
     for (uint32_t si = 0, at = 0; at < n; si++, at += m)
         for (uint32_t i = 0; i < m; i++) {
-            uint32_t k = (i + c) % m;
-            if (si % 2 && g->o->rail_rings)
-                k = m - 1 - k;
+            uint32_t k = si % 2 && g->o->rail_rings ? (c + m - 1 - i) % m : (i + c) % m; /* reversed: c-1, c-2, ... c */
             hosts[at + i] = g->nic[g->ranks[at + k]];
         }
 }
