@@ -167,7 +167,8 @@ $L" "$TMP/t_nv2.txt"
 printf '%s\n1\n%s\n' "$W" "$L" >"$TMP/ok.txt"
 printf 'KMAX_MAP 1 400000000000 x\n' >"$TMP/c_bad.txt"
 "$BIN" run "$TMP/ok.txt" --set topology.file="$D/topo_8g.txt" --set simai.conf="$TMP/c_bad.txt" >/dev/null 2>"$TMP/c.err"
-[ $? -eq 2 ] && grep -q "^$TMP/c_bad.txt:1: KMAX_MAP: bad threshold" "$TMP/c.err" && ok "error: conf" ||
+[ $? -eq 2 ] && grep -q "^--set simai.conf=$TMP/c_bad.txt: simai.conf: $TMP/c_bad.txt:1: KMAX_MAP: bad threshold" "$TMP/c.err" &&
+    ok "error: conf (the option, then the conf's line)" ||
     bad "error: conf" "$(cat "$TMP/c.err")"
 printf '%s\n1\n%s\n' "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 all_gpus: 16" "$L" >"$TMP/big.txt"
 "$BIN" run "$TMP/big.txt" --set topology.file="$D/topo_8g.txt" >/dev/null 2>"$TMP/big.err"

@@ -247,8 +247,11 @@ int cfg_set_key(struct config *c, const char *sec, const char *key, const char *
         return errf(e, "%s: out of memory", where);
     if (record && note_section(c, sec, where, e) < 0)
         return -1;
-    if (strcmp(sec, "simai") == 0 && strcmp(key, "conf") == 0 && *val && config_load_simai_conf(c, val, e) < 0)
-        return -1; /* its keys take effect here: later keys override them */
+    if (strcmp(sec, "simai") == 0 && strcmp(key, "conf") == 0 && *val) { /* its keys take effect here: later keys override them */
+        struct err sub;
+        if (config_load_simai_conf(c, val, &sub) < 0)
+            return errf(e, "%s: simai.conf: %s", where, sub.msg); /* names this line, then the conf's */
+    }
     return 0;
 }
 
