@@ -150,14 +150,7 @@ static bool all_digits(const char *s)
 /* Unsigned integer as ns-3 reads it into uint32_t/uint64_t (no sign, no fraction). */
 static bool tok_uint(const char *s, uint64_t max, uint64_t *v)
 {
-    if (!all_digits(s))
-        return false;
-    errno = 0;
-    unsigned long long x = strtoull(s, NULL, 10);
-    if (errno == ERANGE || x > max)
-        return false;
-    *v = x;
-    return true;
+    return parse_whole(s, max, v);
 }
 
 static bool tok_double(const char *s, double *v)

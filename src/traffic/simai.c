@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/units.h"
 #include "topo/topo.h"
 #include "traffic/collective.h"
 
@@ -82,18 +83,6 @@ static bool known_policy(const char *tok, int *policy, bool *other)
         if (strcmp(tok, other_policies[i]) == 0)
             *other = true;
     return *other;
-}
-
-static bool whole(const char *s, uint64_t max, uint64_t *v)
-{
-    if (!*s || strspn(s, "0123456789") != strlen(s))
-        return false;
-    errno = 0;
-    unsigned long long x = strtoull(s, NULL, 10);
-    if (errno == ERANGE || x > max)
-        return false;
-    *v = x;
-    return true;
 }
 
 bool simai_looks_workload(const char *text)
@@ -173,7 +162,7 @@ static int header_key(const char *fname, char **tok, int nt, int i, uint64_t min
 {
     if (i + 1 >= nt)
         return errf(e, "%s:1: %s needs a value", fname, tok[i]);
-    if (!whole(tok[i + 1], UINT32_MAX, v) || *v < min)
+    if (!parse_whole(tok[i + 1], UINT32_MAX, v) || *v < min)
         return errf(e, "%s:1: %s: bad value '%.40s' (expected a whole number >= %" PRIu64 ")", fname, tok[i], tok[i + 1],
                     min);
     return 0;
@@ -277,7 +266,7 @@ int simai_parse(struct simai_workload *w, const char *text, const char *fname, s
     if ((next = strchr(ln, '\n')))
         *next++ = 0;
     nt = split(ln, tok, 16);
-    if (nt != 1 || !whole(tok[0], 1u << 20, &v) || v == 0) {
+    if (nt != 1 || !parse_whole(tok[0], 1u << 20, &v) || v == 0) {
         errf(e, "%s:2: expected the number of layers (a whole number 1..%u)", fname, 1u << 20);
         goto out;
     }
@@ -319,7 +308,7 @@ int simai_parse(struct simai_workload *w, const char *text, const char *fname, s
         for (int ph = 0; ph < 3; ph++) {
             const char *ct = tok[2 + 3 * ph], *ty = tok[3 + 3 * ph], *sz = tok[4 + 3 * ph], *why;
             struct simai_comm *c = &L->c[ph];
-            if (!whole(ct, UINT64_MAX / 1000000, &c->compute)) {
+            if (!parse_whole(ct, UINT64_MAX / 1000000, &c->compute)) {
                 errf(e, "%s:%d: %s_compute '%.40s' is not a time in ns (a whole number)", fname, line, what[ph], ct);
                 goto out;
             }
@@ -327,12 +316,12 @@ int simai_parse(struct simai_workload *w, const char *text, const char *fname, s
                 errf(e, "%s:%d: %s_type '%.40s': %s", fname, line, what[ph], ty, why);
                 goto out;
             }
-            if (!whole(sz, UINT64_MAX >> 8, &c->size)) {
+            if (!parse_whole(sz, UINT64_MAX >> 8, &c->size)) {
                 errf(e, "%s:%d: %s_size '%.40s' is not a size in bytes (a whole number)", fname, line, what[ph], sz);
                 goto out;
             }
         }
-        if (!whole(tok[11], UINT64_MAX / 1000000, &L->wg_update)) {
+        if (!parse_whole(tok[11], UINT64_MAX / 1000000, &L->wg_update)) {
             errf(e, "%s:%d: wg_update '%.40s' is not a time in ns (a whole number)", fname, line, tok[11]);
             goto out;
         }
