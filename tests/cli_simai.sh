@@ -176,7 +176,7 @@ printf '%s\n1\n%s\n' "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 
     bad "error: too few GPUs" "$(cat "$TMP/big.err")"
 
 # 5. Every CC and every LB under a SimAI job (TP 8 x DP 2: NVLink and the rail fabric).
-for cc in dcqcn hpcc timely dctcp swift pcn qcn none; do
+for cc in dcqcn hpcc timely dctcp swift pcn qcn mprdma none; do
     if run "cc_$cc" "$D/tp8dp2.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" \
         --set transport.cc=$cc && grep -q '"finished": true' "$TMP/cc_$cc/summary.json"; then ok "cc $cc"; else
         bad "cc $cc" "$(tail -2 "$TMP/cc_$cc.err")"; fi
@@ -187,6 +187,15 @@ for lb in ecmp spray drill letflow conga hermes proteus flb conweave; do
     if run "lb_$lb" "$D/tp8dp2.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" \
         --set lb.scheme=$lb $extra && grep -q '"finished": true' "$TMP/lb_$lb/summary.json"; then ok "lb $lb"; else
         bad "lb $lb" "$(tail -2 "$TMP/lb_$lb.err")"; fi
+done
+
+k=0
+for x in "transport.cc=flbrc lb.scheme=flb" "transport.pbfs=on" "transport.hf2t=on lb.scheme=letflow" "transport.slowstart=on"; do
+    k=$((k + 1))
+    set --
+    for kv in $x; do set -- "$@" --set "$kv"; done
+    if run "comp_$k" "$D/tp8dp2.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" "$@" &&
+        grep -q '"finished": true' "$TMP/comp_$k/summary.json"; then ok "$x"; else bad "$x" "$(tail -2 "$TMP/comp_$k.err")"; fi
 done
 
 # 6. A fault: GPU 0's NIC link cut to 100 Gbps for the whole run makes the DP all-reduces, and the job, slower.
