@@ -10,7 +10,7 @@ TSAN_BUILD := build-tsan
 # FUZZ_TIME=1800 make fuzz for a long session.
 FUZZ_TIME ?= 10
 
-.PHONY: all build-tests deps deps-fuzz test-deps run test test-release test-asan test-tsan test-fuzz clean bench fuzz install
+.PHONY: docs all build-tests deps deps-fuzz test-deps run test test-release test-asan test-tsan test-fuzz clean bench fuzz install
 
 # `make` and `make run` build the simulator alone; `make test` builds the rest.
 all: $(BUILD)/Makefile
@@ -69,6 +69,11 @@ test-fuzz: fuzz
 
 bench: deps all
 	bench/run
+
+# The reference pages generated from the binary (docs/configuration.md,
+# docs/schemes.md); tests/docs_generated.sh fails when they are stale.
+docs: all
+	scripts/gen-docs.sh $(BUILD)/rocesim
 
 # `make install PREFIX=$HOME/.local` for a user install; puts rocesim in $(PREFIX)/bin.
 install: all

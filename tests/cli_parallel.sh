@@ -1,5 +1,5 @@
 #!/bin/bash
-# A parallel run (run.threads > 1, net/par.c) gives the serial run's bytes:
+# A parallel run (run.threads > 1: src/engine/ with net/shard.c) gives the serial run's bytes:
 # fct.csv, pfc.csv, pfc_ports.csv, the monitors' files and summary.json less
 # what describes the engine rather than the network (wall time, rates, RSS,
 # events run, the pool's peak, the command line and run.threads itself), for

@@ -37,8 +37,14 @@ gp=$tmp/fs/afct_vs_load.gp
 check grep -q "t 'dcqcn'" "$gp"
 check grep -q "t 'hpcc'" "$gp"
 check test "$(grep -c "cc=" "$gp")" -eq 0
-check grep -q "yerrorlines.*dt 1 pt 7.*t 'dcqcn'" "$gp"
-check grep -q "yerrorlines.*dt 2 pt 5.*t 'hpcc'" "$gp"
+# error bars solid (dt 1) in the series' colour, the line with its own dash pattern and points
+check grep -q "u (\$1-[0-9.]*):3:4:5 w yerrorbars lw 1.5 lc rgb '#0072B2' dt 1 ps 0 notitle" "$gp"
+check grep -q "u (\$1-[0-9.]*):3 w lp lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 1.1 t 'dcqcn'" "$gp"
+check grep -q "u (\$1+[0-9.]*):6:7:8 w yerrorbars lw 1.5 lc rgb '#D55E00' dt 1 ps 0 notitle" "$gp"
+check grep -q "u (\$1+[0-9.]*):6 w lp .*dt 2 pt 5.*t 'hpcc'" "$gp"
+# paper-ready: a PDF beside the PNG and SVG, text at 10 pt on a 4.8 in canvas
+check test "$(head -c 4 "$tmp/fs/afct_vs_load.pdf")" = '%PDF'
+check grep -q "set terminal pdfcairo size 4.80in,3.[0-9]*in font 'DejaVu Sans,10'" "$gp"
 check grep -q "set ylabel 'average FCT (µs)'" "$gp"
 check grep -q "mean of 2 seeds, bars: min-max" "$gp"
 check grep -q "set key below" "$gp"
@@ -55,7 +61,11 @@ gp=$tmp/fs/slowdown_vs_size_load_0.3.gp
 check grep -q "at load = 0.3" "$gp"
 check grep -q "set logscale x" "$gp"
 check grep -Eq "set xrange \[[0-9.]+:[0-9.]+\]" "$gp"
-check grep -q "index 1 u 1:5:6:7 w yerrorlines.*dt 2 pt 5.*t 'hpcc'" "$gp"
+check grep -q "index 1 u 1:5:6:7 w yerrorbars .*dt 1 ps 0 notitle" "$gp"
+check grep -q "index 1 u 1:5 w lp .*dt 2 pt 5.*t 'hpcc'" "$gp"
+# log axes: a labelled tick per decade from the decade below the data, minor ticks between
+check grep -Eq "set xtics (0\.1|1|10|100), 10 format '%g'" "$gp"
+check grep -q "set mxtics 10" "$gp"
 # more than 8 lines (3 schemes x 3 workloads): a panel per workload, a line per scheme, one legend
 sed -e 's/^transport.cc = dcqcn, hpcc/transport.cc = dcqcn, hpcc, timely\ntraffic.cdf = web_search, fb_hadoop, data_mining/' \
     -e 's/^duration = 0.3ms/duration = 1ms/' \
@@ -68,7 +78,7 @@ gp=$tmp/fm/afct_vs_load.gp
 check grep -q "set multiplot layout 2,2 margins" "$gp"
 check grep -q "set title 'cdf = data_mining'" "$gp"
 check grep -q "index 2 u 1:9 w lp.*dt 3 pt 9.*t 'timely'" "$gp"
-check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # one legend, in PNG and SVG
+check test "$(grep -c 'set key at screen' "$gp")" -eq 3 # one legend, in PDF, PNG and SVG
 # a panel whose values are all 0 beside one that is not (PAUSEs under one
 # workload only): the figure is drawn, the zero panel gets a range gnuplot
 # accepts ([0:0] made gnuplot fail on the whole figure)
@@ -105,7 +115,7 @@ done
 gp=$tmp/fr/fct_cdf.gp
 check grep -q "t 'dcqcn'" "$gp"
 check grep -q "t 'hpcc'" "$gp"
-check test "$(grep -c " t '" "$gp")" -eq 4 # two series, PNG and SVG
+check test "$(grep -c " t '" "$gp")" -eq 6 # two series, PDF, PNG and SVG
 check grep -q "flows of 2 seeds pooled" "$gp"
 check grep -q "set xlabel 'FCT (µs)'" "$gp"
 check grep -q "w l lw 2 lc rgb '#D55E00' dt 2 t 'hpcc'" "$gp"
@@ -113,8 +123,8 @@ check grep -Eq "set xrange \[[0-9.]+:[0-9.]+\]" "$gp"
 # slowdown by size of runs: p50 and p99 panels, min-max bars of the seeds, one legend
 gp=$tmp/fr/slowdown_vs_size.gp
 check grep -q "flows of 2 seeds pooled, bars: min-max of the seeds" "$gp"
-check grep -q "index 0 u 1:2:3:4 w yerrorlines" "$gp"
-check test "$(grep -c 'set key at screen' "$gp")" -eq 2 # once per terminal
+check grep -q "index 0 u 1:2:3:4 w yerrorbars" "$gp"
+check test "$(grep -c 'set key at screen' "$gp")" -eq 3 # once per terminal
 # PFC by layer: the leaf-spine has no core layer, so no core bars; seeds as error bars
 check test "$(grep -c '^core' "$tmp/fr/data/pfc_layers.dat")" -eq 0
 check grep -q '^agg' "$tmp/fr/data/pfc_layers.dat"
@@ -173,9 +183,47 @@ printf '[topology]\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n[traffic]\npatte
 "$bin" plot "$tmp/coll" --out "$tmp/figc" >/dev/null 2>&1
 check test $? -eq 0
 check grep -q '<svg' "$tmp/figc/collective_iterations.svg"
-check grep -q 'coll: traffic' "$tmp/figc/collective_iterations.svg"
+check test "$(head -c 4 "$tmp/figc/collective_iterations.pdf")" = '%PDF'
+# in the one style: whole iterations on x, µs, the same series style as every figure
+gp=$tmp/figc/collective_iterations.gp
+check grep -q "set xtics 1 format '%.0f'" "$gp"
+check grep -q "set ylabel 'iteration time (µs)'" "$gp"
+check grep -q "u 1:2 w lp lw 2 lc rgb '#0072B2' dt 1 pt 7" "$gp"
+check grep -q "set terminal pdfcairo" "$gp"
 want=$(awk -F, 'NR == 3 { printf "%.3f", $9 / 1000 }' "$tmp/coll/collective.csv")
 check awk -v w="$want" '$1 == 1 && $2 == w { ok = 1 } END { exit !ok }' "$tmp/figc/data/collective_0.dat"
+# a categorical sweep (scheme names on x): points with solid min-max bars, no
+# line joining ecmp, spray, ...; a tick per scheme named through --label;
+# slowdown by size one figure with every scheme; the collective's iteration
+# time and busbw against the scheme
+printf '[topology]\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\n[traffic]\npattern = collective\nsize = 200KB\niterations = 3\n[sweep]\nlb.scheme = ecmp, spray\nrun.seed = 1, 2\n' >"$tmp/cat.ini"
+"$bin" sweep "$tmp/cat.ini" --quiet --out "$tmp/cat" >/dev/null 2>&1 || check false sweep cat
+"$bin" plot "$tmp/cat" --out "$tmp/fcat" --label ecmp=ECMP --label spray=Spray >/dev/null 2>"$tmp/errcat"
+check test $? -eq 0
+gp=$tmp/fcat/afct_vs_scheme.gp
+check grep -q "set xtics ('ECMP' 0, 'Spray' 1)" "$gp"
+check grep -q "u 0:3:4:5 w yerrorbars lw 1.5 lc rgb '#0072B2' dt 1 ps 0 notitle" "$gp"
+check grep -q "u 0:3 w p lc rgb '#0072B2' pt 7 ps 1.1 t 'all runs'" "$gp"
+check test "$(grep -c ' w lp ' "$gp")" -eq 0
+for f in iteration_time_vs_scheme busbw_vs_scheme slowdown_vs_size; do
+    check png_ok "$tmp/fcat/$f"
+done
+check test "$(ls "$tmp/fcat" | grep -c '^slowdown_vs_size.*\.gp$')" -eq 1
+check grep -q "t 'ECMP'" "$tmp/fcat/slowdown_vs_size.gp"
+check grep -q "t 'Spray'" "$tmp/fcat/slowdown_vs_size.gp"
+"$bin" plot "$tmp/cat" --label ecmp >/dev/null 2>"$tmp/errl"
+check test $? -eq 2
+check grep -q -- '--label needs VALUE=LABEL, got ecmp' "$tmp/errl"
+# the flow-rate legend names a [flow.NAME] flow by its name
+{ cat "$src/tests/data/sweep-tiny.ini" | sed '/^\[sweep\]/,$d'; printf '[flow.F0]\nsrc = 0\ndst = 5\nsize = 200KB\n[output]\nflows = F0\n'; } >"$tmp/named.ini"
+"$bin" run "$tmp/named.ini" --quiet --out "$tmp/named" || check false run named
+"$bin" plot "$tmp/named" --out "$tmp/fnamed" >/dev/null 2>&1
+check grep -q "t 'F0'" "$tmp/fnamed/flow_rate_over_time.gp"
+# the HTML page of a sweep folder has a statistics section of its finished runs
+"$bin" report --html "$tmp/cat" --out "$tmp/cat.html" 2>/dev/null
+check grep -q '<h3>Statistics of its 4 finished runs (rocesim report)</h3>' "$tmp/cat.html"
+check grep -q 'alt="iteration_time_vs_scheme.png"' "$tmp/cat.html"
+
 # a run in which no flow finished: the FCT CDF and slowdown figures are left out, said so, exit 0
 "$bin" run "$src/tests/data/sweep-tiny.ini" --quiet --set run.stop=2us --out "$tmp/nofin" >/dev/null 2>&1
 "$bin" plot "$tmp/nofin" --out "$tmp/fignf" >/dev/null 2>"$tmp/errnf"

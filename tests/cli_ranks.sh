@@ -1,5 +1,5 @@
 #!/bin/bash
-# One run across MPI ranks (`mpirun -np R rocesim run`, net/par.c with
+# One run across MPI ranks (`mpirun -np R rocesim run`, src/engine/ and net/shard.c with
 # cli/dist_mpi.c) gives the serial run's bytes: fct.csv, pfc.csv,
 # pfc_ports.csv, the monitors' files and summary.json less the engine's own
 # lines, for 2 ranks of one thread, 2 ranks of 2 threads and 3 ranks, on

@@ -101,5 +101,22 @@ check test $? -eq 0
 check test "$(grep -c 'warning' "$tmp/err")" -eq 1
 check grep -q 'warning: .*scenario.ini:[0-9]*: cc.dcqcn.profile is set, but none of the 2 points run here uses it' "$tmp/err"
 
+# a sweep over collectives: sweep.csv has each run's iteration time (mean, p99)
+# and busbw, the mean of collective.csv's iterations, as summary.json states them;
+# a sweep without collectives leaves those columns empty
+printf '[topology]\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\n[traffic]\npattern = collective\nsize = 200KB\niterations = 3\n[sweep]\nlb.scheme = ecmp, spray\n' >"$tmp/coll.ini"
+"$bin" sweep "$tmp/coll.ini" --quiet --out "$tmp/coll" >/dev/null 2>&1
+check test $? -eq 0
+check grep -q ',sim_ms,iter_us,iter_p99_us,busbw_GBps,wall_s$' "$tmp/coll/sweep.csv"
+for sch in ecmp spray; do
+    row=$(grep "^scheme=$sch," "$tmp/coll/sweep.csv")
+    js=$tmp/coll/scheme=$sch/summary.json
+    mean=$(grep -o '"iteration_us": {"mean": [0-9.]*' "$js" | grep -o '[0-9.]*$')
+    bus=$(grep -o '"busbw_GBps": [0-9.]*' "$js" | head -1 | grep -o '[0-9.]*$')
+    check test "$(awk -F, '{ print $(NF-3) }' <<<"$row")" = "$mean"
+    check test "$(awk -F, '{ print $(NF-1) }' <<<"$row")" = "$bus"
+done
+check test "$(awk -F, 'NR > 1 { print $(NF-3) $(NF-2) $(NF-1) }' "$tmp/s/sweep.csv" | sort -u)" = ""
+
 echo "cli_sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

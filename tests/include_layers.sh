@@ -52,6 +52,38 @@ planted=$(violations "$tmp/src")
 check grep -q '^topo/topo.c includes scenario/config.h' <<< "$planted"
 check grep -q '^lb/spray.c includes cc/pbfs.h' <<< "$planted"
 
+# Inside src/exp/: the files read downward (docs/architecture.md, the exp-order
+# block, top first). X.c may include exp/Y.h only when Y.c is X.c or listed
+# below it; exp.h is the folder's interface (for cli/), page.c's one exception.
+declare -A erank=()
+m=0
+while read -r f _; do
+    erank[${f%.c}]=$m
+    m=$((m + 1))
+done < <(sed -n '/^```exp-order/,/^```$/p' "$root/docs/architecture.md" | grep -o '^[a-z_]*\.c')
+check test "$m" -ge 10
+exp_violations() { # $1 = an exp/ folder
+    local f b inc h
+    for f in "$1"/*.c; do
+        b=$(basename "$f" .c)
+        if [ -z "${erank[$b]:-}" ]; then
+            echo "exp/$b.c is not in the exp-order list of docs/architecture.md"
+            continue
+        fi
+        while read -r inc; do
+            h=${inc#exp/}
+            h=${h%.h}
+            [ "$h" = exp ] && { [ "$b" = exp ] || [ "$b" = page ]; } && continue
+            if [ -z "${erank[$h]:-}" ] || [ "${erank[$h]}" -lt "${erank[$b]}" ]; then
+                echo "exp/$b.c includes $inc: $h.c is not below $b.c"
+            fi
+        done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(exp\/[^"]*\)".*/\1/p' "$f")
+    done
+}
+printf '#include "exp/plot.h"\n' >> "$tmp/src/exp/sweep.c"
+check grep -q '^exp/sweep.c includes exp/plot.h' <<< "$(exp_violations "$tmp/src/exp")"
+check_empty "includes inside src/exp/ against its exp-order list:" "$(exp_violations "$root/src/exp")"
+
 check_empty "includes against the layer order of docs/architecture.md:" "$(violations "$root/src")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

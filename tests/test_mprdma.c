@@ -6,6 +6,7 @@
  * NACKs those beyond, ACKs every packet with its sACK and path; an incast is
  * lossless with PFC and completes without it; the configuration refuses a
  * contradicting balancer or receiver. */
+#include "ccfix.h"
 #include "simrun.h"
 #include "testutil.h"
 #include <stdio.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 #include "net/net.h"
 #include "net/net_impl.h"
+
+extern const struct cc_ops cc_mprdma;
 
 static const char *two_leaves = "[topology]\ntype = leafspine\nleaves = 2\nspines = %d\nhosts_per_leaf = 1\n%s"
                                 "[transport]\ncc = mprdma\n%s[traffic]\npattern = none\n";
@@ -24,20 +27,27 @@ static void setup_pair(struct run *r, int spines, const char *topo_extra, const 
     run_setup(r, ini);
 }
 
-/* 10 MB alone over 4 spines: every byte at line rate (ideal FCT, ns-3's
- * standalone formula), spread over many VPs, nothing pruned, resent or NACKed. */
+/* 10 MB alone from host 0 to host 1 over 4 spines, built, not yet run. */
+static const struct sim *lone_flow(struct run *r, const char *tp_extra)
+{
+    setup_pair(r, 4, "", tp_extra);
+    run_add_flow(r, 0, 1, 10000000, 0);
+    run_build(r);
+    return &r->sc.sim;
+}
+
+/* profile = bdp (a one-BDP line-rate start, L raised to hold the BDP):
+ * the lone flow sends every byte at line rate (ideal FCT, ns-3's standalone
+ * formula), spread over many VPs, nothing pruned, resent or NACKed. */
 static void test_lone_flow_line_rate(void **state)
 {
     (void)state;
     struct run r;
-    setup_pair(&r, 4, "", "");
-    run_add_flow(&r, 0, 1, 10000000, 0);
-    run_build(&r);
-    const struct sim *s = &r.sc.sim;
+    const struct sim *s = lone_flow(&r, "[cc.mprdma]\nprofile = bdp\n");
     assert_string_equal(s->slot[0].ops->name, "mprdma");
     assert_string_equal(s->lb->name, "ecmp");
     assert_true(s->p.bitmap);
-    assert_int_equal(s->p.ooo_window, 128); /* auto: 64 doubled until it holds the 106 KB BDP */
+    assert_int_equal(s->p.ooo_window, 128); /* profile bdp, auto: 64 doubled until it holds the 106 KB BDP */
     sim_run(&r.sc.sim);
     run_check_clean(&r);
     const struct qp *f = &s->flows[0];
@@ -51,6 +61,101 @@ static void test_lone_flow_line_rate(void **state)
     assert_int_equal(s->c.nacks, 0);
     assert_int_equal(s->c.ooo_window_drops, 0);
     run_free(&r);
+}
+
+/* The defaults (profile = paper, the public MP-RDMA simulators' reading):
+ * L = 64 packets, whatever the BDP, so the lone flow on the 1 us
+ * 100 Gbps leaf-spine (BDP 106 packets) moves at most L packets per base
+ * RTT: its FCT is at least size / (L·MTU) base RTTs, far above the
+ * line-rate ideal; it still completes clean. */
+static void test_paper_L(void **state)
+{
+    (void)state;
+    struct run r;
+    const struct sim *s = lone_flow(&r, "");
+    assert_int_equal(s->p.ooo_window, 64);
+    sim_run(&r.sc.sim);
+    run_check_clean(&r);
+    const struct qp *f = &s->flows[0];
+    double rtts = (double)(f->finish - f->start) / (double)f->base_rtt;
+    double bound = 10000000.0 / (64.0 * s->p.mtu);
+    print_message("L = 64: FCT %.1f base RTTs (bound %.1f), slowdown %.3f\n", rtts, bound,
+                  (double)(f->finish - f->start) / (double)f->ideal_fct);
+    assert_true(rtts >= bound);
+    assert_true((double)(f->finish - f->start) > 1.5 * (double)f->ideal_fct);
+    assert_int_equal(s->c.ooo_window_drops, 0);
+    run_free(&r);
+}
+
+/* The sender alone (tests/ccfix.h: 100 Gbps, base RTT 10 us, a BDP of 125
+ * packets; the receiver's window L = 64): by default a flow starts with one
+ * packet; profile bdp's cwnd_init = 1 starts with a BDP, capped at L. */
+static void test_initial_window(void **state)
+{
+    (void)state;
+    struct fix f;
+    fix_init(&f, &cc_mprdma, 100000000000ULL);
+    f.s.p.ooo_window = 64;
+    f.qp.size = 10000000;
+    fix_start(&f);
+    assert_int_equal(f.qp.win, 1000);
+    fix_free(&f);
+    fix_init(&f, &cc_mprdma, 100000000000ULL);
+    f.s.p.ooo_window = 64;
+    f.qp.size = 10000000;
+    fix_params(&f, "cwnd_init", "1");
+    fix_start(&f);
+    assert_int_equal(f.qp.win, 64000);
+    fix_free(&f);
+}
+
+/* Send what the window released (on_send per packet, as the NIC would). */
+static void fix_send_released(struct fix *f)
+{
+    while (f->qp.snd_nxt < f->qp.snd_una + f->qp.win && f->qp.snd_nxt < f->qp.size) {
+        struct pkt pk = {.type = PKT_DATA, .seq = f->qp.snd_nxt, .size = 1000 + HDR_DATA};
+        f->cc->on_send(&f->s, &f->qp, f->st, f->par, &pk);
+        f->qp.snd_nxt += 1000;
+    }
+}
+
+/* At most `burst` (2) packets per ACK: 8 packets in flight, one cumulative
+ * ACK frees all 8 slots (and cwnd grows by 1/8), yet the ACK releases 2 and
+ * arms the burst timer for the rest; with burst = 0 (no limit, profile bdp)
+ * it releases all 8. */
+static uint64_t released_by_ack(const char *burst)
+{
+    struct fix f;
+    fix_init(&f, &cc_mprdma, 100000000000ULL);
+    f.s.p.ooo_window = 64;
+    f.s.data_hdr = HDR_DATA;
+    f.qp.size = 10000000;
+    fix_params(&f, "iw", "8");
+    fix_params(&f, "probe", "0");
+    if (burst)
+        fix_params(&f, "burst", burst);
+    fix_start(&f);
+    assert_int_equal(f.qp.win, 8000); /* the initial window goes at once */
+    fix_send_released(&f);
+    assert_int_equal(f.qp.snd_nxt, 8000);
+    f.s.now += 10 * T_US;
+    f.qp.snd_una = 8000;
+    struct pkt a = {.type = PKT_ACK, .seq = 8000, .aux = 7000, .ts = f.s.now - 10 * T_US};
+    f.cc->on_ack(&f.s, &f.qp, f.st, f.par, &a);
+    uint64_t rel = (f.qp.snd_una + f.qp.win - f.qp.snd_nxt) / 1000;
+    if (!burst)
+        assert_int_equal(f.qp.timer_at[0], f.s.now + T_US); /* the rest by the burst timer, 1 us on */
+    else
+        assert_int_equal(f.qp.timer_at[0], -1);
+    fix_free(&f);
+    return rel;
+}
+
+static void test_burst_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(released_by_ack(NULL), 2);
+    assert_int_equal(released_by_ack("0"), 8);
 }
 
 /* The uplink of host 0's leaf with the lower rate (the slow path). */
@@ -196,16 +301,19 @@ static void test_bitmap_receiver(void **state)
     run_free(&x.r);
 }
 
-/* 16 -> 1 incast of 200 KB flows over 4 spines: with PFC not one drop and
- * every byte delivered once; without PFC (lossy) the drops are recovered and
- * every flow completes. */
+/* 16 -> 1 incast of 200 KB flows over 4 spines, each starting with a
+ * one-BDP window at line rate (profile bdp, so that 16 starts overflow the
+ * lossy run's 1 MB buffer): with PFC not one drop and every byte delivered
+ * once; without PFC (lossy) the drops are recovered and every flow
+ * completes. */
 static void incast(bool pfc, uint64_t *drops, uint64_t *retx)
 {
     struct run r;
     char ini[512];
     snprintf(ini, sizeof ini,
              "[topology]\ntype = leafspine\nleaves = 2\nspines = 4\nhosts_per_leaf = 16\n"
-             "[switch]\npfc = %s\nbuffer = %s\n[transport]\ncc = mprdma\n[traffic]\npattern = none\n",
+             "[switch]\npfc = %s\nbuffer = %s\n[transport]\ncc = mprdma\n[cc.mprdma]\nprofile = bdp\n"
+             "[traffic]\npattern = none\n",
              pfc ? "on" : "off", pfc ? "4MB" : "1MB");
     run_setup(&r, ini);
     for (uint32_t i = 0; i < 16; i++)
@@ -282,6 +390,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lone_flow_line_rate),
+        cmocka_unit_test(test_paper_L),
+        cmocka_unit_test(test_initial_window),
+        cmocka_unit_test(test_burst_limit),
         cmocka_unit_test(test_prunes_slow_path),
         cmocka_unit_test(test_bitmap_receiver),
         cmocka_unit_test(test_incast),

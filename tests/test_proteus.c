@@ -348,16 +348,18 @@ static void test_kick_reported(void **st)
 /* Algorithm 1 moves flows between paths as measured delays change, and the
  * rule (move only if the gap since the flow's previous packet exceeds the
  * delay saved) keeps every packet in order: 8 hosts at 25 Gbps send trains of
- * flows from leaf 0 to leaf 1 over 2 spines of 100 Gbps, DCQCN, go-back-N.
+ * flows from leaf 0 to leaf 1 over 2 spines of 100 Gbps, DCQCN, go-back-N,
+ * with alg1 = every (every packet may move, so the rule alone decides).
  * With local_queue = off (fed-back delays only) the same case reorders: the
- * source edge's own queue grows faster than the feedback reports it. */
-static void rtt_case(const char *local, uint64_t *moves, uint64_t *ooo)
+ * source edge's own queue grows faster than the feedback reports it. The
+ * default trigger (alg1 = congested) is printed for the record. */
+static void rtt_case(const char *local, const char *alg1, uint64_t *moves, uint64_t *ooo)
 {
     char ini[512];
     snprintf(ini, sizeof ini,
              "[run]\nseed = 5\n[topology]\ntype = leafspine\nleaves = 2\nspines = 2\nhosts_per_leaf = 8\n"
              "host_link = 25Gbps\nfabric_link = 100Gbps\n[transport]\ncc = dcqcn\n[lb]\nscheme = proteus\n"
-             "[lb.proteus]\nlocal_queue = %s\n[traffic]\npattern = none\n", local);
+             "[lb.proteus]\nlocal_queue = %s\nalg1 = %s\n[traffic]\npattern = none\n", local, alg1);
     struct run r;
     run_setup(&r, ini);
     for (uint32_t h = 0; h < 8; h++)
@@ -374,8 +376,8 @@ static void rtt_case(const char *local, uint64_t *moves, uint64_t *ooo)
         *ooo += s->flows[i].ooo;
         switches += s->flows[i].path_switches;
     }
-    print_message("Algorithm 1, local_queue %-3s: %llu moves to a faster path (%llu path switches at the first hop), "
-                  "%llu packets out of order, %llu B resent, %llu PAUSEs\n", local, (unsigned long long)*moves,
+    print_message("Algorithm 1 %-9s, local_queue %-3s: %llu moves to a faster path (%llu path switches at the first hop), "
+                  "%llu packets out of order, %llu B resent, %llu PAUSEs\n", alg1, local, (unsigned long long)*moves,
                   (unsigned long long)switches, (unsigned long long)*ooo, (unsigned long long)s->c.bytes_retx,
                   (unsigned long long)s->c.pfc_pause_frames);
     if (!*ooo)
@@ -387,11 +389,55 @@ static void test_rtt_moves_keep_order(void **st)
 {
     (void)st;
     uint64_t moves, ooo;
-    rtt_case("on", &moves, &ooo);
+    rtt_case("on", "every", &moves, &ooo);
     assert_true(moves > 0);
     assert_int_equal(ooo, 0);
-    rtt_case("off", &moves, &ooo); /* for the record (printed): stale delays */
+    rtt_case("off", "every", &moves, &ooo); /* for the record (printed): stale delays */
     assert_true(moves > 0);
+    rtt_case("on", "congested", &moves, &ooo); /* for the record */
+    rtt_case("off", "congested", &moves, &ooo);
+}
+
+/* Algorithm 1's trigger (§III-B.1: "a new flow packet arriving or the
+ * current path is congested"), on hand-set delays over 2 paths: flow 0
+ * starts on path 0 (the lower delay). Then path 0 reads 10 % above its base
+ * delay (non-congested: below 1.3 x base) and path 1 its base, and a packet
+ * of the flow comes 5 us after the previous one (more than the 10 % saved,
+ * so lines 6-7 would allow the move). By default (alg1 = congested) it stays
+ * on path 0; with alg1 = every it moves to path 1. Once path 0 reads
+ * congested (above 1.3 x base, fully used) the default moves it too. */
+static uint32_t trigger_case(const char *alg1, bool congested)
+{
+    struct run r;
+    char more[64];
+    snprintf(more, sizeof more, "[lb.proteus]\nalg1 = %s\n", alg1);
+    two_leaves(&r, 2, more);
+    run_add_flow(&r, 0, 1, 1000000, T_MS);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t de = (uint32_t)s->lbsw[3].edge;
+    simtime_t base = 2 * (T_US + tx_time(s->p.mtu + s->data_hdr, 100000000000ull));
+    s->now = 10 * T_US;
+    proteus_path_set(s, 2, de, 0, base, 0.1);
+    proteus_path_set(s, 2, de, 1, base + base / 5, 0.1);
+    struct pkt p = probe(s, 0);
+    assert_int_equal(p.lb.b[0], 0);
+    s->now += 5 * T_US;
+    proteus_path_set(s, 2, de, 0, congested ? base * 3 / 2 : base + base / 10, congested ? 1.0 : 0.5);
+    proteus_path_set(s, 2, de, 1, base, 0.1);
+    assert_int_equal(proteus_path_class(s, 2, de, 0), congested ? 2 : 0);
+    p = probe(s, 0);
+    run_free(&r);
+    return p.lb.b[0];
+}
+
+static void test_alg1_trigger(void **st)
+{
+    (void)st;
+    assert_int_equal(trigger_case("congested", false), 0); /* non-congested path: the flow stays */
+    assert_int_equal(trigger_case("every", false), 1);
+    assert_int_equal(trigger_case("congested", true), 1);
+    assert_int_equal(trigger_case("every", true), 1);
 }
 
 /* Every CC, lossless, a small incast across leaves with a cross flow. */
@@ -458,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_kick_reported),
         cmocka_unit_test(test_reroute_when_budget_spent),
         cmocka_unit_test(test_rtt_moves_keep_order),
+        cmocka_unit_test(test_alg1_trigger),
         cmocka_unit_test(test_every_cc_incast),
         cmocka_unit_test(test_scenarios),
     };

@@ -2,7 +2,7 @@
 """bench/parallel/compare.py: random scenarios, each run serially and with
 run.threads = 2, 3 or 4, every output compared (fct.csv, pfc.csv, pfc_ports.csv,
 monitor files, summary.json less the engine's lines). A differential check of
-the parallel engine (src/net/par.c) beyond tests/cli_parallel.sh's fixed cases;
+the parallel engine (src/engine/, src/net/shard.c) beyond tests/cli_parallel.sh's fixed cases;
 it found the stopped-run packets_left_in_network difference fixed in 920159a.
 
     bench/parallel/compare.py [SEED [CASES [BIN]]]     # defaults 1, 20, build/rocesim

@@ -30,7 +30,7 @@ routes, flows) stays serial and is left out. Prints one row per T.
 
 Across MPI ranks (--ranks RxT,...: R ranks of T threads each, needs
 partition.csv): partition p runs at rank p*R/P (contiguous blocks, as
-net/par.c assigns them), its threads scheduled as above within the rank only;
+engine/engine.h's eng_rank_of assigns them), its threads scheduled as above within the rank only;
 a window lasts as long as its busiest rank, plus the thread barrier, plus the
 three collectives of a window (--mpi-us L: L x log2 R microseconds, measured
 by bench/parallel/mpicosts.c). A message a partition receives from another

@@ -1,6 +1,6 @@
 /* bench/parallel/mpicosts.c: what a window costs across MPI ranks, for the
  * scaling model (bench/parallel/model.py --ranks). Per window a run across
- * ranks does three collectives (net/par.c): the exchange (an all-to-all of
+ * ranks does three collectives (src/engine/): the exchange (an all-to-all of
  * each rank's cut-link messages, B bytes to every other rank here), the
  * window's sums (an all-gather of 64 bytes a rank) and the records for rank 0
  * (an all-to-all of a few bytes). This does exactly those N times with no

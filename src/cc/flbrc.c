@@ -12,14 +12,19 @@
  *    congested there; several CNMs during one pause keep the largest n
  *    ("n is the maximum number of congested flows indicated in the CNM").
  *  - A CNM with the non-congestion flag resumes it at C/n (the n it carries
- *    if larger: the port's final count).
- *  - Silent in the paper: when the rate goes back up. The paper's flows
- *    "start at line rate ... and pause only when notified", and its f2
- *    "resumes ... rather than slowly converging" (§4.2): read here as C/n
- *    held for `recover_rtts` base RTTs after resuming (the time a new CNM
- *    needs to arrive if the flow still congests the port), then line rate
- *    again. recover_rtts = 0 keeps C/n until the next CNM (the literal
- *    reading, which leaves a long flow at C/n after the congestion is gone).
+ *    if larger: the port's final count): "The congested flows resume
+ *    transmission at the rate r upon a CNM with a non-congestion flag is
+ *    received. The rate varies with the change of n in the received CNM."
+ *  - The rate then stays at C/n until the next CNM changes it (the default,
+ *    recover_rtts = 0: the text names no other way back up; a long flow
+ *    keeps C/n after the congestion is gone). Not in the paper, an option:
+ *    `recover_rtts` > 0 returns to line rate that many base RTTs after the
+ *    resume (the time a new CNM needs to arrive if the flow still congests
+ *    the port), a reading of the paper's flows that "start at line rate ...
+ *    and pause only when notified" and its f2 that "resumes ... rather than
+ *    slowly converging" (§4.2); 1 was the default before issue 35. In FLB
+ *    Fig. 16 at N = 50 it sent FLB+RC back to line rate into the incast
+ *    (issue 35's audit, seed 1: 4531 PAUSEs, against 833 with C/n kept).
  *  - A pause that no release ends within `pause_timeout` resumes at C/n (FLB
  *    releases its own table entries by timeout the same way, §3.2).
  * Timers: 0 = pause timeout, 1 = back to line rate. */
@@ -39,7 +44,7 @@ struct flbrc_st {
 
 #define P(m) offsetof(struct flbrc_par, m)
 static const struct param flbrc_params[] = {
-    {"recover_rtts", P_DOUBLE, P(recover_rtts), "1", "after a resume at C/n, back to line rate once this many base RTTs pass without a CNM (0 = stay at C/n)", NULL, 0, 1e6},
+    {"recover_rtts", P_DOUBLE, P(recover_rtts), "0", "after a resume at C/n, back to line rate once this many base RTTs pass without a CNM; 0 = stay at C/n until the next CNM (sec. 3.3's text)", NULL, 0, 1e6},
     {"pause_timeout", P_TIME, P(pause_timeout), "1ms", "a pause no release CNM ends is lifted after this long", NULL, 1, 1e15},
     PARAM_END};
 

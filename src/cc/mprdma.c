@@ -43,21 +43,55 @@
  *  - the evaluation numbers (2-4x throughput under 0.5-10 % link loss, +47 %
  *    utilisation) come from an FPGA testbed at 40 Gbps that no seed
  *    experiment here repeats.
- * Not verifiable without the text, so left as written and named here: the
- * per-ACK window law (+1/cwnd, -1/2 on an ECN echo), the inflate rule, the
- * cwnd - 1 on a pruned VP, L = 64 and Δ = 32, the loss recovery (go back to
- * snd_una here), how many packets one ACK may release, burst limiting and
- * idle restart, and the synchronise mechanism. Two public third-party
- * simulators of MP-RDMA (read for facts only; neither is the paper, and
- * they disagree) show what readings exist: github.com/the-sure/htsim
- * (htsim/sim/mprdma.cpp) has the same per-ACK law, Δ = 32, L = 64 and
- * cwnd - 1 on a late ACK, but a separate retransmission pointer and
- * recovery point, at most 2 packets per ACK with a burst timer for the
- * rest, an idle restart (off by default) and a 1 % once-per-RTT probe of a
- * new VP; github.com/Cherries-Man/NS3-MP-RDMA (mp-rdma-hw.h) sets Δ = 64.
- * No departure is clear enough to change without the text, so the code is
- * unchanged; the values this project's experiments rely on are the
- * defaults below.
+ * Not verifiable without the text: the per-ACK window law (+1/cwnd, -1/2
+ * on an ECN echo), the inflate rule, the cwnd - 1 on a pruned VP and the
+ * loss recovery (go back to snd_una here) are left as written. The
+ * parameters follow the two public third-party simulators of MP-RDMA (read
+ * for facts only; neither is the paper, they disagree in places and neither
+ * is the authors'), which agree with each other and with this header's
+ * earlier reading of the paper (L = 64) on every default below:
+ *  - github.com/the-sure/htsim, htsim/sim/mprdma.cpp at 05ccbd0 (its
+ *    constructor's defaults, lines 25-40; its per-ACK send loop, about line
+ *    292; its burst timer and probe choice after it);
+ *  - github.com/Cherries-Man/NS3-MP-RDMA, at 0a188aa: mp-rdma-hw.h
+ *    (m_delta = 32), mp-rdma-queue-pair.h (a 64-entry bitmap, m_cwnd 1.0),
+ *    mp-rdma-hw.cc (numSend = min(awnd, 2); a 1 %-per-RTT probe) - the
+ *    last two as the reproduction audit read them (issue 35).
+ * Defaults (`profile = paper`), each with its source:
+ *  - L = 64 packets (transport.ooo_window = 64): htsim _bitmap_len(64),
+ *    ns-3 port's 64-entry bitmap; the paper's L as this file always read it.
+ *  - Δ = 32 packets (delta): htsim _delta(32), ns-3 port m_delta = 32.
+ *  - initial window one packet (iw = 1): htsim _initial_window(1) and
+ *    _cwnd(1.0), ns-3 port m_cwnd(1.0). The flow then grows by the per-ACK
+ *    law: +1/cwnd per ACK plus the packet the ACK frees.
+ *  - at most 2 packets per ACK (burst = 2): htsim sends at most 2 per ACK
+ *    and arms a burst timer of 1 us (burst_timeout) that releases up to 2
+ *    more, once, if the window still has room (not re-armed: the rest
+ *    waits for the next ACK); ns-3 port numSend = min(awnd, 2). Here the
+ *    timer's packets go to new random VPs (the rule for every packet
+ *    beyond the first an ACK releases).
+ *  - probing 1 % per RTT (probe = 0.01): htsim draws, at most once per RTT
+ *    (its srtt; here the flow's base RTT), whether the next packet goes to a
+ *    new random VP instead of the ACK's, with probability 1 %; the ns-3 port
+ *    the same per RTT.
+ * `profile = bdp` keeps this project's earlier reading, an ablation: a
+ * one-BDP initial window at line rate (cwnd_init = 1, in BDPs), L raised
+ * from 64 until it holds the largest BDP (transport.ooo_window = 0, auto:
+ * 128 on a 1 us leaf-spine at 100 Gbps, 512 on FLB's 40 Gbps 5 us
+ * fat-tree), no burst limit, no probe. It gives the same outputs as this
+ * file did before the defaults changed. Its reasoning was that RDMA NICs
+ * start flows at line rate (DCQCN and HPCC here do) and that L = 64 caps a
+ * lone flow at 64 packets per RTT (60 % of line rate at 100 Gbps with 1 us
+ * links, about 21 % at 40 Gbps with 5 us links); it is the most favourable
+ * reading, and in FLB Fig. 17 the initial window alone decides whether
+ * MP-RDMA is the best or the worst scheme (issue 35).
+ * Not modelled, named: the synchronise mechanism (a message flagged
+ * "synchronise" must not overtake the ones before it for an in-order
+ * memory update; htsim holds it α·Δ·RTT/cwnd, ns-3 port marks it with a
+ * synchronise bit and the receiver NACKs it if earlier packets are
+ * missing). A simulator flow here is one message with no such fence, so it
+ * would never trigger; it would matter for message streams with ordering
+ * fences. Nor the idle restart (off by default in htsim).
  *
  * One connection spreads over virtual paths (VPs): a VP is a UDP source port,
  * which the switches' ECMP hashes (lb.scheme = ecmp), so the sender picks a
@@ -74,9 +108,11 @@
  *   per-RTT α), inflate ← inflate + 1, and inflate ← inflate − n when snd_una
  *   moves by n packets (ACKs for packets above snd_una free their window
  *   slots); awnd = cwnd + inflate − (snd_nxt − snd_una) in packets. The ACK
- *   releases ⌊awnd⌋ packets: the first on the ACK's own VP (a path whose
- *   ACKs come back gets the next packet: congestion-aware without per-path
- *   state), any more on new random VPs (the window grew: explore a path).
+ *   releases ⌊awnd⌋ packets, at most `burst` (2; the rest by the burst
+ *   timer, see below): the first on the ACK's own VP (a path whose ACKs
+ *   come back gets the next packet: congestion-aware without per-path
+ *   state; once per RTT, with probability `probe`, a new random VP
+ *   instead), any more on new random VPs (the window grew: explore a path).
  *   A marked ACK that leaves awnd < 1 sends nothing on its VP: congested
  *   paths shrink. The NIC gate is qp->win = bytes in flight + the released
  *   packets; on_send gives each the VP it was released for. The sender
@@ -91,7 +127,7 @@
  *   data's send timestamp). Counted in qp->paths_pruned; qp->paths_used counts the
  *   distinct VPs that carried a packet.
  * - Receiver (net/transport.c, reorder = bitmap): takes a packet within L
- *   (transport.ooo_window, 64) packets of the next expected one; a packet
+ *   (transport.ooo_window, 64 by default) packets of the next expected one; a packet
  *   beyond is dropped and NACKed (rcv_nxt). Loss recovery: on the NACK the
  *   transport goes back to snd_una and here cwnd ← cwnd/2 (once per
  *   episode), inflate ← 0; the
@@ -99,26 +135,10 @@
  *   going. The RTO backs up a lost NACK (the first retransmission after one
  *   resets inflate here too).
  *
- * Adapted to RDMA at 100 Gbps, and why:
- * - Initial window: one BDP of the pair (cwnd_init, in BDPs), sent on random
- *   VPs at line rate. RDMA NICs start flows at line rate (DCQCN, HPCC here
- *   do too); a small initial window would make every short flow slow start.
- * - L: the paper's 64 packets was sized for its 40 Gbps testbed. At
- *   100 Gbps with 1 us links a BDP is 106 packets of 1 KB, and a window
- *   capped at L = 64 would hold a lone flow to 60 % of line rate, so
- *   transport.ooo_window = 0 (auto, the default) doubles 64 until it holds
- *   the largest BDP (128 there); an explicit 64 gives the paper's value.
- * - Δ = 32 packets (the paper bounds Δ below L so that packets of a path
- *   about to be pruned still fit in the bitmap).
- * - No per-ACK burst limit: the NIC serialises released packets at line rate
- *   and paces nothing beyond that, as it does for every window-based scheme.
- * - The synchronise mechanism (delaying a packet that must not overtake the
- *   ones before it, for RDMA operations that need ordered memory updates) is
- *   not modelled: the simulator's flows are single messages without such
- *   fences, so it would never trigger.
- * - `probe` (default 0: off) sends a released packet on a new random VP
- *   instead of the ACK's with that probability; not in the paper's core
- *   algorithm, kept for experiments.
+ * Release and pacing:
+ * - The NIC serialises released packets at line rate and paces nothing
+ *   beyond that, as for every window-based scheme; `burst` bounds how many
+ *   one ACK releases.
  * - VPs are drawn from `paths` (≤ 256) source ports per flow, p->sport =
  *   qp->sport XOR (vp << 8), so VP 0 is the flow's own port. */
 #include <stdbool.h>
@@ -128,19 +148,29 @@
 #include "net/cc.h"
 
 struct mprdma_par {
+    int profile;         /* index into mprdma_profiles, applied by the scenario loader */
     int64_t delta;       /* Δ, packets */
     int64_t paths;       /* VPs to draw from */
-    double cwnd_init;    /* in BDPs of the pair */
-    double probe;        /* share of released packets sent on a new random VP */
+    int64_t iw;          /* initial window, packets (when cwnd_init = 0) */
+    double cwnd_init;    /* initial window in BDPs of the pair; 0: iw packets */
+    int64_t burst;       /* packets one ACK (or the burst timer) may release; 0: no limit */
+    simtime_t burst_timeout;
+    double probe;        /* once per RTT: probability that the ACK's packet goes to a new random VP */
 };
 
+#define P(m) offsetof(struct mprdma_par, m)
 static const struct param mprdma_params[] = {
-    {"delta", P_INT, offsetof(struct mprdma_par, delta), "32", "allowed out-of-order distance (packets): a VP whose ACK's sack is below the highest sack minus this is pruned (keep < transport.ooo_window)", NULL, 1, 65536},
-    {"paths", P_INT, offsetof(struct mprdma_par, paths), "256", "virtual paths (UDP source ports) a flow draws from", NULL, 1, 256},
-    {"cwnd_init", P_DOUBLE, offsetof(struct mprdma_par, cwnd_init), "1", "initial window in BDPs of the flow's pair (RDMA starts at line rate)", NULL, 0.01, 100},
-    {"probe", P_DOUBLE, offsetof(struct mprdma_par, probe), "0", "probability that a packet an ACK releases goes to a new random VP instead of the ACK's (0 = the paper's rule)", NULL, 0, 1},
+    {"profile", P_ENUM, P(profile), "paper", "value set for every key not set explicitly (here and transport.ooo_window): paper = the defaults below (L 64, 1-packet start, 2 per ACK, 1 % probe per RTT; the public MP-RDMA simulators'); bdp = a 1-BDP line-rate start, L raised to hold the BDP, no burst limit, no probe (ablation)", "paper|bdp", 0, 0},
+    {"delta", P_INT, P(delta), "32", "allowed out-of-order distance Δ (packets): a VP whose ACK's sack is below the highest sack minus this is pruned (keep < transport.ooo_window)", NULL, 1, 65536},
+    {"paths", P_INT, P(paths), "256", "virtual paths (UDP source ports) a flow draws from", NULL, 1, 256},
+    {"iw", P_INT, P(iw), "1", "initial window in packets (used when cwnd_init = 0)", NULL, 1, 1000000},
+    {"cwnd_init", P_DOUBLE, P(cwnd_init), "0", "initial window in BDPs of the flow's pair, sent at line rate (profile bdp: 1); 0 = iw packets", NULL, 0, 100},
+    {"burst", P_INT, P(burst), "2", "packets one ACK may release; the rest of the window by one burst timer (burst_timeout) or the next ACK; 0 = no limit", NULL, 0, 1000000},
+    {"burst_timeout", P_TIME, P(burst_timeout), "1us", "after an ACK left window unsent: when up to `burst` more packets go (once)", NULL, 1, 1e15},
+    {"probe", P_DOUBLE, P(probe), "0.01", "once per base RTT, the probability that the packet an ACK releases on its own VP goes to a new random VP (path probing)", NULL, 0, 1},
     PARAM_END,
 };
+#undef P
 
 #define RELQ 64 /* VPs of released packets kept in order; beyond, new random VPs */
 
@@ -156,8 +186,12 @@ struct mprdma {
     uint32_t qh, qn;       /* q[]: the VPs of the first qn of them */
     uint8_t q[RELQ];
     uint64_t used[4];      /* VPs that carried a packet */
+    simtime_t next_probe;  /* the next probe draw is allowed from then */
+    bool burst_armed;      /* the burst timer is pending */
     struct rng rng;
 };
+
+enum { T_BURST };
 
 static int new_vp(struct mprdma *m, const struct mprdma_par *p) { return (int)rng_below(&m->rng, (uint64_t)p->paths); }
 
@@ -168,29 +202,52 @@ static void push(struct mprdma *m, int vp)
         m->q[(m->qh + m->qn++) % RELQ] = (uint8_t)vp;
 }
 
-/* Release what the window allows: the first packet on `vp` (the ACK's path;
- * -1: none, the VP was pruned), the rest on new random VPs. Then the NIC may
- * send exactly the released packets. */
-static void release(struct sim *s, struct qp *qp, struct mprdma *m, const struct mprdma_par *p, int vp)
+/* Release what the window allows, at most `limit` packets (0: no limit):
+ * the first on `vp` (the ACK's path; -1: none, the VP was pruned; -2: a new
+ * random VP, the burst timer's), the rest on new random VPs. Then the NIC
+ * may send exactly the released packets. Returns true when the burst limit
+ * left window unreleased. */
+static bool release(struct sim *s, struct qp *qp, struct mprdma *m, const struct mprdma_par *p, int vp, int64_t limit)
 {
     uint32_t mtu = cc_mtu(s);
     uint64_t inflight = (qp->snd_nxt - qp->snd_una + mtu - 1) / mtu;
     double awnd = m->cwnd + (double)m->inflate - (double)inflight - (double)m->rel;
     uint64_t cap = (uint64_t)cc_ooo_window(s); /* never beyond the receiver's bitmap: snd_nxt < snd_una + L */
+    uint64_t max = limit > 0 ? (uint64_t)limit : UINT64_MAX, n = 0;
+    bool more = false;
     for (bool first = true; awnd >= 1 && qp->snd_nxt + (uint64_t)m->rel * mtu < qp->size && inflight + m->rel < cap;
          first = false, awnd -= 1) {
-        if (first && vp < 0)
+        if (first && vp == -1)
             continue; /* the pruned VP's slot: nothing on it */
-        int v = first ? vp : new_vp(m, p);
-        if (first && p->probe > 0 && rng_uniform(&m->rng) < p->probe)
-            v = new_vp(m, p);
+        if (n == max) {
+            more = true;
+            break;
+        }
+        int v = first && vp >= 0 ? vp : new_vp(m, p);
+        if (first && vp >= 0 && p->probe > 0 && cc_now(s) >= m->next_probe) { /* at most one draw per RTT */
+            if (rng_uniform(&m->rng) < p->probe)
+                v = new_vp(m, p);
+            m->next_probe = cc_now(s) + qp->base_rtt;
+        }
         push(m, v);
+        n++;
     }
     if (!inflight && !m->rel && qp->snd_nxt < qp->size)
         push(m, vp >= 0 ? vp : new_vp(m, p)); /* never stall with nothing in flight */
     qp->win = qp->snd_nxt - qp->snd_una + (uint64_t)m->rel * mtu;
     if (!qp->win)
         qp->win = 1; /* 0 would mean "no window" to the NIC */
+    return more;
+}
+
+/* An ACK's release; window left by the burst limit goes by the burst timer
+ * (armed once; if it is pending, the next ACK or that timer takes it). */
+static void release_ack(struct sim *s, struct qp *qp, struct mprdma *m, const struct mprdma_par *p, int vp)
+{
+    if (release(s, qp, m, p, vp, p->burst) && !m->burst_armed) {
+        m->burst_armed = true;
+        cc_timer_set(s, qp, T_BURST, cc_now(s) + p->burst_timeout);
+    }
 }
 
 static void mprdma_init(struct sim *s, struct qp *qp, void *st, const void *par)
@@ -199,12 +256,12 @@ static void mprdma_init(struct sim *s, struct qp *qp, void *st, const void *par)
     struct mprdma *m = st;
     rng_seed(&m->rng, cc_seed(s), 0x4d500000ULL + qp->id); /* "MP" streams, one per flow */
     uint64_t bdp = (uint64_t)((unsigned __int128)qp->base_rtt * qp->max_rate / (8 * (unsigned __int128)T_SEC));
-    m->cwnd = p->cwnd_init * (double)bdp / cc_mtu(s);
+    m->cwnd = p->cwnd_init > 0 ? p->cwnd_init * (double)bdp / cc_mtu(s) : (double)p->iw;
     if (m->cwnd < 1)
         m->cwnd = 1;
     m->una = qp->snd_una;
     m->goback_at = T_NEVER;
-    release(s, qp, m, p, new_vp(m, p));
+    release(s, qp, m, p, new_vp(m, p), 0); /* the initial window goes at once (htsim's start does too) */
 }
 
 /* A go-back (NACK, or the RTO's): everything from snd_una is sent again;
@@ -230,7 +287,7 @@ static void mprdma_on_ack(struct sim *s, struct qp *qp, void *st, const void *pa
     if (a->type == PKT_NACK) { /* beyond the receiver's bitmap: the transport went back to snd_una */
         go_back(s, m, a->seq >= m->recover);
         m->una = qp->snd_una;
-        release(s, qp, m, p, vp_of(qp, a));
+        release_ack(s, qp, m, p, vp_of(qp, a));
         return;
     }
     int64_t moved = qp->snd_una > m->una ? (int64_t)((qp->snd_una - m->una + mtu - 1) / mtu) : 0;
@@ -254,7 +311,19 @@ static void mprdma_on_ack(struct sim *s, struct qp *qp, void *st, const void *pa
     }
     if (m->cwnd < 1)
         m->cwnd = 1;
-    release(s, qp, m, p, late ? -1 : vp_of(qp, a));
+    release_ack(s, qp, m, p, late ? -1 : vp_of(qp, a));
+}
+
+/* The burst timer: up to `burst` more packets of the window an ACK left, on
+ * new random VPs; not re-armed (the rest waits for the next ACK). */
+static void mprdma_on_timer(struct sim *s, struct qp *qp, void *st, const void *par, int kind)
+{
+    const struct mprdma_par *p = par;
+    struct mprdma *m = st;
+    (void)kind;
+    m->burst_armed = false;
+    release(s, qp, m, p, -2, p->burst);
+    cc_kick(s, qp);
 }
 
 static void mprdma_on_send(struct sim *s, struct qp *qp, void *st, const void *par, struct pkt *pk)
@@ -282,6 +351,16 @@ static void mprdma_on_send(struct sim *s, struct qp *qp, void *st, const void *p
     }
 }
 
+/* The project's earlier reading (see the header), an ablation. */
+static const char *const mprdma_bdp[] = {
+    "cc.mprdma.cwnd_init=1",     /* one BDP of the pair, at line rate */
+    "cc.mprdma.burst=0",         /* no per-ACK limit */
+    "cc.mprdma.probe=0",         /* no probing */
+    "transport.ooo_window=0",    /* L: 64 doubled until it holds the largest BDP */
+    NULL};
+
+static const struct cc_profile mprdma_profiles[] = {{"paper", NULL}, {"bdp", mprdma_bdp}, {NULL, NULL}};
+
 const struct cc_ops cc_mprdma = {
     .name = "mprdma",
     .help = "MP-RDMA (NSDI'18): one flow over many ECMP paths (UDP source ports), per-path ACK clocking, one ECN window, "
@@ -290,7 +369,9 @@ const struct cc_ops cc_mprdma = {
     .params_size = sizeof(struct mprdma_par),
     .state_size = sizeof(struct mprdma),
     .multipath = true,
+    .profiles = mprdma_profiles,
     .init = mprdma_init,
+    .on_timer = mprdma_on_timer,
     .on_ack = mprdma_on_ack,
     .on_send = mprdma_on_send,
 };

@@ -1,5 +1,5 @@
 /* Sharing a sweep among MPI ranks (exp.h's struct exp_dist), and one run
- * across ranks (net.h's struct par_comm). Compiled into the executable only,
+ * across ranks (net.h's struct eng_comm). Compiled into the executable only,
  * with MPI when CMake found it: the library and the tests never link MPI.
  * MPI is started only for `rocesim sweep` or `rocesim run` launched by
  * mpirun, so plain runs (and the sweep's own children) never touch it. */
@@ -9,6 +9,7 @@
 #include <string.h>
 #include "exp/exp.h"
 #include "net/net.h"
+#include "engine/engine.h"
 
 #ifdef ROCESIM_MPI
 #include <mpi.h>
@@ -51,7 +52,7 @@ static void mpi_finish(void)
     MPI_Finalize();
 }
 
-/* ---- one run across ranks (struct par_comm, net/par.c) ---- */
+/* ---- one run across ranks (struct eng_comm, net/shard.c) ---- */
 
 static int world_size(void)
 {
@@ -111,9 +112,9 @@ static bool launched(void)
     return (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK")) && !getenv("ROCESIM_SWEEP_CHILD");
 }
 
-const struct par_comm *run_comm_mpi(int *argc, char ***argv)
+const struct eng_comm *run_comm_mpi(int *argc, char ***argv)
 {
-    static struct par_comm c = {0, 1, comm_allgather, comm_alltoallv};
+    static struct eng_comm c = {0, 1, comm_allgather, comm_alltoallv};
     if (!launched() || MPI_Init(argc, argv) != MPI_SUCCESS)
         return NULL;
     atexit(mpi_finish);
@@ -138,7 +139,7 @@ const struct exp_dist *exp_dist_mpi(int *argc, char ***argv)
 #else
 const bool exp_mpi_built = false;
 
-const struct par_comm *run_comm_mpi(int *argc, char ***argv)
+const struct eng_comm *run_comm_mpi(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;

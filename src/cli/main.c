@@ -9,6 +9,7 @@
 #include "scenario/load.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "engine/engine.h"
 #include "exp/exp.h"
 #include "net/cc.h"
 #include "net/lb.h"
@@ -303,7 +304,7 @@ static void catch_signals(void)
 /* A run across MPI ranks: whether every rank set up (collective). A rank
  * other than 0 that failed where rank 0 did not says so; otherwise only rank
  * 0 prints (the ranks read the same inputs, so they fail alike). */
-static bool ranks_agree(const struct par_comm *comm, int st, const struct err *e)
+static bool ranks_agree(const struct eng_comm *comm, int st, const struct err *e)
 {
     if (!comm)
         return st == 0;
@@ -330,7 +331,7 @@ static int run_exit(const struct output *o, const struct sim *s, int sig)
 static int cmd_run(int argc, char **argv)
 {
     struct args a;
-    const struct par_comm *comm = run_comm_mpi(&argc, &argv); /* under mpirun -np R, R > 1: one run across the ranks */
+    const struct eng_comm *comm = run_comm_mpi(&argc, &argv); /* under mpirun -np R, R > 1: one run across the ranks */
     bool follower = comm && comm->rank > 0;
     if (follower)
         warn_mute(1); /* rank 0 says it */
@@ -381,7 +382,7 @@ static int cmd_run(int argc, char **argv)
         scenario_run(&sc);
     else
         o.interrupted = early;
-    struct par_stats ps;
+    struct eng_stats ps;
     if (comm && !o.interrupted && sim_parallel_stats(&sc.sim, &ps, NULL, 0) && ps.peer_stop)
         o.interrupted = got_signal ? (int)got_signal : SIGTERM; /* the signal reached another rank first */
     if (output_finish(&o, &e) < 0) { /* a write error: not bad input, exit 1 */

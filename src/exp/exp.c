@@ -1,25 +1,19 @@
-/* The experiments layer's entry point; see exp.h. */
+/* The experiments layer's entry point (exp.h): it dispatches each command
+ * to the file that implements it. src/exp/ reads downward from here:
+ *   page.c       reproduce --page   (runs or reads each experiment through reproduce.c)
+ *   reproduce.c  reproduce NAME     (sweep.c, plot.c, metric.c, expdef.c)
+ *   html.c       report --html      (plot.c, sweep.c)
+ *   plot.c       plot               (plot_sweep.c, plot_run.c, plot_collective.c, plot_bars.c, fig.c)
+ *   sweep.c      sweep
+ *   metric.c, expdef.c, util.c      what the files above share */
 #include "exp/exp.h"
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* An executable named prog on $PATH? */
-bool exp_on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    char buf[1024];
-    for (const char *p = path; *p;) {
-        size_t l = strcspn(p, ":");
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)l, p, prog);
-        if (l && access(buf, X_OK) == 0)
-            return true;
-        p += l + (p[l] == ':');
-    }
-    return false;
-}
+#include "exp/html.h"
+#include "exp/page.h"
+#include "exp/plot.h"
+#include "exp/reproduce.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 
 void exp_print_features(FILE *out, bool mpi_built)
 {
@@ -29,6 +23,18 @@ void exp_print_features(FILE *out, bool mpi_built)
                                                  : "not built in (install libopenmpi-dev and rebuild)");
     fprintf(out, "    gnuplot    %s\n", exp_have_gnuplot() ? "found: `rocesim plot` and `report --html` draw figures"
                                                           : "not found: `rocesim plot` needs it (Debian gnuplot-nox)");
+}
+
+/* `reproduce --page` (unless --list comes first) */
+static bool wants_page(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0)
+            return false;
+        if (strcmp(argv[i], "--page") == 0)
+            return true;
+    }
+    return false;
 }
 
 int exp_main(int argc, char **argv, const struct exp_dist *(*dist)(int *argc, char ***argv))
@@ -41,7 +47,7 @@ int exp_main(int argc, char **argv, const struct exp_dist *(*dist)(int *argc, ch
     if (strcmp(cmd, "plot") == 0)
         return exp_plot(argc, argv);
     if (strcmp(cmd, "reproduce") == 0)
-        return exp_reproduce(argc, argv);
+        return wants_page(argc, argv) ? exp_page(argc, argv) : exp_reproduce(argc, argv);
     if (strcmp(cmd, "report") == 0)
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--html") == 0)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/xalloc.h"
-#include "exp/exp.h"
 #include "exp/expdef.h"
 
 char *expdef_trim(char *s)

@@ -12,7 +12,10 @@
 #include <unistd.h>
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/html.h"
+#include "exp/plot.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "stats/report.h"
 
 static void esc(FILE *o, const char *s)
@@ -25,24 +28,6 @@ static void esc(FILE *o, const char *s)
         case '"': fputs("&quot;", o); break;
         default: fputc(*s, o);
         }
-}
-
-char *exp_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t n = 0, cap = 65536;
-    char *t = xmalloc(cap);
-    size_t k;
-    while ((k = fread(t + n, 1, cap - 1 - n, f)) > 0)
-        if ((n += k) + 1 == cap)
-            t = xrealloc(t, cap *= 2);
-    fclose(f);
-    t[n] = 0;
-    if (len)
-        *len = n;
-    return t;
 }
 
 static void base64(FILE *o, const unsigned char *p, size_t n)
@@ -105,12 +90,6 @@ static void rm_tree(const char *dir)
     rmdir(dir);
 }
 
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* A sweep.csv as an HTML table. */
 static void csv_table(FILE *o, const char *path)
 {
@@ -155,12 +134,12 @@ static void pre_file(FILE *o, const char *title, const char *path)
 }
 
 static const char html_usage[] =
-    "usage: rocesim report --html DIR... [--out FILE] [--no-title]\n"
+    "usage: rocesim report --html DIR... [--out FILE] [--no-title] [--label VALUE=LABEL]...\n"
     "One self-contained HTML page (to stdout, or FILE) with the figures of\n"
     "`rocesim plot` (needs gnuplot), the tables of `rocesim report`, a sweep's\n"
     "sweep.csv and each run's scenario. DIR: run folders or sweep folders (a\n"
     "sweep adds its metrics vs the swept value and slowdown by flow size).\n"
-    "--no-title: figures without titles.\n";
+    "--no-title: figures without titles. --label: as for `rocesim plot`.\n";
 
 int exp_report_html(int argc, char **argv)
 {
@@ -168,9 +147,15 @@ int exp_report_html(int argc, char **argv)
     const char **in = xcalloc((size_t)argc, sizeof *in);
     int n = 0;
     bool titles = true;
+    const char *labels[64];
+    int nl = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--html") == 0)
             continue;
+        if (strcmp(argv[i], "--label") == 0 && i + 1 < argc && strchr(argv[i + 1], '=') && argv[i + 1][0] != '=' && nl < 64) {
+            labels[nl++] = argv[++i];
+            continue;
+        }
         if (strcmp(argv[i], "--no-title") == 0) {
             titles = false;
             continue;
@@ -197,13 +182,13 @@ int exp_report_html(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char p[2048];
         snprintf(p, sizeof p, "%s/sweep.csv", in[i]);
-        if (is_file(p)) {
+        if (exp_is_file(p)) {
             sweeps = xrealloc(sweeps, (size_t)(ns + 1) * sizeof *sweeps);
             sweeps[ns++] = in[i];
             continue;
         }
         snprintf(p, sizeof p, "%s/fct.csv", in[i]);
-        if (!is_file(p)) {
+        if (!exp_is_file(p)) {
             fprintf(stderr, "%s: neither a run folder (no fct.csv) nor a sweep folder (no sweep.csv)\n", in[i]);
             free(in);
             free(sweeps);
@@ -247,6 +232,8 @@ int exp_report_html(int argc, char **argv)
         for (int i = 0; i < nr; i++)
             all[k++] = runs[i];
         exp_plot_options(titles, 0, NULL, NULL);
+        for (int i = 0; i < nl; i++)
+            fig_add_label(labels[i]);
         if (exp_plot_dirs(all, k, fig, true, true) >= 0)
             nfig = list_ext(fig, ".png", &pngs);
         free(all);
@@ -315,6 +302,19 @@ int exp_report_html(int argc, char **argv)
         /* each run's resolved scenario: the table's runs only, not an earlier grid's folders */
         char **names = NULL;
         int nn = exp_sweep_runs(sweeps[i], &names, "rocesim report");
+        if (nn > 0) { /* the statistics of its finished runs, as `rocesim report RUN...` prints them */
+            char *st = NULL;
+            size_t stlen = 0;
+            struct err e;
+            FILE *m = open_memstream(&st, &stlen);
+            int rc = m ? report_print(m, (const char *const *)names, nn, &e) : -1;
+            if (m)
+                fclose(m);
+            fprintf(o, "<h3>Statistics of its %d finished run%s (rocesim report)</h3>\n<pre>", nn, nn == 1 ? "" : "s");
+            esc(o, rc < 0 ? (m ? e.msg : "out of memory") : st);
+            fprintf(o, "</pre>\n");
+            free(st);
+        }
         for (int k = 0; k < nn; k++) {
             char t[600];
             snprintf(p, sizeof p, "%s/scenario.ini", names[k]);

@@ -10,8 +10,8 @@
 #include <string.h>
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
 #include "exp/expdef.h"
+#include "exp/util.h"
 #include "stats/csvread.h"
 #include "stats/report.h"
 

@@ -1,32 +1,36 @@
-/* `rocesim plot` of collective runs: each job's iteration times, one line per
- * run folder and job (collective.csv's time_ns), beside plot.c's figures. */
-#include "exp/exp.h"
+/* `rocesim plot` of collective runs (plot_collective.h): each job's
+ * iteration times, one line per run folder and job (collective.csv's
+ * time_ns), in fig.c's style like every other figure. */
+#include "exp/plot_collective.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/xalloc.h"
+#include "exp/fig.h"
+#include "exp/util.h"
 
-#define PB 2048
+struct cseries {
+    char title[LB + 80];
+    char rel[LB];
+    int iters;
+};
 
-/* Figure collective_iterations.{png,svg} in outdir from the runs' collective.csv; 1 if drawn, 0 if
- * no run has one, -1 on error. */
 int exp_plot_collectives(const char *outdir, const char *const *dirs, const char *const *labels, int n)
 {
-    char gp[PB], dat[PB], line[1024];
-    snprintf(gp, sizeof gp, "%s/collective_iterations.gp", outdir);
-    FILE *s = NULL;
-    int series = 0;
+    struct cseries *cs = NULL;
+    int ns = 0, jobs_max = 0;
+    struct rng xr = {0}, yr = {0};
     for (int d = 0; d < n; d++) {
-        char path[PB];
+        char path[PB + 32], line[1024], job[64] = "";
         snprintf(path, sizeof path, "%s/collective.csv", dirs[d]);
         FILE *in = fopen(path, "r");
         if (!in)
             continue;
-        if (!fgets(line, sizeof line, in)) {
-            fclose(in);
-            continue;
-        }
-        char job[64] = "";
         FILE *out = NULL;
+        int jobs = 0;
+        if (!fgets(line, sizeof line, in)) /* the header */
+            line[0] = 0;
         while (fgets(line, sizeof line, in)) {
             char *col[10];
             int nc = 0;
@@ -38,82 +42,75 @@ int exp_plot_collectives(const char *outdir, const char *const *dirs, const char
             }
             if (nc < 10)
                 continue;
-            const char *t = col[8];
-            if (strcmp(job, col[0]) != 0) { /* a new series */
+            if (!out || strcmp(job, col[0]) != 0) { /* a new series: a job of this run */
                 if (out)
                     fclose(out);
                 snprintf(job, sizeof job, "%s", col[0]);
-                snprintf(dat, sizeof dat, "%s/data/collective_%d.dat", outdir, series);
-                out = fopen(dat, "w");
+                cs = xrealloc(cs, (size_t)(ns + 1) * sizeof *cs);
+                memset(&cs[ns], 0, sizeof *cs);
+                char nm[64];
+                snprintf(nm, sizeof nm, "collective_%d.dat", ns);
+                out = fig_data_open(outdir, nm, cs[ns].rel, sizeof cs[ns].rel);
                 if (!out) {
-                    fprintf(stderr, "%s: cannot write: %s\n", dat, strerror(errno));
                     fclose(in);
-                    if (s)
-                        fclose(s);
+                    free(cs);
                     return -1;
                 }
-                if (!s) {
-                    s = fopen(gp, "w");
-                    if (!s) {
-                        fprintf(stderr, "%s: cannot write: %s\n", gp, strerror(errno));
-                        fclose(out);
-                        fclose(in);
-                        return -1;
-                    }
-                    fprintf(s, "# rocesim plot: collective_iterations (run `gnuplot collective_iterations.gp` here to redraw)\n"
-                               "set grid lc rgb '#dddddd'\nset key noenhanced\nset title 'Collective iteration time'\n"
-                               "set xlabel 'iteration'\nset ylabel 'time (us)'\nset yrange [0:*]\n");
-                }
-                fprintf(s, "%s '%s: %s'\n", series ? "" : "", labels[d], job);
-                series++;
+                fprintf(out, "# iteration time_us (%s, job %s)\n", dirs[d], job);
+                snprintf(cs[ns].title, sizeof cs[ns].title, "%s\t%s", labels[d], job);
+                ns++;
+                jobs++;
             }
-            if (*t)
-                fprintf(out, "%s %.3f\n", col[5], strtod(t, NULL) / 1e3);
+            if (*col[8]) {
+                double it = strtod(col[5], NULL), us = strtod(col[8], NULL) / 1e3;
+                fprintf(out, "%.0f %.3f\n", it, us);
+                fig_rng_add(&xr, it);
+                fig_rng_add(&yr, us);
+                fig_rng_add(&yr, 0);
+                cs[ns - 1].iters++;
+            }
         }
         if (out)
             fclose(out);
         fclose(in);
+        jobs_max = jobs > jobs_max ? jobs : jobs_max;
     }
-    if (!s)
+    if (!ns)
         return 0;
-    fclose(s);
-    /* the script: the titles written above become the plot's series, once per terminal */
-    char *titles = exp_slurp(gp, NULL);
-    if (!titles)
-        return -1;
-    s = fopen(gp, "w");
-    if (!s) {
-        free(titles);
-        return -1;
+    /* legends: the run's label, with the job's name when a run has several
+     * jobs, or the job's name alone for a single run */
+    for (int s = 0; s < ns; s++) {
+        char *tab = strchr(cs[s].title, '\t');
+        *tab = 0;
+        char t[LB + 80];
+        if (n == 1)
+            snprintf(t, sizeof t, "%s", tab + 1);
+        else if (jobs_max > 1)
+            snprintf(t, sizeof t, "%s: %s", cs[s].title, tab + 1);
+        else
+            snprintf(t, sizeof t, "%s", cs[s].title);
+        snprintf(cs[s].title, sizeof cs[s].title, "%s", t);
     }
-    char *body = titles;
-    char *nl = body; /* header lines end at the first series line (starting with a space and a quote) */
-    size_t hlen = 0;
-    for (char *p = body; *p;) {
-        char *e = strchr(p, '\n');
-        if (!e)
-            break;
-        if (p[0] == ' ' && p[1] == '\'')
-            break;
-        hlen = (size_t)(e + 1 - body);
-        p = e + 1;
+    struct fig g;
+    FILE *f = fig_begin(&g, outdir, "collective_iterations", 960, 600 + 34 * ((ns + 2) / 3));
+    fig_title(f, "Collective iteration time");
+    fprintf(f, "set xlabel 'iteration'\nset ylabel 'iteration time (µs)'\n");
+    /* whole iterations on x */
+    int span = xr.any ? (int)(xr.hi - xr.lo) : 1;
+    fprintf(f, "set xtics %d format '%%.0f'\nset mxtics %d\n", span > 20 ? (span + 9) / 10 : 1, span > 20 ? 2 : 1);
+    if (xr.any && xr.hi == xr.lo)
+        xr.lo -= 1, xr.hi += 1;
+    fig_set_range(f, "x", xr, false, false, 0.04);
+    fig_set_range(f, "y", yr, false, true, 0.08);
+    fig_key_below(f, ns, 3);
+    fprintf(f, "plot ");
+    for (int s = 0; s < ns; s++) {
+        char src[LB + 8];
+        snprintf(src, sizeof src, "'%s'", cs[s].rel);
+        fprintf(f, "%s", s ? ", \\\n  " : "");
+        fig_series(f, src, "1", 2, 0, true, s, 1.0, NULL, cs[s].title);
     }
-    nl = body + hlen;
-    for (int term = 0; term < 2; term++) {
-        fprintf(s, "%.*s", (int)hlen, body);
-        fprintf(s, term ? "set terminal svg size 800,480 font 'DejaVu Sans,11' noenhanced\nset output 'collective_iterations.svg'\n"
-                        : "set terminal pngcairo size 800,480 font 'DejaVu Sans,11' noenhanced\nset output 'collective_iterations.png'\n");
-        fprintf(s, "plot ");
-        int k = 0;
-        for (char *p = nl; *p; k++) {
-            char *e = strchr(p, '\n');
-            fprintf(s, "%s'data/collective_%d.dat' using 1:2 with linespoints title %.*s", k ? ", \\\n     " : "", k,
-                    (int)((e ? e : p + strlen(p)) - p - 1), p + 1);
-            p = e ? e + 1 : p + strlen(p);
-        }
-        fprintf(s, "\nunset output\n");
-    }
-    fclose(s);
-    free(titles);
-    return exp_gnuplot(outdir, "collective_iterations.gp") < 0 ? -1 : 1;
+    fprintf(f, "\n");
+    free(cs);
+    return fig_end(&g) < 0 ? -1 : 1;
 }

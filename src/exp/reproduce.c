@@ -13,22 +13,16 @@
 #include <unistd.h>
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/reproduce.h"
 #include "exp/expdef.h"
+#include "exp/plot.h"
+#include "exp/plot_bars.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "scenario/sweepspec.h"
 
 #define MAXM 24
 #define MAXROWS 64
-
-const char *exp_experiments_dir(void)
-{
-    const char *env = getenv("ROCESIM_EXPERIMENTS");
-    if (env && *env)
-        return env;
-    if (access("experiments", R_OK) == 0)
-        return "experiments";
-    return ROCESIM_SOURCE_DIR "/experiments";
-}
 
 /* ------------------------------------------------------------ the run */
 
@@ -91,8 +85,6 @@ int exp_reproduce(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0)
             return list_experiments();
-        if (strcmp(argv[i], "--page") == 0)
-            return exp_page(argc, argv);
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
         else if (strcmp(argv[i], "--no-run") == 0)
@@ -213,8 +205,16 @@ int exp_reproduce(int argc, char **argv)
         }
     double sum[MAXROWS][4][MAXM], vlo[MAXROWS][4][MAXM], vhi[MAXROWS][4][MAXM]; /* vlo/vhi: over seeds, for the figures */
     int cnt[MAXROWS][4][MAXM];
+    /* A cell never mixes finished and unfinished runs: only the runs
+     * sweep.csv lists as ok count; the others (interrupted, failed, not run)
+     * are left out and counted, and the cell says how many runs it holds. */
+    int nfin[MAXROWS][4], ntot[MAXROWS][4], unfinished = 0;
     memset(sum, 0, sizeof sum);
     memset(cnt, 0, sizeof cnt);
+    memset(nfin, 0, sizeof nfin);
+    memset(ntot, 0, sizeof ntot);
+    char **okruns = NULL;
+    int nok = exp_sweep_runs(runs, &okruns, NULL);
     const char **rundirs = xcalloc(s.npoints + 1, sizeof *rundirs);
     char (*rdbuf)[1700] = xcalloc(s.npoints + 1, sizeof *rdbuf);
     int nrd = 0;
@@ -229,6 +229,15 @@ int exp_reproduce(int argc, char **argv)
         int r = ch[rk] + (pk >= 0 ? ch[pk] * nrow : 0), c = ck >= 0 ? ch[ck] : 0;
         if (r >= MAXROWS || c >= 4)
             continue;
+        bool done = false;
+        for (int k = 0; k < nok && !done; k++)
+            done = strcmp(okruns[k], rdbuf[nrd - 1]) == 0;
+        ntot[r][c]++;
+        if (!done) {
+            unfinished++;
+            continue;
+        }
+        nfin[r][c]++;
         for (int m = 0; m < nm; m++) {
             double v = exp_metric(rdbuf[nrd - 1], mspec[m]);
             if (isnan(v))
@@ -238,6 +247,14 @@ int exp_reproduce(int argc, char **argv)
             sum[r][c][m] += v, cnt[r][c][m]++;
         }
     }
+
+    for (int k = 0; k < nok; k++)
+        free(okruns[k]);
+    free(okruns);
+    int per_cell = 0; /* runs per cell (the seeds), when every cell has as many */
+    for (int r = 0; r < nrows && r < MAXROWS; r++)
+        for (int c = 0; c < ncol && c < 4; c++)
+            per_cell = per_cell == 0 || per_cell == ntot[r][c] ? ntot[r][c] : -1;
 
     /* The table: markdown, to stdout and DIR/table.md. With layout = stacked
      * a line per (row, column) value instead of a column group per column
@@ -316,11 +333,14 @@ int exp_reproduce(int argc, char **argv)
                             v = rinv ? (v > 0 ? 100 * (bv / v - 1) : NAN) : bv > 0 ? 100 * (v / bv - 1) : NAN;
                         }
                         if (isnan(v))
-                            fprintf(f, " - |");
+                            fprintf(f, " -");
                         else if (m >= nm)
-                            fprintf(f, " %+.1f |", v);
+                            fprintf(f, " %+.1f", v);
                         else
-                            fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f |" : fabs(v) >= 10 ? " %.1f |" : " %.2f |", v);
+                            fprintf(f, fabs(v) >= 100 || v == floor(v) ? " %.0f" : fabs(v) >= 10 ? " %.1f" : " %.2f", v);
+                        if (m < nm && (nfin[r][cc] < ntot[r][cc] || per_cell < 0)) /* a cell short of runs says so */
+                            fprintf(f, " (%d of %d runs)", nfin[r][cc], ntot[r][cc]);
+                        fprintf(f, " |");
                     }
                 /* the paper's numbers: for "row/column" (stacked) or "row/panel"
                  * first, then for the row (on its first line) */
@@ -330,6 +350,14 @@ int exp_reproduce(int argc, char **argv)
                     pv = expdef_get(&x, "paper", lk);
                 fprintf(f, " %s |\n", pv ? pv : "");
             }
+        if (per_cell > 1)
+            fprintf(f, "\nEach cell: %d runs (seeds) of its point, averaged (summed for `sum` metrics), unless it says otherwise.\n", per_cell);
+        else if (per_cell == 1)
+            fprintf(f, "\nEach cell: one run.\n");
+        if (unfinished)
+            fprintf(f, "%s%d of %zu runs are not finished (interrupted, failed or not run yet) and are left out: a cell "
+                       "without all its runs says \"(K of N runs)\". `rocesim reproduce %s%s` runs them.\n",
+                    per_cell > 0 ? "" : "\n", unfinished, s.npoints, name, quick ? " --quick" : "");
         const char *note = expdef_get(&x, "experiment", "note");
         if (note)
             fprintf(f, "\n%s\n", note);
@@ -459,7 +487,7 @@ int exp_reproduce(int argc, char **argv)
             free(hi);
         }
     }
-    printf("\n%d figure%s -> %s/ (PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
+    printf("\n%d figure%s -> %s/ (PDF, PNG and SVG); table -> %s\n", made, made == 1 ? "" : "s", figs, tpath);
     free(rundirs);
     free(rdbuf);
     sweep_spec_free(&s);

@@ -17,7 +17,8 @@
 #include "scenario/load.h"
 #include "core/err.h"
 #include "core/xalloc.h"
-#include "exp/exp.h"
+#include "exp/sweep.h"
+#include "exp/util.h"
 #include "scenario/sweepspec.h"
 #include "stats/report.h"
 
@@ -33,20 +34,6 @@ const char *exp_self(void)
     return self;
 }
 
-
-static int mkdir_p(const char *path)
-{
-    char buf[DIRBUF];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 
 /* A run is complete when its summary.json (written last, after fct.csv) is
@@ -307,15 +294,74 @@ static char *table_header(const struct sweep_spec *s)
         snprintf(b, sizeof b, "paused_us_%s", layer_names[l]);
         csv_field(&row, &len, &cap, b);
     }
-    static const char *const tail[] = {"drops", "timeouts", "ecn_marks", "sim_ms", "wall_s"};
+    /* iter_us .. busbw_GBps: the collectives (collective.csv; empty without
+     * one): iteration time mean and p99, busbw mean. wall_s, the one column
+     * that differs between identical runs, stays last. */
+    static const char *const tail[] = {"drops",       "timeouts",   "ecn_marks", "sim_ms", "iter_us",
+                                       "iter_p99_us", "busbw_GBps", "wall_s"};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         csv_field(&row, &len, &cap, tail[i]);
     return row;
 }
 
-/* One row of sweep.csv from a run folder (status "failed" with empty
- * statistics when the run did not complete or its files do not parse). */
-static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, bool tried)
+/* Why a point has no result: its run failed, was cut short by a signal
+ * (Ctrl-C), or was not started. */
+enum unrun { UNRUN_FAILED, UNRUN_INTERRUPTED, UNRUN_PENDING };
+
+/* One row of sweep.csv from a run folder (status failed, interrupted or
+ * pending, with empty statistics, when the run did not complete or its
+ * files do not parse). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A run's collective iterations (every job's, collective.csv's finished
+ * rows): out = {mean, p99 of the iteration time in us, mean busbw in GB/s},
+ * NaN without collective.csv or a finished iteration. */
+static void collective_stats(const char *dir, double out[3])
+{
+    out[0] = out[1] = out[2] = NAN;
+    char path[DIRBUF + 32];
+    snprintf(path, sizeof path, "%s/collective.csv", dir);
+    char *t = exp_slurp(path, NULL);
+    if (!t)
+        return;
+    double *v = NULL, bus = 0;
+    size_t n = 0;
+    char *save = NULL;
+    strtok_r(t, "\n", &save); /* the header */
+    for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        /* job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,... */
+        char *f[11];
+        int k = 0;
+        for (char *p = line; p && k < 11; k++) {
+            f[k] = p;
+            p = strchr(p, ',');
+            if (p)
+                *p++ = 0;
+        }
+        if (k < 11 || !*f[8])
+            continue;
+        v = xrealloc(v, (n + 1) * sizeof *v);
+        v[n++] = strtod(f[8], NULL) / 1e3;
+        bus += strtod(f[10], NULL);
+    }
+    if (n) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += v[i];
+        qsort(v, n, sizeof *v, cmp_double);
+        out[0] = sum / (double)n;
+        out[1] = v[(size_t)((double)n * 0.99)];
+        out[2] = bus / (double)n;
+    }
+    free(v);
+    free(t);
+}
+
+static char *table_row(const struct sweep_spec *s, const int *choice, const char *name, const char *dir, enum unrun why)
 {
     char *row = NULL;
     size_t len = 0, cap = 0;
@@ -326,8 +372,8 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     struct err e;
     bool ok = run_complete(dir) && report_load(&r, dir, &e) == 0;
     if (!ok) {
-        csv_field(&row, &len, &cap, tried ? "failed" : "pending"); /* pending: not run (yet), e.g. after Ctrl-C */
-        for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 5; i++)
+        csv_field(&row, &len, &cap, why == UNRUN_FAILED ? "failed" : why == UNRUN_INTERRUPTED ? "interrupted" : "pending");
+        for (int i = 0; i < 5 + 3 * REPORT_FIXED + 9 + 8; i++)
             csv_field(&row, &len, &cap, "");
         return row;
     }
@@ -360,6 +406,11 @@ static char *table_row(const struct sweep_spec *s, const int *choice, const char
     csv_num(&row, &len, &cap, json_num(js, "timeouts"), 0);
     csv_num(&row, &len, &cap, json_num(js, "ecn_marks"), 0);
     csv_num(&row, &len, &cap, json_num(js, "sim_time_ns") / 1e6, 6);
+    double coll[3];
+    collective_stats(dir, coll);
+    csv_num(&row, &len, &cap, coll[0], 3);
+    csv_num(&row, &len, &cap, coll[1], 3);
+    csv_num(&row, &len, &cap, coll[2], 4);
     csv_num(&row, &len, &cap, json_num(js, "wall_seconds"), 3);
     free(js);
     report_free(&r);
@@ -375,7 +426,7 @@ struct point {
     char dir[DIRBUF];
     pid_t pid;
     double t0;
-    int status; /* 0 pending, 1 running, 2 ok, 3 failed, 4 skipped (complete before) */
+    int status; /* 0 pending, 1 running, 2 ok, 3 failed, 4 skipped (complete before), 5 interrupted */
 };
 
 static void fmt_dur(char *b, size_t n, double s)
@@ -510,8 +561,10 @@ static int run_points(struct point *pts, size_t n, int jobs, const char *self, s
     }
     if (stop_signal) { /* pass it on, wait, and let the next sweep redo what was cut short */
         for (size_t i = 0; i < n; i++)
-            if (pts[i].status == 1)
+            if (pts[i].status == 1) {
                 kill(pts[i].pid, SIGTERM);
+                pts[i].status = 5;
+            }
         while (g->running && waitpid(-1, NULL, 0) > 0)
             g->running--;
     }
@@ -569,7 +622,7 @@ int exp_sweep_runs(const char *dir, char ***paths, const char *who)
     free(line);
     fclose(f);
     if (who && skipped)
-        fprintf(stderr, "%s: %s: %d run%s not ok in sweep.csv (failed or pending) left out\n", who, csv, skipped,
+        fprintf(stderr, "%s: %s: %d run%s not ok in sweep.csv (failed, interrupted or pending) left out\n", who, csv, skipped,
                 skipped == 1 ? "" : "s");
     /* folders of runs that are not rows of the table: an earlier grid's */
     DIR *d = who ? opendir(dir) : NULL;
@@ -760,7 +813,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     snprintf(outdir, sizeof outdir, "%s", out ? out : "");
     if (!out)
         snprintf(outdir, sizeof outdir, "results/%s-sweep", name);
-    if (mkdir_p(outdir) < 0) {
+    if (exp_mkdirs(outdir) < 0) {
         fprintf(stderr, "%s: cannot create folder: %s\n", outdir, strerror(errno));
         sweep_spec_free(&s);
         return 1;
@@ -838,7 +891,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
             FILE *f = NULL;
             char sj[DIRBUF + 32];
             snprintf(sj, sizeof sj, "%s/summary.json", p->dir);
-            if (mkdir_p(p->dir) < 0 || (unlink(sj) < 0 && errno != ENOENT) || !(f = fopen(scen, "w")) ||
+            if (exp_mkdirs(p->dir) < 0 || (unlink(sj) < 0 && errno != ENOENT) || !(f = fopen(scen, "w")) ||
                 fputs(text, f) < 0 || fclose(f) != 0) {
                 fprintf(stderr, "%s: cannot write: %s\n", scen, strerror(errno));
                 rc = 1;
@@ -883,7 +936,9 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     char *mine = xmalloc(tcap);
     mine[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir, pts[i].status == 2 || pts[i].status == 3);
+        int st = pts[i].status;
+        char *row = table_row(&s, pts[i].choice, pts[i].name, pts[i].dir,
+                              st == 5 ? UNRUN_INTERRUPTED : st == 2 || st == 3 ? UNRUN_FAILED : UNRUN_PENDING);
         size_t need = tlen + strlen(row) + 32;
         if (need > tcap)
             mine = xrealloc(mine, tcap = need * 2);
@@ -909,13 +964,15 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         snprintf(tmp, sizeof tmp, "%s.tmp", csv);
         FILE *f = fopen(tmp, "w");
         char *hdr = table_header(&s);
-        size_t failed = 0, pending = 0;
+        size_t ok = 0, failed = 0, interrupted = 0, pending = 0;
         if (f) {
             fprintf(f, "%s\n", hdr);
             for (size_t i = 0; i < nrows; i++) {
                 const char *r = strchr(rows[i], '\t') + 1;
                 fprintf(f, "%s\n", r);
+                ok += strstr(r, ",ok,") != NULL;
                 failed += strstr(r, ",failed,") != NULL;
+                interrupted += strstr(r, ",interrupted,") != NULL;
                 pending += strstr(r, ",pending,") != NULL;
             }
         }
@@ -923,11 +980,14 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         if (!f || fclose(f) != 0 || rename(tmp, csv) != 0) {
             fprintf(stderr, "%s: cannot write: %s\n", csv, strerror(errno));
             rc = 1;
-        } else if (!quiet) {
-            fprintf(stderr, "sweep: %zu runs, %zu failed%s -> %s\n", nrows, failed, pending ? ", some not run (rerun to finish)" : "",
-                    csv);
+        } else if (!quiet) { /* what ran, what was cut short, what is still to run */
+            char here[96] = "";
+            if (size == 1)
+                snprintf(here, sizeof here, " (%zu run now, %zu complete before)", g.done, g.skipped);
+            fprintf(stderr, "sweep: %zu runs: %zu ok%s, %zu failed, %zu interrupted, %zu pending%s -> %s\n", nrows, ok, here,
+                    failed, interrupted, pending, interrupted || pending ? " (rerun the sweep to finish them)" : "", csv);
         }
-        if (failed || pending)
+        if (failed || interrupted || pending)
             rc = 1;
         free(rows);
         if (all != mine)

@@ -38,16 +38,24 @@
  *    paper has it. It is up to a period plus a feedback trip old, and the
  *    source edge's own uplink queue can grow by microseconds meanwhile; a
  *    flow then moved "by less than the gap" overtakes its predecessor
- *    (tests/test_proteus.c's Algorithm 1 case: 140 packets out of order),
- *    which the paper's "no reordering" (§V-C.1) does not show. Not in the
- *    paper, off by default: `local_queue = on` takes a path's delay as at
- *    least its base plus the queue at the source edge's own uplink now (the
- *    same case: none out of order; queues further along are still known only
- *    through the stale feedback).
- *  - Algorithm 1, at the source edge, per data packet: a new flow takes
- *    SelectPath over the active paths (non-congested: min delay; else
- *    undetermined: max utilisation; else congested: min delay; ties broken
- *    by the switch's random stream). A later packet of the flow moves only
+ *    (tests/test_proteus.c's Algorithm 1 case with alg1 = every: 165 packets
+ *    out of order), which the paper's "no reordering" (§V-C.1) does not
+ *    show. Not in the paper, off by default: `local_queue = on` takes a
+ *    path's delay as at least its base plus the queue at the source edge's
+ *    own uplink now (the same case: none out of order; queues further along
+ *    are still known only through the stale feedback; with the default
+ *    trigger the same case has 7 moves and 189 packets out of order).
+ *  - Algorithm 1, at the source edge, "triggered ... for the cases of a new
+ *    flow packet arriving or the current path is congested" (§III-B.1): a
+ *    new flow takes SelectPath over the active paths (non-congested: min
+ *    delay; else undetermined: max utilisation; else congested: min delay;
+ *    ties broken by the switch's random stream). A later packet of the flow
+ *    is considered for a move only while its path is congested - not
+ *    non-congested by Table II (undetermined or congested), or kicked out;
+ *    on a non-congested path it stays. The pseudo-code's lines 6-11 alone
+ *    would consider every packet; `alg1 = every` does that (the earlier
+ *    reading here, which moved a Web Search flow 6-7 times and made most of
+ *    Proteus's reordering; issue 35). A packet that is considered moves only
  *    to a path p' with 0 < d(p) - d(p') < gap since the flow's previous packet
  *    (lines 6-7, which is what keeps it in order: it arrives after its
  *    predecessor), choosing among those by SelectPath; else it stays. "Active"
@@ -106,13 +114,14 @@
 extern const struct lb_ops lb_proteus;
 
 enum { ALG2_PREDICT, ALG2_WAIT };
+enum { ALG1_CONGESTED, ALG1_EVERY };
 
 struct proteus_par {
     simtime_t period, aging, rtt_low;
     double rtt_low_factor, util_full;
     int64_t alternatives;
     bool local_queue, report_kicks;
-    int alg2;
+    int alg1, alg2;
 };
 
 #define NALT 3          /* alternatives a header holds (§IV-A) */
@@ -206,6 +215,7 @@ static const struct param proteus_params[] = {
     {"util_full", P_DOUBLE, P(util_full), "0.9", "utilisation at or above this counts as full (Table II's = 1)", NULL, 0.01, 1},
     {"alternatives", P_INT, P(alternatives), "3", "alternative paths carried in the header (paper: 3)", NULL, 0, NALT},
     {"local_queue", P_BOOL, P(local_queue), "off", "not in the paper: a path's delay is at least its base plus the source edge's own queue toward it now (off: the fed-back value only)", NULL, 0, 0},
+    {"alg1", P_ENUM, P(alg1), "congested", "when Algorithm 1 may move a flow that has a path: congested = only while that path is not non-congested or is kicked out (the paper's text: \"a new flow packet arriving or the current path is congested\"); every = on every packet (lines 6-11 alone; the earlier reading)", "congested|every", 0, 0},
     {"alg2", P_ENUM, P(alg2), "predict", "Algorithm 2 at a paused egress: predict = reroute unless the tolerable delay exceeds the predicted queueing delay (the paper's text); wait = rent-or-buy, wait until the tolerable delay is spent, re-steering waiting packets (not in the paper)", "predict|wait", 0, 0},
     {"report_kicks", P_BOOL, P(report_kicks), "on", "a switch that kicks out a port tells the source edges of the packets it reroutes, and again when the pause ends (off: they learn it from delay and utilisation only)", NULL, 0, 0},
     PARAM_END};
@@ -370,7 +380,11 @@ static ALWAYS_INLINE void route_nw(struct sim *s, struct lb_switch *sw, const st
     if (!f->valid || f->path >= r->pt.n) { /* a new flow */
         f->path = (uint8_t)select_path(sw, r->pt.n, key, active, NW);
         f->valid = true;
-    } else { /* lines 6-11: only to a path that cannot deliver it before its predecessor */
+    } else if (par->alg1 == ALG1_EVERY || !(active[WORD(NW, f->path)] & BIT(f->path)) ||
+               key[f->path] >> 62 != NONCONG) {
+        /* lines 6-11, when the flow's path is congested (not non-congested,
+         * or kicked out; alg1 = every: always): only to a path that cannot
+         * deliver it before its predecessor */
         simtime_t gap = now - f->last, df = d[f->path];
         /* its path kicked out (not active): any active path that keeps the
          * order, slower ones included; else only faster ones */

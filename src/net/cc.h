@@ -139,6 +139,9 @@ void cc_rate_override(struct sim *s, struct qp *qp, uint64_t new_rate);
 void cc_pause(struct sim *s, struct qp *qp);
 void cc_resume(struct sim *s, struct qp *qp);
 bool cc_paused(const struct qp *qp);
+/* The CC opened its window outside an ACK (a timer of its own): the
+ * sender's NIC tries to send now, as it does after every ACK. */
+void cc_kick(struct sim *s, struct qp *qp);
 /* Receiver side: send a CNP for this flow back to its sender (queue 0), with
  * `flags` and a scheme-defined value in p->aux (PCN's receiving rate). */
 void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux);

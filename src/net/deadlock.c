@@ -19,7 +19,7 @@
 void deadlock_arm(struct sim *s)
 {
     struct deadlock *d = &s->dl;
-    if (d->timeout && s->is_shard) { /* the check is global: asked for between windows (net/par.c) */
+    if (d->timeout && s->is_shard) { /* the check is global: asked for between windows (net/shard.c) */
         par_deadlock_request(s);
         return;
     }

@@ -68,7 +68,7 @@ static void port_down(struct sim *s, uint32_t pid)
 }
 
 /* Each end of the link is changed by the sim that owns it: in a parallel run
- * its partition (packets go back to that partition's pool; net/par.c runs
+ * its partition (packets go back to that partition's pool; net/shard.c runs
  * this between windows, every partition stopped at this instant). Across MPI
  * ranks an end another rank runs keeps only its `down` flag here (its port
  * was never set up: build_ports). */

@@ -265,7 +265,7 @@ void lb_hold(struct sim *s, struct lb_switch *sw, uint32_t k, struct pkt *p, uin
     s->c.lb_held++;
     if (++s->lb_held_now > s->c.lb_held_peak)
         s->c.lb_held_peak = s->lb_held_now;
-    if (s->is_shard) /* the fabric's peak is of a sum over partitions: net/par.c */
+    if (s->is_shard) /* the fabric's peak is of a sum over partitions: net/shard.c */
         par_held(s, 1);
     if (h->at < 0) /* the first packet of an empty queue sets its deadline */
         lb_hold_deadline(s, sw, k, deadline == T_NEVER ? s->now : deadline);

@@ -48,7 +48,7 @@ struct port {
     uint8_t paused_mask;  /* bit q set while queue q is paused by PFC from the peer */
     uint8_t rr_last;
     bool cut;             /* parallel run: its link joins two partitions, so a packet sent here goes to the
-                           * peer's partition as a message (net/par.c), not onto this wire */
+                           * peer's partition as a message (net/shard.c), not onto this wire */
     /* line 1: switch MMU, ingress side */
     _Alignas(64) uint32_t ingress_bytes[NQ];
     uint32_t hdrm_bytes[NQ];
@@ -99,7 +99,7 @@ struct port_link {
                           * read only when some link loses (s->loss_rng) */
 };
 
-struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/par.c) */
+struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/shard.c) */
     _Alignas(64) bool is_switch;
     uint8_t layer;
     uint32_t port0, nports; /* ports port0 .. port0+nports-1 */
@@ -241,7 +241,7 @@ struct sim_hooks {
     simtime_t (*sample)(void *ctx, const struct sim *s);
     /* sample reads ports and flows anywhere (the monitors; not the watchdog,
      * which reads counters): across MPI ranks their state is gathered to
-     * rank 0 for each call (net/par.c) */
+     * rank 0 for each call (net/shard.c) */
     bool sample_reads_fabric;
     /* Every event, before it runs (s->now is its time): the node it acts on
      * (an ARRIVE's receiving node, a TX_DONE's port's node, a NIC wake's
@@ -296,11 +296,11 @@ struct sim {
     struct qp *flows;
     uint32_t n_flows;
     uint32_t *start_order;     /* flow ids sorted by start time */
-    uint32_t n_starts;         /* entries in start_order: n_flows, or a partition's own flows (net/par.c) */
+    uint32_t n_starts;         /* entries in start_order: n_flows, or a partition's own flows (net/shard.c) */
     uint32_t next_start;       /* cursor into start_order */
-    uint32_t n_src;            /* flows whose source is here: n_flows, or a partition's (net/par.c) */
-    struct par *par;           /* a parallel run's engine (net/par.c); NULL in the serial loop */
-    bool is_shard;             /* this sim is one partition of a parallel run (net/par.c) */
+    uint32_t n_src;            /* flows whose source is here: n_flows, or a partition's (net/shard.c) */
+    struct par *par;           /* a parallel run's model side (net/shard.c, over engine/); NULL in the serial loop */
+    bool is_shard;             /* this sim is one partition of a parallel run (net/shard.c) */
     const uint32_t *port_peer; /* ...then each port's peer, and where the packets on its link wait */
     struct pktq **port_wire;   /* (its own wire, or for a cut link the receiving port's), read-only copies */
     struct sim_deps *deps;     /* flows that wait for others (deps.c); NULL if none does */
@@ -396,43 +396,12 @@ void sim_run(struct sim *s);
  * between partitions): byte-identical outputs to sim_run (docs/parallel.md).
  * The caller has checked that nothing in the run must stay serial
  * (sim_parallel_refusal). */
-struct par_comm;
+struct eng_comm;  /* engine/engine.h: a run across MPI ranks; NULL in one process */
+struct eng_stats;
 void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint32_t threads, simtime_t lookahead,
-                      const struct par_comm *comm);
-/* A run across processes (MPI ranks: cli/dist_mpi.c provides this, so the
- * library never links MPI). Every rank builds the same scenario; rank r runs
- * the partitions par_rank_of gives it, on its own threads, and the ranks
- * exchange what crosses between them after each window (net/par.c). Rank 0
- * gets every result at the end and writes the outputs; the others write
- * nothing. Both calls are collective: every rank makes them in the same
- * order. */
-struct par_comm {
-    int rank, size;
-    /* Every rank's n bytes from `mine`, in rank order, into `all` (size * n bytes). */
-    void (*allgather)(const void *mine, void *all, size_t n);
-    /* scount[r] bytes of `send` (concatenated in rank order) to rank r; what
-     * each rank sent here, concatenated in rank order, into *recv (grown
-     * with realloc to *rcap bytes as needed), rcount[r] bytes from rank r. */
-    void (*alltoallv)(const void *send, const size_t *scount, void **recv, size_t *rcap, size_t *rcount);
-};
-/* The rank that runs partition `part` of `parts`: contiguous blocks, so that
- * neighbouring partitions (a pod's) share a rank. */
-static inline int par_rank_of(uint32_t part, uint32_t parts, int size) { return (int)((uint64_t)part * (uint64_t)size / parts); }
-/* A parallel run's engine, for parallel.json (wall times in seconds). */
-struct par_stats {
-    uint32_t ranks;     /* processes (MPI ranks), 1 without */
-    uint32_t threads, partitions;
-    simtime_t lookahead;
-    uint64_t windows, messages, global_events;
-    double loop;    /* the run's event loop, wall */
-    double *busy;   /* per thread: running partitions (the rest of loop it waits at barriers or runs the global work) */
-    bool peer_stop; /* across ranks: another rank's progress hook stopped the run (its signal came first) */
-    uint64_t *rss;  /* across ranks, at rank 0: each rank's peak resident memory in bytes, then each rank's at the
-                     * end of the run, then the bytes of the port array it holds then (proc_held_bytes: its own
-                     * ports, not another rank's), 3 x ranks; NULL otherwise */
-};
+                      const struct eng_comm *comm);
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
-bool sim_parallel_stats(const struct sim *s, struct par_stats *st, uint64_t *part_events, uint32_t n);
+bool sim_parallel_stats(const struct sim *s, struct eng_stats *st, uint64_t *part_events, uint32_t n);
 /* Why this run cannot be split (a NUL-terminated reason), or NULL. */
 const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);

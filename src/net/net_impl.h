@@ -6,6 +6,7 @@
 #define ROCESIM_NET_IMPL_H
 #include "net/net.h"
 #include "core/ns3time.h"
+#include "engine/engine.h"
 
 enum ev_kind {
     EV_TX_DONE,    /* port id: transmission finished, start the next */
@@ -180,14 +181,10 @@ bool fault_lose(struct sim *s, uint32_t pid, struct pkt *p);
 void link_lost(struct sim *s, const struct pkt *p);
 /* deadlock.c */
 void deadlock_arm(struct sim *s);
-/* Parallel run (par.c; sim.c runs a partition's window). */
-struct sim_quiet {
-    bool quiet;       /* its flows done, its starts made, none of its packets in use */
-    simtime_t t;      /* ...since the event at (t, h) */
-    uint32_t h;
-    uint32_t handle;  /* the event running now */
-};
-uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct sim_quiet *q);
+/* Parallel run (shard.c, the model's side of the engine, engine/engine.h;
+ * sim.c runs a partition's window). A partition is quiet when its flows are
+ * done, its starts made and none of its packets in use. */
+uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct eng_quiet *q);
 void sim_global_event(struct sim *s, const struct event *ev);
 void sim_mark_paused_waiting(struct sim *s);
 void par_send(struct sim *s, uint32_t pid, struct pkt *p);

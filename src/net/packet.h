@@ -112,7 +112,7 @@ uint32_t pkt_payload(const struct sim *s, const struct pkt *p);
 enum flow_state { FLOW_PENDING, FLOW_ACTIVE, FLOW_DONE };
 
 struct qp {
-    /* Laid out by who writes it, so that in a parallel run (net/par.c) the
+    /* Laid out by who writes it, so that in a parallel run (net/shard.c) the
      * sender's partition and the receiver's, often on other threads, do not
      * write the same cache line: line 0 is set before the flow starts and
      * read by both (finish and state change once, at completion); then the

@@ -50,7 +50,7 @@ void port_kick(struct sim *s, uint32_t pid)
     pt->tx_bytes += p->size;
     p->t_arrive = pt->busy_until + pt->delay;
     if (__builtin_expect(pt->cut, 0)) {
-        par_send(s, pid, p); /* to another partition (net/par.c); never under run.ns3_timing */
+        par_send(s, pid, p); /* to another partition (net/shard.c); never under run.ns3_timing */
     } else {
         bool idle_wire = pt->wire.head == NULL;
         q_push(&pt->wire, p);

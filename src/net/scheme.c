@@ -71,6 +71,12 @@ void cc_resume(struct sim *s, struct qp *qp)
 
 bool cc_paused(const struct qp *qp) { return qp->tx_paused; }
 
+void cc_kick(struct sim *s, struct qp *qp)
+{
+    if (qp->state == FLOW_ACTIVE)
+        port_kick(s, nic_of(s, qp->src)->port);
+}
+
 void cc_send_cnp(struct sim *s, struct qp *qp, uint8_t flags, uint64_t aux)
 {
     struct pkt *a = pkt_alloc(s);

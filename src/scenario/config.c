@@ -89,7 +89,7 @@ static const struct param transport_head[] = {
     {"reorder", P_ENUM, F(cfg_transport, reorder), "gbn", "receiver on an out-of-order packet: NACK and go back N, hold it in a reorder buffer, or take it within ooo_window and ACK every packet (MP-RDMA's bitmap); IRN keeps its own", REORDER_CHOICES, 0, 0},
     {"reorder_bytes", P_SIZE, F(cfg_transport, reorder_bytes), "1MB", "reorder buffer: bytes held per flow at most; beyond, go-back-N", NULL, 1, 1e12},
     {"reorder_timeout", P_TIME, F(cfg_transport, reorder_timeout), "1ms", "reorder buffer: a gap open this long is NACKed (go-back-N); lossless fabrics only reorder, so long", NULL, 1, 1e15},
-    {"ooo_window", P_INT, F(cfg_transport, ooo_window), "0", "reorder = bitmap: packets beyond the next expected one the receiver takes (MP-RDMA's L), beyond dropped and NACKed; 0 = auto: 64 (the paper's L), doubled until it holds the largest BDP", NULL, 0, 65536},
+    {"ooo_window", P_INT, F(cfg_transport, ooo_window), "64", "reorder = bitmap: packets beyond the next expected one the receiver takes (MP-RDMA's L, 64 as its public simulators), beyond dropped and NACKed; 0 = auto: 64 doubled until it holds the largest BDP (cc.mprdma.profile = bdp)", NULL, 0, 65536},
     PARAM_END};
 static const struct param transport_tail[] = {
     {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},

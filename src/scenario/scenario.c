@@ -1,5 +1,6 @@
 #include "scenario/scenario.h"
 #include "core/xalloc.h"
+#include "engine/engine.h"
 #include "scenario/workload.h"
 #include "topo/partition.h"
 #include <stdio.h>
@@ -627,7 +628,7 @@ static void build_receiver(struct scenario *sc, uint64_t max_win)
         s->p.irn_bits *= 2;
     s->p.bitmap = tp->reorder == REORDER_BITMAP && !s->p.irn; /* the bounded window: MP-RDMA's L */
     s->p.ooo_window = (uint32_t)tp->ooo_window;
-    if (!s->p.ooo_window) /* MP-RDMA's L = 64 was for 40 Gbps; at 100 Gbps a BDP is more (106 packets on a 1 us leaf-spine) */
+    if (!s->p.ooo_window) /* auto (MP-RDMA's profile bdp): 64 doubled until it holds the largest BDP (106 packets on a 1 us leaf-spine at 100 Gbps) */
         for (s->p.ooo_window = 64; (uint64_t)s->p.ooo_window * s->p.mtu < sc->max_bdp; s->p.ooo_window *= 2)
             ;
     while (s->p.bitmap && s->p.irn_bits < s->p.ooo_window)
@@ -667,7 +668,7 @@ static void rank_nodes(struct scenario *sc)
     if (pt.n_parts >= 2 && pt.lookahead > 0) {
         uint8_t *here = xcalloc(sc->topo.n_nodes, 1);
         for (uint32_t n = 0; n < sc->topo.n_nodes; n++)
-            here[n] = par_rank_of(pt.part[n], pt.n_parts, sc->comm->size) == sc->comm->rank;
+            here[n] = eng_rank_of(pt.part[n], pt.n_parts, sc->comm->size) == sc->comm->rank;
         sc->sim.node_here = here;
         sc->part = pt.part;
         pt.part = NULL;

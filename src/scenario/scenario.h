@@ -22,7 +22,7 @@ struct scenario {
     simtime_t lookahead;
     /* MPI ranks (the CLI sets it before scenario_parallel when run under
      * mpirun with more than one rank); NULL: one process */
-    const struct par_comm *comm;
+    const struct eng_comm *comm;
 };
 
 /* Topology and flows only (enough for `rocesim flows`). */

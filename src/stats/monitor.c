@@ -60,7 +60,7 @@ const char *layer_name(unsigned layer)
 static inline bool port_any_paused(const struct port *pt) { return pt->paused_mask != 0; }
 
 /* (Node and peer from s->plink: across MPI ranks rank 0 samples every rank's
- * ports, whose state the others lend it (net/par.c), on copies it never set up.) */
+ * ports, whose state the others lend it (net/shard.c), on copies it never set up.) */
 static inline uint32_t peer_node(const struct sim *s, uint32_t pid) { return sim_peer_node(s, pid); }
 
 /* For every edge switch B: the switches from which B is reachable through
@@ -506,7 +506,7 @@ int pfc_ports_write(const struct sim *s, const char *dir, struct err *e)
     if (!f)
         return -1;
     for (uint32_t pid = 0; pid < s->n_ports; pid++) {
-        const struct port *pt = &s->ports[pid]; /* (across MPI ranks, what every rank sent rank 0: net/par.c) */
+        const struct port *pt = &s->ports[pid]; /* (across MPI ranks, what every rank sent rank 0: net/shard.c) */
         uint32_t node = sim_port_node(s, pid);
         const struct node *nd = &s->nodes[node];
         simtime_t t = pt->paused_time;

@@ -3,6 +3,7 @@
 #include "stats/output.h"
 #include "core/proc.h"
 #include "core/xalloc.h"
+#include "engine/engine.h"
 #include "stats/collective.h"
 #include "stats/simai.h"
 #include "stats/monitor.h"
@@ -499,7 +500,7 @@ static void watchdog_open(struct output *o, simtime_t *first)
  * progress line; only what every rank must run alike, at the same events:
  * the watchdog, and the check for a signal. Its sample hook is there even
  * without a watchdog: the samples are rank 0's (monitors too), taken by every
- * rank at rank 0's times (net/par.c par_sample). */
+ * rank at rank 0's times (net/shard.c par_sample). */
 static int follower_open(struct output *o)
 {
     struct sim_hooks *h = &o->sc->sim.hooks;
@@ -562,12 +563,12 @@ static void json_u64_list(FILE *f, const char *key, const uint64_t *v, size_t n)
     fprintf(f, "],\n");
 }
 
-/* run.threads > 1: the engine's own figures (net/par.c), beside summary.json,
+/* run.threads > 1: the engine's own figures (net/shard.c), beside summary.json,
  * which a parallel run writes byte for byte as the serial run does. */
 static int write_parallel(struct output *o, struct err *e)
 {
     const struct sim *s = &o->sc->sim;
-    struct par_stats st;
+    struct eng_stats st;
     uint32_t P = o->sc->n_parts;
     uint64_t *ev = xcalloc(P ? P : 1, sizeof *ev);
     if (!sim_parallel_stats(s, &st, ev, P)) {
@@ -588,7 +589,7 @@ static int write_parallel(struct output *o, struct err *e)
         json_u64_list(f, "port_array_held_bytes_per_rank", st.rss + 2 * st.ranks, st.ranks);
         uint64_t *parts = xcalloc(st.ranks, sizeof *parts);
         for (uint32_t i = 0; i < P; i++)
-            parts[par_rank_of(i, P, (int)st.ranks)]++;
+            parts[eng_rank_of(i, P, (int)st.ranks)]++;
         json_u64_list(f, "partitions_per_rank", parts, st.ranks);
         free(parts);
     }
