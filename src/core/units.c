@@ -150,6 +150,18 @@ const char *parse_double(const char *s, double *v)
     return NULL;
 }
 
+bool parse_whole(const char *s, uint64_t max, uint64_t *v)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s))
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(s, NULL, 10);
+    if (errno == ERANGE || x > max)
+        return false;
+    *v = x;
+    return true;
+}
+
 const char *parse_int(const char *s, int64_t *v)
 {
     if (!s || !*s)

@@ -20,6 +20,9 @@ const char *parse_time(const char *s, simtime_t *ps);
 const char *parse_size(const char *s, uint64_t *bytes);
 const char *parse_double(const char *s, double *v);
 const char *parse_int(const char *s, int64_t *v);
+/* Decimal digits only (no sign, space or fraction), at most max: what C++'s
+ * `>>` into an unsigned reads from an ns-3 or SimAI file. */
+bool parse_whole(const char *s, uint64_t max, uint64_t *v);
 /* on/off, true/false, yes/no, 1/0. */
 const char *parse_bool(const char *s, bool *v);
 

@@ -123,14 +123,14 @@ static const struct param lb_params[] = {
     PARAM_END};
 
 const struct param cfg_traffic_params[] = {
-    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation, burst, or a collective job (README: Collectives)", TRAFFIC_CHOICES, 0, 0},
+    {"pattern", P_ENUM, F(cfg_traffic, pattern), "poisson", "poisson arrivals at a load, an ns-3 flow file, none, incast, permutation, burst, a collective job (README: Collectives), or simai: a SimAI training workload (docs/simai.md)", TRAFFIC_CHOICES, 0, 0},
     {"cdf", P_STR, F(cfg_traffic, cdf), "web_search", "flow-size CDF: a name from workloads/ (see below) or a path (.cdf or ns-3 percent format)", NULL, 0, 0},
     {"cdf_sampling", P_ENUM, F(cfg_traffic, cdf_sampling), "linear", "sample between CDF points (ns-3 traffic_gen) or at the points", CDF_SAMPLING_CHOICES, 0, 0},
     {"load", P_DOUBLE, F(cfg_traffic, load), "0.5", "poisson: offered load as a share of each host link; incast with repeat=poisson: share of the total host capacity (see load_of)", NULL, 0.000001, 1},
     {"load_of", P_ENUM, F(cfg_traffic, load_of), "host", "what load is a share of: host = the host links (above); core = the fabric's core capacity, the smallest total capacity of the links between two switch layers (leaf-spine: the leaves' uplinks), spread evenly over the hosts: each host offers load x core / total host capacity of its link (1:1 fabrics: the same as host)", LOAD_OF_CHOICES, 0, 0},
     {"start", P_TIME, F(cfg_traffic, start), "0", "poisson, repeated incast: time of the first possible arrival; else when the flows start", NULL, 0, 0},
     {"duration", P_TIME, F(cfg_traffic, duration), "5ms", "poisson, repeated incast and bursts: generated during [start, start+duration)", NULL, 0, 0},
-    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished; 3s: once its last byte left the sender), or -", NULL, 0, 0},
+    {"file", P_STR, F(cfg_traffic, file), "", "pattern=file: an ns-3 flow file; an optional 7th field lists the flow ids it waits for, e.g. 0,3+0.000002 (2 us after both finished; 3s: once its last byte left the sender), or -; pattern=simai: the SimAI workload file (AICB format)", NULL, 0, 0},
     {"intra_rack", P_DOUBLE, F(cfg_traffic, intra_rack), "-1", "poisson: share of destinations in the sender's rack (ToR), e.g. 0.25 for 1:3 intra:inter; -1 = uniform over all other hosts", NULL, -1, 1},
     {"incast_ratio", P_STR, F(cfg_traffic, incast_ratio), "1", "poisson: senders per arrival, N or LO-HI (uniform): each arrival at a receiver brings that many distinct senders, one CDF-sized flow each, and load is the share of each receiver's link (PCN sec. 7.4: 1-15); 1 = sender-driven arrivals, one flow each", NULL, 0, 0},
     {"fan_in", P_INT, F(cfg_traffic, fan_in), "16", "incast: distinct random senders (< number of hosts); burst: random senders when senders is empty", NULL, 1, 1e7},
@@ -143,14 +143,14 @@ const struct param cfg_traffic_params[] = {
     {"pg", P_INT, F(cfg_traffic, pg), "0", "priority group of this generator's flows; 0 = transport.pg", NULL, 0, 7},
     {"collective", P_ENUM, F(cfg_traffic, collective), "ring_allreduce", "pattern=collective: the algorithm; size is NCCL's S, the per-host buffer (README: Collectives)", COLL_CHOICES, 0, 0},
     {"group", P_INT, F(cfg_traffic, group), "0", "collective: hosts in the job; 0 = every host not in an earlier job", NULL, 0, 1e7},
-    {"iterations", P_INT, F(cfg_traffic, iterations), "1", "collective: times the collective runs, each after the previous one ended at that host plus compute_gap", NULL, 1, 1e6},
+    {"iterations", P_INT, F(cfg_traffic, iterations), "1", "collective: times the collective runs, each after the previous one ended at that host plus compute_gap; simai: training iterations (SimAI runs 1)", NULL, 1, 1e6},
     {"compute_gap", P_TIME, F(cfg_traffic, compute_gap), "0", "collective: compute time between a host's last flow of an iteration and its first of the next", NULL, 0, 0},
     {"placement", P_ENUM, F(cfg_traffic, placement), "contiguous", "collective: ranks on the lowest free host ids, on random free hosts, spread one per ToR in turn (the most spine crossings: a stress case, not a rail-optimised placement), or rail: whole free GPU servers, rank r on GPU r mod G (topology.type = rail)", COLL_PLACE_CHOICES, 0, 0},
-    {"chunks", P_INT, F(cfg_traffic, chunks), "1", "collective: pieces (NCCL's slices) each transfer of a channel is cut into and pipelined: a piece follows the one before on its queue pair back to back, and goes once the bytes it carries have arrived", NULL, 1, 1024},
+    {"chunks", P_INT, F(cfg_traffic, chunks), "1", "collective: pieces (NCCL's slices) each transfer of a channel is cut into and pipelined: a piece follows the one before on its queue pair back to back, and goes once the bytes it carries have arrived; also each collective of a simai job", NULL, 1, 1024},
     {"channels", P_INT, F(cfg_traffic, channels), "1", "collective: NCCL channels: each transfer split over this many queue pairs per peer, each with its own fixed source port (so ECMP spreads them) kept for the whole job", NULL, 1, 64},
     {"hierarchy", P_ENUM, F(cfg_traffic, hierarchy), "flat", "collective on GPU servers (topology.type = rail; ranks filling whole servers): flat = every channel one ring in rank order; rail = NCCL's rail-aligned rings (channel c enters server m at GPU (c-m) mod G, crosses it over NVLink, leaves by the GPU before: every hop between servers stays on one rail); server = hierarchical all-reduce: reduce-scatter inside each server, a ring all-reduce across servers per rail, all-gather inside", COLL_HIER_CHOICES, 0, 0},
     {"alltoall", P_ENUM, F(cfg_traffic, alltoall), "pairwise", "collective=alltoall: n-1 pairwise steps (r -> r+s), or all n(n-1) flows at once", COLL_A2A_CHOICES, 0, 0},
-    {"hosts", P_STR, F(cfg_traffic, hosts), "", "collective: the group's host ids in rank order, e.g. 0-7 or 3,9,12; empty = group and placement", NULL, 0, 0},
+    {"hosts", P_STR, F(cfg_traffic, hosts), "", "collective: the group's host ids in rank order, e.g. 0-7 or 3,9,12; empty = group and placement; simai: the GPUs (their NIC host ids) in rank order; empty = the lowest free GPUs", NULL, 0, 0},
     PARAM_END};
 
 const struct param cfg_flow_params[] = {
@@ -175,6 +175,13 @@ static const struct param output_params[] = {
     {"imbalance_interval", P_TIME, F(cfg_output, imbalance_interval), "0", "imbalance.csv: per edge switch, (max - min) / mean of its uplinks' bytes in each window of this length (ConWeave: 100us); 0 = off", NULL, 0, 0},
     PARAM_END};
 
+static const struct param simai_params[] = {
+    {"conf", P_STR, F(cfg_simai, conf), "", "a SimAI.conf (ns-3-alibabacloud's network config): its keys are applied where this key is set, so keys set after it override it (docs/simai.md lists which are read, warned about and ignored)", NULL, 0, 0},
+    {"channels", P_INT, F(cfg_simai, channels), "0", "pattern=simai: rings (channels) of a ring collective whose GPUs fill several servers alike, each ring entering and leaving a server on one rail (NCCL-like), the bytes split evenly; 0 = the GPUs per server in it; 1 = one ring", NULL, 0, 64},
+    {"ring_order", P_ENUM, F(cfg_simai, ring_order), "simai", "pattern=simai, rings across servers: simai = SimAI's order (every server visited alike: ring c leaves a server from GPU c-1, enters the next at GPU c, another rail); rail = every other server reversed, so a ring leaves and enters on one rail (NCCL on rail-optimised fabrics)", SIMAI_RING_CHOICES, 0, 0},
+    {"send_lat", P_TIME, F(cfg_simai, send_lat), "0", "pattern=simai: delay before every flow of the job, SimAI's AS_SEND_LAT (its docs: 6us)", NULL, 0, 1e15},
+    PARAM_END};
+
 const struct cfg_section cfg_sections[] = {
     {"run", run_params, offsetof(struct config, run)},
     {"topology", topology_params, offsetof(struct config, topology)},
@@ -183,6 +190,7 @@ const struct cfg_section cfg_sections[] = {
     {"lb", lb_params, offsetof(struct config, lb)},
     {"traffic", cfg_traffic_params, offsetof(struct config, traffic)},
     {"output", output_params, offsetof(struct config, output)},
+    {"simai", simai_params, offsetof(struct config, simai)},
     {NULL, NULL, 0},
 };
 

@@ -26,8 +26,8 @@ enum ack_prio { ACK_PRIO_OFF, ACK_PRIO_ON, ACK_PRIO_NIC };
 enum nic_wake { NIC_WAKE_EXACT, NIC_WAKE_NS3 };
 #define NIC_WAKE_CHOICES "exact|ns3"
 enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST,
-                       TRAFFIC_COLLECTIVE };
-#define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst|collective"
+                       TRAFFIC_COLLECTIVE, TRAFFIC_SIMAI };
+#define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst|collective|simai"
 enum traffic_repeat { REPEAT_OFF, REPEAT_POISSON };
 #define REPEAT_CHOICES "off|poisson"
 enum cdf_sampling { CDF_LINEAR, CDF_STEP };
@@ -170,6 +170,16 @@ struct cfg_output {
     bool partition_report;        /* partition.csv / partition.json (stats/partrep.c) */
 };
 
+/* [simai]: SimAI inputs (docs/simai.md). */
+enum simai_ring { SIMAI_RING_SIMAI, SIMAI_RING_RAIL };
+#define SIMAI_RING_CHOICES "simai|rail"
+struct cfg_simai {
+    char conf[PARAM_STR_MAX]; /* SimAI.conf, read where this key is set */
+    simtime_t send_lat;       /* SimAI's AS_SEND_LAT: before every flow of a SimAI job */
+    int64_t channels;         /* rings per collective across servers; 0 = the GPUs per server in it */
+    int ring_order;           /* enum simai_ring */
+};
+
 /* Settings that exist only because the scenario came from an ns-3 config. */
 struct cfg_ns3 {
     bool active;
@@ -192,6 +202,7 @@ struct config {
     struct cfg_lb lb;
     struct cfg_traffic traffic;
     struct cfg_output output;
+    struct cfg_simai simai;
     struct cfg_ns3 ns3;
     /* [cc.NAME] / [lb.NAME] sections: each registered scheme's parameter
      * block, allocated by config_init, indexed like cc_registry[]/lb_registry[]. */

@@ -10,11 +10,19 @@
 
 /* Load a scenario file into c (already config_init'ed). Tells an INI file
  * from an ns-3 HPCC config.txt by content: the first non-blank, non-comment
- * line is "[section]" or "key = value" for INI, "UPPER_CASE_KEY value" for ns-3. */
+ * line is "[section]" or "key = value" for INI, "UPPER_CASE_KEY value" for ns-3;
+ * a SimAI workload starts with its parallelism policy (simai_looks_workload). */
 int config_load_file(struct config *c, const char *path, struct err *e);
 /* text is the whole file; fname is only used in messages and for run.name. */
 int config_load_ini(struct config *c, const char *text, const char *fname, struct err *e);
 int config_load_ns3(struct config *c, const char *text, const char *fname, struct err *e);
+/* A SimAI training workload as the scenario (load_simai.c): traffic.pattern =
+ * simai with the file as traffic.file, topology.type = file (topology.file
+ * names the SimAI topology). */
+int config_load_simai(struct config *c, const char *text, const char *fname, struct err *e);
+/* A SimAI.conf applied to c (simai.conf does it where it is set): its keys as
+ * an ns-3 config's, less those SimAI's frontend does not use (docs/simai.md). */
+int config_load_simai_conf(struct config *c, const char *path, struct err *e);
 /* One --set option "section.key=value"; the section is everything before the
  * last '.' of the key part (cc.dcqcn.rate_ai=50Mbps -> [cc.dcqcn] rate_ai). */
 int config_apply_set(struct config *c, const char *opt, struct err *e);

@@ -12,6 +12,7 @@
 #include "net/lb.h"
 #include "scenario/load_impl.h"
 #include "scenario/sweepspec.h"
+#include "traffic/simai.h"
 
 /* ---------------------------------------------------------------- origins */
 
@@ -269,7 +270,14 @@ int cfg_set_key(struct config *c, const char *sec, const char *key, const char *
         return errf(e, "%s: %s.%s: bad %s '%.100s': %s", where, sec, key, type_word(p->type), val, why);
     if (record && cfg_origin_set(c, sec, key, where) < 0)
         return errf(e, "%s: out of memory", where);
-    return record ? note_section(c, sec, where, e) : 0;
+    if (record && note_section(c, sec, where, e) < 0)
+        return -1;
+    if (strcmp(sec, "simai") == 0 && strcmp(key, "conf") == 0 && *val) { /* its keys take effect here: later keys override them */
+        struct err sub;
+        if (config_load_simai_conf(c, val, &sub) < 0)
+            return errf(e, "%s: simai.conf: %s", where, sub.msg); /* names this line, then the conf's */
+    }
+    return 0;
 }
 
 /* [sweep] section.key = values (scenario/sweepspec.h): the key must exist and
@@ -631,7 +639,9 @@ int config_load_file(struct config *c, const char *path, struct err *e)
         errf(e, "%s:%d: NUL byte: not a text file", path, line);
         goto out;
     }
-    rc = looks_ns3(text) ? config_load_ns3(c, text, path, e) : config_load_ini(c, text, path, e);
+    rc = simai_looks_workload(text) ? config_load_simai(c, text, path, e)
+         : looks_ns3(text)          ? config_load_ns3(c, text, path, e)
+                                    : config_load_ini(c, text, path, e);
 out:
     free(text);
     fclose(f);

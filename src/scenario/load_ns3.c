@@ -10,6 +10,7 @@
 #include "net/cc.h"
 #include "net/lb.h"
 #include "scenario/load_impl.h"
+#include "traffic/traffic.h"
 
 /* ------------------------------------------------------------ ns-3 config */
 
@@ -149,14 +150,7 @@ static bool all_digits(const char *s)
 /* Unsigned integer as ns-3 reads it into uint32_t/uint64_t (no sign, no fraction). */
 static bool tok_uint(const char *s, uint64_t max, uint64_t *v)
 {
-    if (!all_digits(s))
-        return false;
-    errno = 0;
-    unsigned long long x = strtoull(s, NULL, 10);
-    if (errno == ERANGE || x > max)
-        return false;
-    *v = x;
-    return true;
+    return parse_whole(s, max, v);
 }
 
 static bool tok_double(const char *s, double *v)
@@ -344,7 +338,24 @@ static int ns3_cc_key(struct config *c, const struct ns3_key *k, const char *tok
     return took;
 }
 
-int config_load_ns3(struct config *c, const char *text, const char *fname, struct err *e)
+/* SimAI.conf (ns-3-alibabacloud's ReadConf) adds these keys to the ns-3 set:
+ * read, checked for a value, and not modelled. */
+static const char *const simai_only[] = {"BW_MON_FILE", "RATE_MON_FILE", "CNP_MON_FILE", "MON_START", "MON_END",
+                                         "QP_MON_INTERVAL", "BW_MON_INTERVAL", "QLEN_MON_INTERVAL",
+                                         "NIC_TOTAL_PAUSE_TIME"};
+
+static bool simai_only_key(const char *tok)
+{
+    for (size_t i = 0; i < sizeof simai_only / sizeof simai_only[0]; i++)
+        if (strcmp(tok, simai_only[i]) == 0)
+            return true;
+    return false;
+}
+
+/* simai: a SimAI.conf, read as SimAI's ReadConf/SetupNetwork use it: the
+ * topology and flows come from elsewhere (TOPOLOGY_FILE, FLOW_FILE ignored),
+ * its output paths and SIMULATOR_STOP_TIME are not used, GLOBAL_T is always 1. */
+static int load_ns3(struct config *c, const char *text, const char *fname, bool simai, struct err *e)
 {
     char *buf = strdup(text);
     struct ns3_val *vals = calloc(NS3_NKEYS, sizeof *vals);
@@ -365,6 +376,16 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
             if (*tok == '#') /* not in ns-3 (where it is just an unknown key); a comment here */
                 break;
             int ki = ns3_key_index(tok);
+            if (ki < 0 && simai && simai_only_key(tok)) {
+                char *v = next_tok(&p);
+                if (!v) {
+                    errf(e, "%s:%d: %s needs a value", fname, line, tok);
+                    goto out;
+                }
+                warnf("%s:%d: %s is not modelled (SimAI's monitors and pause budget; use the output.* monitors)", fname,
+                      line, tok);
+                break;
+            }
             if (ki < 0) {
                 warnf("%s:%d: unknown ns-3 key %.60s (ignored, as ns-3 does)", fname, line, tok);
                 break;
@@ -400,6 +421,17 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
         else
             snprintf(where, sizeof where, "%s", fname);
         uint64_t u = tok && all_digits(tok) ? strtoull(tok, NULL, 10) : 0;
+        if (simai) { /* what SimAI's frontend does not take from its conf */
+            if (k->sp == S_TOPO || k->sp == S_FLOW || k->sp == S_FCT || k->sp == S_PFC || k->sp == S_QFILE ||
+                k->sp == S_QSTART || k->sp == S_QEND || strcmp(k->name, "SIMULATOR_STOP_TIME") == 0)
+                continue;
+            if (strcmp(k->name, "GLOBAL_T") == 0) { /* ReadConf: conf >> global_t; global_t = 1; */
+                if (present && u != 1)
+                    warnf("%s: GLOBAL_T %llu: SimAI always uses 1 (the largest pair's BDP as every window)", where,
+                          (unsigned long long)u);
+                tok = "1";
+            }
+        }
         switch (k->act) {
         case A_SET:
             if (ns3_conv(val, sizeof val, tok, k->conv) < 0) {
@@ -539,11 +571,33 @@ int config_load_ns3(struct config *c, const char *text, const char *fname, struc
         warnf("%s: ignored keys for CC modes not implemented yet (CC_MODE here is %s): %s", fname, selected, others);
     if (ns3_maps(c, fname, vals, e) < 0)
         goto out;
-    c->ns3.active = true;
-    cfg_default_name(c, fname, true);
+    if (!simai) {
+        c->ns3.active = true;
+        cfg_default_name(c, fname, true);
+    }
     rc = 0;
 out:
     free(buf);
     free(vals);
+    return rc;
+}
+
+int config_load_ns3(struct config *c, const char *text, const char *fname, struct err *e)
+{
+    return load_ns3(c, text, fname, false, e);
+}
+
+int config_load_simai_conf(struct config *c, const char *path, struct err *e)
+{
+    char *text;
+    if (read_text_file(path, &text, e) < 0)
+        return -1;
+    const char *source = c->source[0] ? c->source : NULL;
+    char keep[PARAM_STR_MAX];
+    snprintf(keep, sizeof keep, "%s", source ? source : "");
+    int rc = load_ns3(c, text, path, true, e);
+    if (source)
+        cfg_set_source(c, keep); /* the scenario stays the workload or INI file */
+    free(text);
     return rc;
 }

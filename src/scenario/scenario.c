@@ -574,7 +574,7 @@ static int build_hosts(struct sim *s, const struct topo *t, struct err *e)
 }
 
 /* Switch MMU and ECN, per ns-3 HPCC's third.cc. */
-static int build_mmu(struct sim *s, const struct cfg_switch *sw, uint64_t nic_rate, struct err *e)
+static int build_mmu(struct sim *s, const struct topo *t, const struct cfg_switch *sw, uint64_t nic_rate, struct err *e)
 {
     uint32_t max_wire = s->p.mtu + s->data_hdr;
     for (uint32_t n = 0; n < s->n_nodes; n++) {
@@ -585,7 +585,9 @@ static int build_mmu(struct sim *s, const struct cfg_switch *sw, uint64_t nic_ra
         for (uint32_t k = 0; k < nd->nports; k++) { /* every switch checked, another rank's on a copy */
             const struct port_link *pl = &s->plink[nd->port0 + k];
             struct port scratch = {.rate = pl->rate}, *pt = sim_node_here(s, n) ? &s->ports[nd->port0 + k] : &scratch;
-            if (port_ecn(sw, pt, e) < 0)
+            if (t->nodes[n].nvswitch) /* SimAI's NVSwitchNode has no ECN (simaitopo.c) */
+                pt->kmin = pt->kmax = UINT32_MAX, pt->pmax = 0;
+            else if (port_ecn(sw, pt, e) < 0)
                 return -1;
             pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pl->rate, pl->delay, max_wire);
             pt->pfc_shift = pfc_shift_for(sw, pl->rate, nic_rate);
@@ -814,7 +816,7 @@ int scenario_build(struct scenario *sc, struct err *e)
     if (setup_signal() || build_hosts(s, t, e) < 0)
         return setup_signal() ? setup_stopped(e) : -1;
     uint64_t nic_rate = s->plink[s->nics[0].port].rate;
-    if (build_mmu(s, sw, nic_rate, e) < 0)
+    if (build_mmu(s, t, sw, nic_rate, e) < 0)
         return -1;
     sim_routes_fill(sc);
     if (build_link_events(s, t, sw, nic_rate, e) < 0)

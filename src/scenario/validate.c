@@ -80,7 +80,7 @@ static int validate_workload_hosts(const struct config *c, struct err *e)
     else if (c->run.stop == 0 && topo_check_fails_connected(&t, &sub) < 0)
         rc = errf(e, "%s: topology.fail: %s", where_of2(c, "topology.fail", "ns3.link_down"), sub.msg);
     else if (workload_needs_topology(c) && workload_check(c, &t, &wk, &sub) < 0)
-        rc = errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg);
+        rc = wk.key[0] ? errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg) : errf(e, "%s", sub.msg);
     topo_free(&t);
     return rc;
 }
@@ -100,6 +100,9 @@ size_t config_unused_scheme_keys(const struct config *c, config_unused_fn fn, vo
         if (!dot || dot == k + 2)
             continue;
         if (c->ns3.active && strncmp(w, c->source, src_len) == 0 && w[src_len] == ':')
+            continue;
+        size_t conf_len = strlen(c->simai.conf); /* a SimAI.conf sets every CC's keys too, as an ns-3 config */
+        if (conf_len && strncmp(w, c->simai.conf, conf_len) == 0 && w[conf_len] == ':')
             continue;
         char name[64], why[200];
         snprintf(name, sizeof name, "%.*s", (int)(dot - k - 3), k + 3);
@@ -194,7 +197,7 @@ int config_validate(struct config *c, struct err *e)
     struct wl_key wk;
     struct err sub;
     if (workload_check(c, NULL, &wk, &sub) < 0) /* [traffic], [traffic.NAME], [flow.NAME]; the topology comes last */
-        return errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg);
+        return wk.key[0] ? errf(e, "%s: %s", where_of2(c, wk.key, wk.alt), sub.msg) : errf(e, "%s", sub.msg);
     if (!cc_find(c->transport.cc)) {
         cfg_scheme_names(names, sizeof names, false, false, c->transport.cc);
         return errf(e, "%s: transport.cc: unknown congestion control '%.80s' (%s)", where_of(c, "transport.cc"),

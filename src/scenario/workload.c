@@ -21,6 +21,7 @@
 #include <string.h>
 #include "scenario/scenario.h"
 #include "traffic/collective.h"
+#include "traffic/simai.h"
 
 uint64_t workload_stream(const char *section)
 {
@@ -74,7 +75,7 @@ static bool uses_load(const struct cfg_traffic *g)
 static bool uses_topology(const struct cfg_traffic *g)
 {
     return g->pattern == TRAFFIC_INCAST || g->pattern == TRAFFIC_PERMUTATION || g->pattern == TRAFFIC_BURST ||
-           g->pattern == TRAFFIC_COLLECTIVE || (g->load_of == LOAD_OF_CORE && uses_load(g));
+           g->pattern == TRAFFIC_COLLECTIVE || g->pattern == TRAFFIC_SIMAI || (g->load_of == LOAD_OF_CORE && uses_load(g));
 }
 
 bool workload_needs_topology(const struct config *c)
@@ -173,6 +174,37 @@ static int check_gen(const struct config *c, const char *s, const struct cfg_tra
         free(ids);
         return rc;
     }
+    case TRAFFIC_SIMAI: {
+        if (!g->file[0])
+            return fail(k, s, "file", "pattern", e, "pattern=simai needs %s.file, the SimAI workload", s);
+        struct simai_workload w;
+        if (simai_read(&w, g->file, e) < 0) {
+            k->key[0] = k->alt[0] = 0; /* the message names the file and line */
+            return -1;
+        }
+        uint32_t *ids = NULL;
+        size_t n = 0;
+        const char *why;
+        int rc = 0;
+        uint32_t ng = t ? topo_n_gpus(t) : 0;
+        if (host_list_parse(g->hosts, &ids, &n, &why) < 0)
+            rc = fail(k, s, "hosts", NULL, e, "hosts: bad host list '%.100s': %s", g->hosts, why);
+        else if (n && n != w.all_gpus)
+            rc = fail(k, s, "hosts", "file", e, "hosts: %zu GPUs listed, the workload has all_gpus: %" PRIu32, n, w.all_gpus);
+        else if (t && w.all_gpus > ng)
+            rc = fail(k, s, "file", NULL, e, "file: the workload needs %" PRIu32 " GPUs (all_gpus), the topology has %" PRIu32
+                      "%s", w.all_gpus, ng, t->n_gpus ? "" : " (hosts; a SimAI topology counts GPUs)");
+        for (size_t i = 0; t && !rc && i < n; i++) {
+            bool gpu = false;
+            for (uint32_t j = 0; j < ng && !gpu; j++)
+                gpu = topo_gpu_nic(t, j) == ids[i];
+            if (!gpu)
+                rc = fail(k, s, "hosts", NULL, e, "hosts: node %" PRIu32 " is not a GPU's NIC host", ids[i]);
+        }
+        free(ids);
+        simai_free(&w);
+        return rc;
+    }
     case TRAFFIC_PERMUTATION:
         if (t && nh < 2)
             return fail(k, s, "pattern", NULL, e, "pattern=permutation needs at least 2 hosts, the topology has %" PRIu32,
@@ -264,6 +296,61 @@ int workload_check(const struct config *c, const struct topo *t, struct wl_key *
         if (check_flow(&c->flows[i], t, k, e) < 0)
             return -1;
     return 0;
+}
+
+/* A SimAI job (traffic/simai.c): ranks on the listed GPUs or the lowest free ones. */
+static int gen_simai(struct flow_list *out, const struct config *c, const char *s, const struct cfg_traffic *g,
+                     const struct topo *t, uint8_t *taken, uint16_t pg, struct err *e)
+{
+    struct simai_workload w;
+    if (simai_read(&w, g->file, e) < 0)
+        return -1;
+    uint32_t ng = topo_n_gpus(t), *ids = NULL, *gpus = calloc(w.all_gpus, sizeof *gpus);
+    size_t n = 0;
+    const char *why;
+    int rc = 0;
+    if (!gpus || host_list_parse(g->hosts, &ids, &n, &why) < 0) {
+        rc = errf(e, "%s.hosts: bad host list or out of memory", s);
+        goto out;
+    }
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < ng && k < w.all_gpus; j++) {
+        uint32_t nic = topo_gpu_nic(t, j), nvl = topo_gpu_nvl(t, j);
+        bool take = false;
+        if (n) {
+            for (size_t i = 0; i < n && !take; i++)
+                if (ids[i] == nic) {
+                    gpus[i] = j;
+                    take = true;
+                }
+        } else if (!taken[t->host_index[nic]]) {
+            gpus[k] = j;
+            take = true;
+        }
+        if (!take)
+            continue;
+        k++;
+        taken[t->host_index[nic]] = 1;
+        if (nvl != UINT32_MAX)
+            taken[t->host_index[nvl]] = 1;
+    }
+    if (k < w.all_gpus) {
+        rc = errf(e, "%s.file: the workload needs %" PRIu32 " GPUs, %" PRIu32 " are free (earlier jobs took the rest)", s,
+                  w.all_gpus, k);
+        goto out;
+    }
+    struct simai_opts o = {.name = s, .iterations = (uint32_t)g->iterations, .chunks = (uint32_t)g->chunks,
+                           .channels = (uint32_t)c->simai.channels, .rail_rings = c->simai.ring_order == SIMAI_RING_RAIL, .start = g->start, .send_lat = c->simai.send_lat, .pg = pg, .gpus = gpus};
+    rc = traffic_simai(out, t, &w, &o, e);
+    if (rc < 0 && strcmp(s, "traffic") != 0) {
+        struct err sub = *e;
+        errf(e, "[%s] %s", s, sub.msg);
+    }
+out:
+    free(ids);
+    free(gpus);
+    simai_free(&w);
+    return rc;
 }
 
 /* One generator's flows, appended to out. Errors other than a flow file's
@@ -378,6 +465,8 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
         free(ids);
         break;
     }
+    case TRAFFIC_SIMAI:
+        return gen_simai(out, c, s, g, t, taken, pg, e);
     default:
         rc = errf(&sub, "traffic.pattern: unknown pattern %d", g->pattern);
     }

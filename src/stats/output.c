@@ -5,6 +5,7 @@
 #include "core/xalloc.h"
 #include "engine/engine.h"
 #include "stats/collective.h"
+#include "stats/simai.h"
 #include "stats/monitor.h"
 #include "stats/partrep.h"
 #include "core/units.h"
@@ -272,7 +273,7 @@ static bool on_progress(void *ctx, const struct sim *s)
 
 const char *const output_owned_files[] = {"fct.csv", "pfc.csv", "pfc_ports.csv", "summary.json", "collective.csv", "queue.csv",
                                           "util.csv", "flow_rate.csv", "paused.csv", "imbalance.csv", "partition.csv",
-                                          "partition.json", "parallel.json", NULL};
+                                          "partition.json", "parallel.json", "ncclFlowModel_EndToEnd.csv", NULL};
 
 #define TMP_PREFIX ".rocesim-run-"
 
@@ -752,7 +753,7 @@ int output_finish(struct output *o, struct err *e)
         return 0;
     if (o->printed)
         fputc('\n', stderr);
-    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0 ||
+    if (write_fct(o, e) < 0 || collective_write_csv(o->sc, o->tmp, e) < 0 || simai_write_csv(o->sc, o->tmp, e) < 0 || monitors_finish(o->mon, s, e) < 0 || pfc_ports_write(s, o->tmp, e) < 0 ||
         partrep_finish(o->part, o->tmp, e) < 0 || write_parallel(o, e) < 0)
         return name_final(o, e), -1;
     char path[PATH_BUF + 64];
@@ -919,6 +920,7 @@ int output_finish(struct output *o, struct err *e)
         fprintf(f, "  \"watchdog\": null,\n");
     }
     collective_write_json(f, o->sc); /* only with collective jobs */
+    simai_write_json(f, o->sc);      /* only with SimAI jobs */
     fprintf(f, "  \"sim_time_ns\": %lld,\n", (long long)(s->now / T_NS));
     fprintf(f, "  \"max_rtt_ns\": %lld,\n  \"max_bdp_bytes\": %llu,\n", (long long)(o->sc->max_rtt / T_NS),
             (unsigned long long)o->sc->max_bdp);

@@ -414,7 +414,7 @@ int topo_read_ns3(struct topo *t, const char *path, struct err *e)
     char *text = read_all(path, e);
     if (!text)
         return -1;
-    int rc = topo_parse_ns3(t, text, path, e);
+    int rc = topo_looks_simai(text) ? topo_parse_simai(t, text, path, e) : topo_parse_ns3(t, text, path, e);
     free(text);
     return rc;
 }

@@ -17,6 +17,8 @@ void topo_free(struct topo *t)
     free(t->adj_off);
     free(t->adj_link);
     free(t->fails);
+    free(t->gpu_nic);
+    free(t->gpu_nvl);
     memset(t, 0, sizeof *t);
 }
 

@@ -48,6 +48,7 @@ struct cfg_topology {
 struct topo_node {
     bool is_switch;
     uint8_t layer;
+    bool nvswitch; /* a SimAI NVSwitch (simaitopo.c): its ports never mark ECN, as SimAI's NVSwitchNode */
 };
 
 struct topo_link {
@@ -106,6 +107,12 @@ struct topo {
     /* routes_build: order each node's equal-cost next hops as ns-3 HPCC does
      * (topology.next_hop_order = ns3) instead of ascending by id. */
     bool ns3_hop_order;
+    /* SimAI topologies (simaitopo.c): GPU g's NIC is host gpu_nic[g] and, in a
+     * server with an NVSwitch, its NVLink port is host gpu_nvl[g] (UINT32_MAX:
+     * none); n_gpus = 0 for other topologies (every host is a GPU, no NVLink). */
+    uint32_t n_gpus, gpus_per_server;
+    uint32_t *gpu_nic, *gpu_nvl;
+    char gpu_type[16];
 };
 
 /* Build leafspine / fattree / clos / dumbbell from the [topology] section
@@ -146,6 +153,20 @@ const char *topo_naming_help(const struct topo *t);
  * rates outside [0,1], anything after the L links.
  * Node ids are used as they are; layers are assigned (topo_assign_layers). */
 int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct err *e);
+/* SimAI's topology files (gen_Topo_Template.py), simaitopo.c: "N GPS NV S L
+ * GPU_TYPE", the NV NVSwitch ids then the S switch ids, then L lines
+ * "a b rate delay error_rate". Nodes keep their ids; each GPU's NVLink
+ * becomes a host of its own (ids N, N+1, ...) on the NVSwitch, so a GPU is
+ * two one-link hosts: its NIC (id as in the file) and its NVLink port.
+ * topo_read_ns3 reads either format, told apart by the first line (six
+ * fields, the last a GPU type, for SimAI). */
+bool topo_looks_simai(const char *text);
+int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct err *e);
+/* GPUs: of a SimAI topology, else every host (in id order, no NVLink). */
+uint32_t topo_n_gpus(const struct topo *t);
+uint32_t topo_gpu_nic(const struct topo *t, uint32_t g);
+uint32_t topo_gpu_nvl(const struct topo *t, uint32_t g); /* UINT32_MAX: none */
+uint32_t topo_gpu_server(const struct topo *t, uint32_t g);
 int topo_read_ns3(struct topo *t, const char *path, struct err *e);
 /* Fill nodes[].layer for switches from their distance to hosts: a switch next
  * to a host is edge; others by switch-hop distance from the nearest edge

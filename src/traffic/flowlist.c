@@ -1,5 +1,6 @@
 /* Growable flow lists, their stable sort, and whole-file reading. */
 #include "traffic/traffic.h"
+#include "traffic/simai.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,9 @@ void flow_list_free(struct flow_list *l)
     free(l->names);
     free(l->deps);
     free(l->jobs);
+    for (size_t i = 0; i < l->n_simai; i++)
+        simai_sched_free(&l->simai[i]);
+    free(l->simai);
     memset(l, 0, sizeof *l);
 }
 

@@ -10,6 +10,7 @@
 
 struct topo;
 struct coll_job;
+struct simai_sched;
 
 struct flow_spec {
     uint32_t src, dst; /* host node ids */
@@ -55,6 +56,8 @@ struct flow_list {
     size_t n_deps, cap_deps;
     struct coll_job *jobs;        /* collective jobs (collective.h), flow_spec.job - 1 indexes it */
     size_t n_jobs;
+    struct simai_sched *simai;    /* SimAI training jobs (simai.h): what their report needs */
+    size_t n_simai;
 };
 /* Appends a copy of *f, unnamed. */
 int flow_list_push(struct flow_list *l, const struct flow_spec *f);

@@ -9,7 +9,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-all="ini ns3 set topo flow cdf"
+all="ini ns3 set topo flow cdf simai"
 
 seeds() {
     case $1 in
@@ -19,6 +19,7 @@ seeds() {
     topo) echo "$src/tests/shared/ns3-reference/topology.txt $src/tests/shared/ns3-reference/fat.txt" ; ls "$src"/tests/data/topo_*.txt ;;
     flow) echo "$src/tests/shared/ns3-reference/flow.txt $src/tests/data/flow_to_switch.txt" ;;
     cdf) echo "$src/tests/shared/workloads $src/tests/shared/workloads/ns3-format" ;;
+    simai) echo "$src/tests/data/simai" ;;
     *) echo "run.sh: unknown harness '$1' (known: $all)" >&2; exit 2 ;;
     esac
 }
