@@ -106,7 +106,7 @@ uint32_t topo_gpu_nvl(const struct topo *t, uint32_t g)
 
 uint32_t topo_gpu_server(const struct topo *t, uint32_t g)
 {
-    return t->n_gpus && t->gpus_per_server ? g / t->gpus_per_server : g;
+    return t->n_gpus && t->simai_gps ? g / t->simai_gps : g;
 }
 
 /* Appends s[0..n) to the buffer. */
@@ -263,7 +263,7 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
     if (topo_parse_ns3(t, out, fname, e) < 0)
         goto done;
     t->n_gpus = G;
-    t->gpus_per_server = gps;
+    t->simai_gps = gps;
     for (uint32_t i = 0; i < n; i++)
         t->nodes[i].nvswitch = is_nv[i];
     snprintf(t->gpu_type, sizeof t->gpu_type, "%.*s", (int)(h[5].n < 15 ? h[5].n : 15), h[5].s);

@@ -109,8 +109,10 @@ struct topo {
     bool ns3_hop_order;
     /* SimAI topologies (simaitopo.c): GPU g's NIC is host gpu_nic[g] and, in a
      * server with an NVSwitch, its NVLink port is host gpu_nvl[g] (UINT32_MAX:
-     * none); n_gpus = 0 for other topologies (every host is a GPU, no NVLink). */
-    uint32_t n_gpus, gpus_per_server;
+     * none); n_gpus = 0 for other topologies (every host is a GPU, no NVLink).
+     * simai_gps: GPUs per server of the SimAI file (not gpus_per_server above,
+     * whose servers are runs of consecutive host ids: here each GPU is two hosts). */
+    uint32_t n_gpus, simai_gps;
     uint32_t *gpu_nic, *gpu_nvl;
     char gpu_type[16];
 };
