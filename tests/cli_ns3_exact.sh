@@ -21,16 +21,28 @@
 #     the CC still runs on a flow's last ACK, whose rate change moves a pending
 #     wake-up to now. Without either, 63 FCTs differed; with only the first, 64;
 #     with only the second, 9.
-# usage: cli_ns3_exact.sh ROCESIM_BIN SOURCE_DIR CASE COUNT
+# A case may bring its own topology (CASE-topology.txt, read as mix/topology.txt)
+# and ns-3's pfc.txt (CASE-pfc-ns3.txt), which must then be rocesim's byte for
+# byte; DROPS, if given, is the lossless drops ns-3 printed ("Drop" lines).
+# usage: cli_ns3_exact.sh ROCESIM_BIN SOURCE_DIR CASE COUNT [DROPS]
 set -u
-bin=$(realpath "$1") src=$(realpath "$2") case=$3 count=$4
+bin=$(realpath "$1") src=$(realpath "$2") case=$3 count=$4 drops=${5:-}
 . "$(dirname "$0")/cli_lib.sh"
+d=$src/tests/ns3-ties
 mkdir -p "$tmp/mix"
-cp "$src/tests/ns3-ties/$case-config.txt" "$tmp/mix/config.txt"
-cp "$src/tests/ns3-ties/$case-flow.txt" "$src/tests/shared/ns3-reference/fat.txt" "$tmp/mix/"
+cp "$d/$case-config.txt" "$tmp/mix/config.txt"
+cp "$d/$case-flow.txt" "$tmp/mix/"
+if [ -f "$d/$case-topology.txt" ]; then
+    cp "$d/$case-topology.txt" "$tmp/mix/topology.txt"
+else
+    cp "$src/tests/shared/ns3-reference/fat.txt" "$tmp/mix/"
+fi
 (cd "$tmp" && "$bin" run mix/config.txt --out rs --quiet 2>/dev/null) || { echo "FAIL: run"; exit 1; }
 check test "$(wc -l < "$tmp/rs/fct.txt")" -eq "$count"
 # the same lines: addresses, ports, size, start, FCT and ideal FCT
-check cmp -s <(sort "$src/tests/ns3-ties/$case-fct-ns3.txt") <(sort "$tmp/rs/fct.txt")
+check cmp -s <(sort "$d/$case-fct-ns3.txt") <(sort "$tmp/rs/fct.txt")
+# PFC frames as ns-3 logs them: time, node, type, port, queue, pause/resume, in its order
+[ -f "$d/$case-pfc-ns3.txt" ] && check cmp "$d/$case-pfc-ns3.txt" "$tmp/rs/pfc.txt"
+[ -n "$drops" ] && check grep -q "\"drops_in_lossless_mode\": $drops," "$tmp/rs/summary.json"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
