@@ -21,6 +21,12 @@
 #     the CC still runs on a flow's last ACK, whose rate change moves a pending
 #     wake-up to now. Without either, 63 FCTs differed; with only the first, 64;
 #     with only the second, 9.
+#   hprp: the config HPCC's own `run.py --cc hp --hpai 50 --bw 100` writes
+#     (INT_MULTI 4, MIN_RATE 1000Mb/s, RP_TIMER 300, RATE_HAI 50Mb/s; file
+#     names, and QLEN_MON_END = QLEN_MON_START, changed), fat-web30's flows
+#     for 1 ms of arrivals (723), run to the end: all 723 lines. With INT_MULTI
+#     read as 1 (INT's byte and queue units 128 and 80 B instead of 512 and
+#     320) only 78 would match.
 # A case may bring its own topology (CASE-topology.txt, read as mix/topology.txt)
 # and ns-3's pfc.txt (CASE-pfc-ns3.txt), which must then be rocesim's byte for
 # byte; DROPS, if given, is the lossless drops ns-3 printed ("Drop" lines).

@@ -403,7 +403,7 @@ static void build_params(struct sim *s, const struct config *cfg)
  * attribute's default, then the UniformRandomVariable it is given), and so
  * does the model of each link whose error rate is above 0. Measured in ns-3
  * with every call of RngSeedManager::GetNextStreamIndex logged: 398 on the
- * 66-node incast (docs/validation.md, Appendix H). */
+ * 66-node incast, 2258 on fat.txt (docs/validation.md, Appendix H). */
 static uint64_t ns3_setup_streams(const struct topo *t)
 {
     uint64_t n = 6 * (uint64_t)t->n_nodes + 2;
