@@ -21,6 +21,13 @@
 #     the CC still runs on a flow's last ACK, whose rate change moves a pending
 #     wake-up to now. Without either, 63 FCTs differed; with only the first, 64;
 #     with only the second, 9.
+#   inc64: the 64->1 incast of 1 MB flows under DCQCN (validation.md Appendix
+#     A's incast-dcqcn: reference config, CC_MODE 1, 4 MiB buffer, a star of
+#     65 hosts): ns-3's pfc.txt, all 256 PAUSE/RESUME lines, needs RED's
+#     draws to be ns-3's (core/mrg32k3a.h) and its stream counter to start
+#     where third.cc's set-up leaves it (398 here); with another seed
+#     (run.seed or run.ns3_seed 2), or the counter started at 530, line 129
+#     differs. Its FCTs are not ns-3's yet (Appendix H): not compared.
 #   hprp: the config HPCC's own `run.py --cc hp --hpai 50 --bw 100` writes
 #     (INT_MULTI 4, MIN_RATE 1000Mb/s, RP_TIMER 300, RATE_HAI 50Mb/s; file
 #     names, and QLEN_MON_END = QLEN_MON_START, changed), fat-web30's flows
@@ -45,8 +52,9 @@ else
 fi
 (cd "$tmp" && "$bin" run mix/config.txt --out rs --quiet 2>/dev/null) || { echo "FAIL: run"; exit 1; }
 check test "$(wc -l < "$tmp/rs/fct.txt")" -eq "$count"
-# the same lines: addresses, ports, size, start, FCT and ideal FCT
-check cmp -s <(sort "$d/$case-fct-ns3.txt") <(sort "$tmp/rs/fct.txt")
+# the same lines: addresses, ports, size, start, FCT and ideal FCT (a case
+# without CASE-fct-ns3.txt is not ns-exact there yet and checks only the count)
+[ -f "$d/$case-fct-ns3.txt" ] && check cmp -s <(sort "$d/$case-fct-ns3.txt") <(sort "$tmp/rs/fct.txt")
 # PFC frames as ns-3 logs them: time, node, type, port, queue, pause/resume, in its order
 [ -f "$d/$case-pfc-ns3.txt" ] && check cmp "$d/$case-pfc-ns3.txt" "$tmp/rs/pfc.txt"
 [ -n "$drops" ] && check grep -q "\"drops_in_lossless_mode\": $drops," "$tmp/rs/summary.json"
