@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "core/eventq.h"
+#include "core/mrg32k3a.h"
 #include "core/rng.h"
 #include "core/simtime.h"
 #include "net/packet.h"
@@ -273,6 +274,8 @@ struct sim {
     struct sim_counters c;
     struct sim_hooks hooks;
     struct rng *red_rng;       /* per port, its RED marking draws (switch.c red_mark); NULL without ECN */
+    struct ns3_streams *red_ns3; /* run.ns3_timing with ECN: RED draws ns-3's instead, from its stream counter,
+                                  * which PFC frames move too (switch.c); NULL otherwise */
     struct rng *loss_rng;      /* per port, its link's loss draws; NULL when no link loses */
 
     uint32_t n_nodes, n_ports, n_hosts;

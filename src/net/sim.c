@@ -588,6 +588,7 @@ void sim_free(struct sim *s)
     free(s->dl.scratch);
     free(s->loss_rng);
     free(s->red_rng);
+    free(s->red_ns3);
     memset(s, 0, sizeof *s);
 }
 

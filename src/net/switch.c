@@ -70,6 +70,8 @@ void send_pfc(struct sim *s, uint32_t pid, int q, bool pause)
     p->flags = pause ? PF_PAUSE : 0;
     p->src = p->dst = s->ports[pid].node;
     p->flow = UINT32_MAX;
+    if (s->red_ns3) /* ns-3's SendPfc draws the frame's IPv4 identification from a new stream */
+        ns3_streams_skip(s->red_ns3);
     port_q_push(&s->ports[pid], 0, p);
     if (pause) {
         s->c.pfc_pause_frames++;
@@ -110,7 +112,10 @@ static void check_resume(struct sim *s, struct node *sw, uint32_t in_pid, int q)
 
 /* RED on the egress queue after the packet left it, as ns-3's ShouldSendCN.
  * Each port draws from its own stream, so its marks do not depend on the
- * order of other ports' events (a partitioned run: docs/parallel.md). */
+ * order of other ports' events (a partitioned run: docs/parallel.md). Under
+ * run.ns3_timing a draw is ns-3's instead: the first output of a new
+ * MRG32k3a stream numbered by ns-3's process-wide counter (core/mrg32k3a.h),
+ * in ns-3's event order. */
 static bool red_mark(struct sim *s, const struct port *pt, int q)
 {
     uint64_t b = pt->q[q].bytes;
@@ -118,7 +123,7 @@ static bool red_mark(struct sim *s, const struct port *pt, int q)
         return true;
     if (b > pt->kmin) {
         double prob = pt->pmax * (double)(b - pt->kmin) / (double)(pt->kmax - pt->kmin);
-        return rng_uniform(&s->red_rng[pt - s->ports]) < prob;
+        return (s->red_ns3 ? ns3_streams_first(s->red_ns3) : rng_uniform(&s->red_rng[pt - s->ports])) < prob;
     }
     return false;
 }
@@ -163,6 +168,8 @@ struct pkt *switch_dequeue(struct sim *s, uint32_t pid)
             /* a probe sees the fabric's RED (a CC's own marking keeps per-flow state) */
             p->flags |= PF_ECN;
             s->c.ecn_marks++;
+        } else if (s->red_ns3 && s->p.ecn && p->type != PKT_DATA && p->type != PKT_PROBE) {
+            (void)red_mark(s, pt, q); /* ns-3 asks ShouldSendCN about ACKs too: its draw moves the counter */
         }
         if (s->p.pfc)
             check_resume(s, sw, p->in_port, q);

@@ -19,7 +19,8 @@ static const struct param run_params[] = {
     {"threads", P_INT, F(cfg_run, threads), "1", "threads of one run: above 1 the fabric is split into run.partitions partitions run side by side in windows of the smallest delay of a link between them; outputs are byte-identical to run.threads = 1 (docs/parallel.md, which lists what must stay serial)", NULL, 1, 1024},
     {"partitions", P_INT, F(cfg_run, partitions), "0", "partitions of a parallel run (run.threads > 1) and of output.partition_report; more partitions than threads balance the load. 0 = auto: pods of a fattree or clos, else one per edge switch, and for run.threads > 1 at least 4 per thread (groups of edge switches); capped at the edge switches", NULL, 0, 1048576},
     {"max_memory", P_SIZE, F(cfg_run, max_memory), "0", "refuse (exit 2, before building) a fabric whose estimated set-up memory (routing tables, ports, flows; summary.json setup) exceeds this; 0 = what the machine has available (MemAvailable, else its physical memory); a larger size lets a run try anyway", NULL, 0, 0},
-    {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), and start flow-file flows where ns-3 does; for ns-exact comparisons", NULL, 0, 0},
+    {"ns3_timing", P_BOOL, F(cfg_run, ns3_timing), "off", "truncate serialisation and pacing to whole ns as ns-3 does (its links then run ~1 % fast), start flow-file flows where ns-3 does, and draw RED's random numbers as ns-3 does (MRG32k3a streams from its stream counter; run.seed is then its run number, RngRun); for ns-exact comparisons", NULL, 0, 0},
+    {"ns3_seed", P_INT, F(cfg_run, ns3_seed), "1", "under run.ns3_timing: ns-3's global seed (RngSeed) for RED's draws, as NS_GLOBAL_VALUE=RngSeed=N sets it there", NULL, 1, 4294944442.0},
     PARAM_END};
 
 static const struct param topology_params[] = {

@@ -41,6 +41,7 @@ struct cfg_run {
     simtime_t stop; /* 0 = until every flow is done */
     char name[PARAM_STR_MAX];
     bool ns3_timing;
+    int64_t ns3_seed; /* ns-3's RngSeed for RED's draws under ns3_timing (run.seed is its RngRun) */
     simtime_t deadlock_timeout; /* 0 = no PFC deadlock detection */
     char watchdog[PARAM_STR_MAX]; /* "auto", "off" or a time: see config.c */
     int64_t partitions;           /* 0 = auto (topo/partition.h) */

@@ -488,6 +488,23 @@ static void build_params(struct sim *s, const struct config *cfg)
     s->dl.timeout = cfg->run.deadlock_timeout;
 }
 
+/* The random streams ns-3 HPCC's third.cc has numbered before its first
+ * event, where its stream counter (core/mrg32k3a.h) stands when RED and PFC
+ * start taking streams. InternetStackHelper gives every node, host or switch,
+ * an Ipv4GlobalRouting (one UniformRandomVariable) and five IPv6 extensions
+ * (one each); third.cc's shared RateErrorModel takes two (its RanVar
+ * attribute's default, then the UniformRandomVariable it is given), and so
+ * does the model of each link whose error rate is above 0. Measured in ns-3
+ * with every call of RngSeedManager::GetNextStreamIndex logged: 398 on the
+ * 66-node incast, 2258 on fat.txt (docs/validation.md, Appendix H). */
+static uint64_t ns3_setup_streams(const struct topo *t)
+{
+    uint64_t n = 6 * (uint64_t)t->n_nodes + 2;
+    for (uint32_t i = 0; i < t->n_links; i++)
+        n += t->links[i].error_rate > 0 ? 2 : 0;
+    return n;
+}
+
 /* Nodes and ports: node n's ports are its links in file order. Every port's
  * link (s->plink); the port itself only where this process runs its node
  * (s->node_here), so across MPI ranks another rank's ports are pages never
@@ -549,8 +566,15 @@ static void build_ports(struct sim *s, const struct topo *t, const struct config
         if (s->plink[p].loss > 0 && (sim_port_here(s, p) || sim_port_here(s, s->plink[p].peer))) /* (the receiving end draws) */
             rng_seed(&s->loss_rng[p], (uint64_t)cfg->run.seed, LOSS_STREAM_BASE + p);
     /* and each port its own RED stream (switch.c red_mark), so a switch's
-     * marks do not depend on the order of other switches' events */
-    if (s->p.ecn) {
+     * marks do not depend on the order of other switches' events; under
+     * run.ns3_timing (one process, ns-3's event order) ns-3's draws instead:
+     * seed RngSeed, substream RngRun (run.seed), the stream counter where
+     * third.cc's set-up leaves it */
+    if (s->p.ecn && s->p.ns3_timing) {
+        s->red_ns3 = xcalloc(1, sizeof *s->red_ns3);
+        if (!ns3_streams_init(s->red_ns3, (uint64_t)cfg->run.ns3_seed, (uint64_t)cfg->run.seed, ns3_setup_streams(t)))
+            abort(); /* run.ns3_seed's range is ns-3's (config.c) */
+    } else if (s->p.ecn) {
         s->red_rng = xcalloc(s->n_ports, sizeof *s->red_rng);
         for (uint32_t p = 0; p < s->n_ports; p++)
             if (sim_port_here(s, p))
