@@ -390,8 +390,11 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* A run's collective iterations (every job's, collective.csv's finished
- * rows): out = {mean, p99 of the iteration time in us, mean busbw in GB/s},
- * NaN without collective.csv or a finished iteration. */
+ * rows): out = {mean, p99 of the iteration time in us, busbw in GB/s}, NaN
+ * without collective.csv or a finished iteration. busbw is the job's, by
+ * nccl-tests' time per iteration (job_busbw_GBps, as summary.json's), averaged
+ * over the rows (so over jobs, weighted by their finished iterations); an
+ * older collective.csv without that column gives its iterations' mean. */
 static void collective_stats(const char *dir, double out[3])
 {
     out[0] = out[1] = out[2] = NAN;
@@ -405,10 +408,10 @@ static void collective_stats(const char *dir, double out[3])
     char *save = NULL;
     strtok_r(t, "\n", &save); /* the header */
     for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        /* job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,... */
-        char *f[11];
+        /* job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,...,job_busbw_GBps */
+        char *f[30];
         int k = 0;
-        for (char *p = line; p && k < 11; k++) {
+        for (char *p = line; p && k < 30; k++) {
             f[k] = p;
             p = strchr(p, ',');
             if (p)
@@ -418,7 +421,7 @@ static void collective_stats(const char *dir, double out[3])
             continue;
         v = xrealloc(v, (n + 1) * sizeof *v);
         v[n++] = strtod(f[8], NULL) / 1e3;
-        bus += strtod(f[10], NULL);
+        bus += strtod(k == 30 && *f[29] ? f[29] : f[10], NULL);
     }
     if (n) {
         double sum = 0;
