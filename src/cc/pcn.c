@@ -63,10 +63,14 @@ struct pcn_par {
     uint64_t min_rate;
 };
 
+/* RP: the sender's record (cc_ops.state_size). */
 struct pcn {
-    /* RP */
     double w;
-    /* NP */
+};
+
+/* NP: the receiver's record (cc_ops.rx_state_size), written only by its
+ * hooks at the destination host (on_rx_data, the T_NP timer). */
+struct pcn_np {
     bool np_on;           /* the period timer runs */
     bool seen;            /* a data packet has arrived before */
     uint32_t rec_num, ecn_num;
@@ -138,7 +142,7 @@ static void pcn_on_cnp(struct sim *s, struct qp *qp, void *st, const void *par, 
 /* NP: count the packet; the first one starts the period clock. */
 static void pcn_on_rx_data(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *pk)
 {
-    struct pcn *c = st;
+    struct pcn_np *c = st;
     const struct pcn_par *p = par;
     simtime_t now = cc_now(s);
     if (c->seen)
@@ -164,7 +168,7 @@ static uint64_t bps(uint64_t bytes, simtime_t t)
 /* NP: the end of a period T (Fig. 8). */
 static void pcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *par, int kind)
 {
-    struct pcn *c = st;
+    struct pcn_np *c = st;
     const struct pcn_par *p = par;
     if (kind != T_NP)
         return;
@@ -229,6 +233,7 @@ const struct cc_ops cc_pcn = {
     .on_cnp = pcn_on_cnp,
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
+    .rx_state_size = sizeof(struct pcn_np),
     .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP timing is kept with the sender's "
                    "flow and stops when the sender finishes it (choose another transport.cc to run on threads)",
     .on_rx_data = pcn_on_rx_data,
