@@ -29,7 +29,11 @@
  *  - otherwise a CNP without the flag (receiving rate 0).
  *  The period timer keeps running while the flow is active, as Fig. 8 resets
  *  it and waits again after every expiry; the simulator drops it once the
- *  flow is done.
+ *  flow is done, that is once the sender has its last ACK (sim.c's timer
+ *  dispatch reads the sender's f->state). The NP's counters are its own
+ *  record (struct pcn_np, cc_ops.rx_state_size); that end of the timer is
+ *  what still ties the NP to the sender and keeps PCN serial-only
+ *  (docs/parallel.md, "Schemes, partitioned").
  *
  * RP (sender), Algorithm 1: start at line rate with w = w_min.
  *  - CNP with ECN:    rate = min(rate, recRate·(1 - w_min)), w = w_min;
@@ -234,8 +238,9 @@ const struct cc_ops cc_pcn = {
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
     .rx_state_size = sizeof(struct pcn_np),
-    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP timing is kept with the sender's "
-                   "flow and stops when the sender finishes it (choose another transport.cc to run on threads)",
+    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP period stops when the sender "
+                   "completes the flow, which the receiver's partition would learn a lookahead too late "
+                   "(choose another transport.cc to run on threads)",
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,
