@@ -26,7 +26,7 @@ extern const struct cc_ops cc_pcn;
 struct fix {
     struct sim s;
     struct qp qp;
-    void *par, *st;
+    void *par, *st, *rx; /* parameters, the RP's record, the NP's */
 };
 
 static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
@@ -48,6 +48,7 @@ static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
     f->s.now = 100 * T_US;
     f->par = calloc(1, cc_pcn.params_size);
     f->st = calloc(1, cc_pcn.state_size);
+    f->rx = calloc(1, cc_pcn.rx_state_size); /* the NP's own record */
     assert_int_equal(param_defaults(cc_pcn.params, f->par), 0);
     f->qp.max_rate = line;
     f->qp.rate = line;
@@ -75,6 +76,7 @@ static void fix_free(struct fix *f)
     }
     free(f->par);
     free(f->st);
+    free(f->rx);
     sim_free(&f->s);
 }
 
@@ -208,7 +210,7 @@ static void rx(struct fix *f, simtime_t at, uint32_t size, bool ecn)
     p.size = size;
     p.flags = ecn ? PF_ECN : 0;
     f->s.now = at;
-    cc_pcn.on_rx_data(&f->s, &f->qp, f->st, f->par, &p);
+    cc_pcn.on_rx_data(&f->s, &f->qp, f->rx, f->par, &p);
 }
 
 /* Fire the NP timer at its time; returns the CNP sent, or NULL. */
@@ -219,7 +221,7 @@ static const struct pkt *tick(struct fix *f)
     uint32_t n = q->n;
     f->s.now = f->qp.timer_at[0];
     f->qp.timer_at[0] = -1;
-    cc_pcn.on_timer(&f->s, &f->qp, f->st, f->par, 0);
+    cc_pcn.on_timer(&f->s, &f->qp, f->rx, f->par, 0);
     assert_int_equal(f->qp.timer_at[0], f->s.now + 50 * T_US); /* the period goes on */
     return q->n > n ? q->tail : NULL;
 }
@@ -295,7 +297,7 @@ static void test_np(void **st)
         rx(&f, t0 + i * T_US, 1000, i != 0);
     assert_int_equal(f.qp.timer_at[0], t0 + 20 * T_US);
     f.s.now = f.qp.timer_at[0];
-    cc_pcn.on_timer(&f.s, &f.qp, f.st, f.par, 0);
+    cc_pcn.on_timer(&f.s, &f.qp, f.rx, f.par, 0);
     c = f.s.nics[0].ackq.tail;
     assert_non_null(c);
     assert_int_equal(c->flags, PF_CC1 | PF_CC2);

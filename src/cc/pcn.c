@@ -29,7 +29,11 @@
  *  - otherwise a CNP without the flag (receiving rate 0).
  *  The period timer keeps running while the flow is active, as Fig. 8 resets
  *  it and waits again after every expiry; the simulator drops it once the
- *  flow is done.
+ *  flow is done, that is once the sender has its last ACK (sim.c's timer
+ *  dispatch reads the sender's f->state). The NP's counters are its own
+ *  record (struct pcn_np, cc_ops.rx_state_size); that end of the timer is
+ *  what still ties the NP to the sender and keeps PCN serial-only
+ *  (docs/parallel.md, "Schemes, partitioned").
  *
  * RP (sender), Algorithm 1: start at line rate with w = w_min.
  *  - CNP with ECN:    rate = min(rate, recRate·(1 - w_min)), w = w_min;
@@ -63,10 +67,14 @@ struct pcn_par {
     uint64_t min_rate;
 };
 
+/* RP: the sender's record (cc_ops.state_size). */
 struct pcn {
-    /* RP */
     double w;
-    /* NP */
+};
+
+/* NP: the receiver's record (cc_ops.rx_state_size), written only by its
+ * hooks at the destination host (on_rx_data, the T_NP timer). */
+struct pcn_np {
     bool np_on;           /* the period timer runs */
     bool seen;            /* a data packet has arrived before */
     uint32_t rec_num, ecn_num;
@@ -138,7 +146,7 @@ static void pcn_on_cnp(struct sim *s, struct qp *qp, void *st, const void *par, 
 /* NP: count the packet; the first one starts the period clock. */
 static void pcn_on_rx_data(struct sim *s, struct qp *qp, void *st, const void *par, const struct pkt *pk)
 {
-    struct pcn *c = st;
+    struct pcn_np *c = st;
     const struct pcn_par *p = par;
     simtime_t now = cc_now(s);
     if (c->seen)
@@ -164,7 +172,7 @@ static uint64_t bps(uint64_t bytes, simtime_t t)
 /* NP: the end of a period T (Fig. 8). */
 static void pcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *par, int kind)
 {
-    struct pcn *c = st;
+    struct pcn_np *c = st;
     const struct pcn_par *p = par;
     if (kind != T_NP)
         return;
@@ -229,8 +237,10 @@ const struct cc_ops cc_pcn = {
     .on_cnp = pcn_on_cnp,
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
-    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP timing is kept with the sender's "
-                   "flow and stops when the sender finishes it (choose another transport.cc to run on threads)",
+    .rx_state_size = sizeof(struct pcn_np),
+    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP period stops when the sender "
+                   "completes the flow, which the receiver's partition would learn a lookahead too late "
+                   "(choose another transport.cc to run on threads)",
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,

@@ -78,6 +78,11 @@ struct cc_ops {
      * at the sender; the partition report counts its events there
      * (docs/parallel.md). */
     uint8_t rx_timers;
+    /* Per-flow state of the receiver's side (zeroed bytes, apart from
+     * state_size's record): on_rx_data and the rx_timers get it as `st`, the
+     * sender's hooks never see it, so each end writes only its own record
+     * (PCN's NP). 0: those hooks get the flow's one record. */
+    size_t rx_state_size;
 
     /* Optional hooks beyond the sender's ACK clock (NULL = not used). */
     /* Sender: a data packet is about to leave the NIC; may set p->flags (PF_MARK). */

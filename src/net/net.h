@@ -321,7 +321,8 @@ struct sim {
         const struct cc_ops *ops;
         const void *par;
         uint8_t *state, *pstate;  /* per flow (n_flows x stride), per port (n_ports x pstride, switch side) */
-        size_t stride, pstride;
+        uint8_t *rx_state;        /* per flow, the receiver's side (n_flows x rx_stride; cc_ops.rx_state_size) */
+        size_t stride, pstride, rx_stride;
     } slot[1 + MAX_COMPANIONS];
     uint32_t n_slot;
     uint32_t n_hold;           /* schemes with tx_hold (the NIC asks only if some) */
@@ -475,6 +476,12 @@ static inline const uint32_t *sim_route(const struct sim *s, uint32_t node, uint
 }
 
 static inline void *slot_state(const struct cc_slot *c, uint32_t flow) { return c->state + (size_t)flow * c->stride; }
+/* The record the receiver's hooks (on_rx_data, rx_timers) get: its own when
+ * the scheme keeps one, else the flow's one record. */
+static inline void *slot_rx_state(const struct cc_slot *c, uint32_t flow)
+{
+    return c->rx_stride ? c->rx_state + (size_t)flow * c->rx_stride : slot_state(c, flow);
+}
 static inline void *slot_pstate(const struct cc_slot *c, uint32_t port) { return c->pstate + (size_t)port * c->pstride; }
 /* The CC's (slot 0's) state of a flow and of a port. */
 static inline void *sim_cc_state(const struct sim *s, uint32_t flow) { return slot_state(&s->slot[0], flow); }

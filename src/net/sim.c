@@ -271,8 +271,11 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         f->timer_at[kind] = -1;
         if (kind == TIMER_RTO)
             rto_fire(s, f);
-        else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none) */
-            s->slot[0].ops->on_timer(s, f, sim_cc_state(s, id), s->slot[0].par, kind);
+        else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none), the receiver's with its record */
+            s->slot[0].ops->on_timer(s, f,
+                                     s->slot[0].ops->rx_timers >> kind & 1 ? slot_rx_state(&s->slot[0], id)
+                                                                           : sim_cc_state(s, id),
+                                     s->slot[0].par, kind);
         break;
     }
     }
@@ -583,6 +586,7 @@ void sim_free(struct sim *s)
     free(s->link_ev);
     for (uint32_t k = 0; k < s->n_slot; k++) {
         free(s->slot[k].state);
+        free(s->slot[k].rx_state);
         free(s->slot[k].pstate);
     }
     free(s->dl.scratch);

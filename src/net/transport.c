@@ -325,7 +325,7 @@ static bool receive_data(struct sim *s, struct pkt *p)
     }
     for (uint32_t k = 0; k < s->n_slot; k++)
         if (s->slot[k].ops->on_rx_data)
-            s->slot[k].ops->on_rx_data(s, f, slot_state(&s->slot[k], f->id), s->slot[k].par, p);
+            s->slot[k].ops->on_rx_data(s, f, slot_rx_state(&s->slot[k], f->id), s->slot[k].par, p);
     if (reply < 0)
         return false;
     if (reply == PKT_ACK)
@@ -467,8 +467,11 @@ void host_receive(struct sim *s, struct pkt *p)
  * message has sent every byte by then (its ACKs still update its own record). */
 static void qp_carry_over(struct sim *s, struct qp *f, const struct qp *prev)
 {
-    for (uint32_t k = 0; k < s->n_slot; k++)
+    for (uint32_t k = 0; k < s->n_slot; k++) {
         memcpy(slot_state(&s->slot[k], f->id), slot_state(&s->slot[k], prev->id), s->slot[k].stride);
+        if (s->slot[k].rx_stride) /* the receiver's record too, as when it was one with the sender's */
+            memcpy(slot_rx_state(&s->slot[k], f->id), slot_rx_state(&s->slot[k], prev->id), s->slot[k].rx_stride);
+    }
     if (s->lb_fstride)
         memcpy(s->lb_fstate + (size_t)f->id * s->lb_fstride, s->lb_fstate + (size_t)prev->id * s->lb_fstride,
                s->lb_fstride);

@@ -389,6 +389,8 @@ static void add_slot(struct sim *s, const struct cc_ops *ops, const void *par)
     c->par = par;
     c->stride = (ops->state_size + 7) & ~(size_t)7;
     c->state = xcalloc(s->n_flows ? s->n_flows : 1, c->stride ? c->stride : 8);
+    c->rx_stride = (ops->rx_state_size + 7) & ~(size_t)7;
+    c->rx_state = c->rx_stride ? xcalloc(s->n_flows ? s->n_flows : 1, c->rx_stride) : NULL;
     c->pstride = (ops->port_state_size + 7) & ~(size_t)7;
     c->pstate = c->pstride ? xcalloc(s->n_ports, c->pstride) : NULL;
     s->n_hold += ops->tx_hold != NULL;
