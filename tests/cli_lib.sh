@@ -76,6 +76,16 @@ engine_cases() {
     check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
     check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
 
+    # a collective (issue 37): each step released where its data arrived (FLOW_DEP_RECV), each QP's next
+    # message where its predecessor left (FLOW_DEP_QP), each iteration after the rank's own last step
+    # plus a compute gap: every release at the host that runs the released flow, in its partition
+    RANKS3=1 same_as_serial coll --set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 \
+        --set topology.hosts_per_leaf=4 --set traffic.pattern=collective --set traffic.collective=ring_allreduce \
+        --set traffic.size=256KB --set traffic.chunks=2 --set traffic.channels=2 --set traffic.iterations=2 \
+        --set traffic.compute_gap=3us --set traffic.placement=spread
+    check grep -q '"flows_unfinished": 0,' "$tmp/coll-2/summary.json"
+    check grep -q '"busbw_GBps": [1-9]' "$tmp/coll-2/summary.json"
+
     local fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5
                --set traffic.duration=300us)
     same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
