@@ -122,7 +122,12 @@ expect "byte count with a bad unit" "--set transport.mtu=9000X: transport.mtu: b
 # serial-only refusals: what is refused and which key, in user words
 expect "flb on threads" "--set run.threads=2: run.threads = 2: lb.scheme = flb runs on one thread only: " run --quiet --set lb.scheme=flb --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
 expect "pcn on threads" "--set run.threads=2: run.threads = 2: transport.cc = pcn runs on one thread only: " run --quiet --set transport.cc=pcn --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
-expect "collective on threads" "--set run.threads=2: run.threads = 2: flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column)" run --quiet --set traffic.pattern=collective --set run.threads=2 --out "$TMP/o"
+# a dependency met at another host than the released flow's source (here flow 0's completion, at its
+# sender host0, releases flow 1 at host2) stays serial; collectives' releases are local (cli_parallel)
+printf '2\n0 1 3 100 10000 0\n2 3 3 100 10000 0 0\n' > "$TMP/dep_flows.txt"
+expect "cross-host dependency on threads" "--set run.threads=2: run.threads = 2: flow 1 waits for flow 0's completion (its last ACK at its sender), met at host0, not at its own source host2" run --quiet --set traffic.pattern=file --set traffic.file="$TMP/dep_flows.txt" --set run.threads=2 --out "$TMP/o"
+expect "collective's QP chain under conweave on threads" "--set run.threads=2: run.threads = 2: flow " run --quiet --set traffic.pattern=collective --set lb.scheme=conweave --set run.threads=2 --out "$TMP/o"
+if grep -q "continues flow [0-9]*'s queue pair .* conweave's destination switch" "$TMP/err"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL conweave QP refusal"; fi
 if grep -q 'struct \|traffic\.after\|cport\|n_sent' "$TMP/err"; then fail=$((fail + 1)); echo "FAIL refusal names code"; else pass=$((pass + 1)); fi
 expect "--set after file, run" "--set traffic.load=1.7: " run "$DATA/bad_topo_missing.ini" --set traffic.load=1.7 --quiet
 expect "missing topology file" "$DATA/bad_topo_missing.ini:3: " flows "$DATA/bad_topo_missing.ini"

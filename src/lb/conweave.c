@@ -537,6 +537,7 @@ const struct lb_ops lb_conweave = {
     .params_size = sizeof(struct cw_par),
     .node_state_size = sizeof(struct cw_sw),
     .flow_state_size = sizeof(struct cw_flow),
+    .flow_state_at_dst = true, /* the destination ToR's half of struct cw_flow */
     .hold_queues = cw_hold_queues,
     .init = cw_init,
     .on_arrival = cw_on_arrival,

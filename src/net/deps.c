@@ -15,6 +15,7 @@
  * a run bit for bit. */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 
 /* CSR of the flows waiting for each flow, those with one of the flags in `want` (0: none). */
@@ -104,6 +105,53 @@ void deps_start(struct sim *s, uint32_t id)
     uint32_t prev = s->deps->qp_prev[id];
     if (f->state == FLOW_PENDING)
         flow_start_on(s, f, prev == UINT32_MAX ? NULL : &s->flows[prev]);
+}
+
+/* A release pushes its EV_FLOW_DEP on the queue of whoever met the last
+ * prerequisite, and counts the flow's wait down there; a parallel run runs a
+ * flow's start at its source's partition (sim.c dispatch). So the serial run's
+ * release is made as is when every prerequisite is met at the released flow's
+ * own source host:
+ *  - none (completion: the last ACK at the prerequisite's sender, flow_complete),
+ *    SIM_DEP_SENT and SIM_DEP_QP (make_data at its sender): at src(pre);
+ *  - SIM_DEP_RECV (receive_data at its receiver): at dst(pre).
+ * A collective's prerequisites all are (docs/collectives.md: a step waits for
+ * what its rank received and sent; an iteration's first piece for its rank's
+ * last step, plus compute_gap at that rank). A flow file's may not be: a flow
+ * after another host's flow completed, sent or received would have to be a
+ * message, which the engine does not send. A QP chain copies its predecessor's
+ * per-flow balancer state at the sender, which must then be the sender's
+ * alone (lb_ops.flow_state_at_dst). */
+const char *deps_parallel_refusal(const struct sim *s)
+{
+    struct sim_deps *d = s->deps;
+    static const char *const kind[] = {"completion (its last ACK at its sender)", "last byte sent",
+                                       "last byte received (at its receiver)"};
+    const uint32_t *lists[3][2] = {{d->succ_off, d->succ}, {d->sent_off, d->sent}, {d->recv_off, d->recv}};
+    for (uint32_t i = 0; i < s->n_flows; i++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t at = k == 2 ? s->flows[i].dst : s->flows[i].src;
+            for (uint32_t e = lists[k][0][i]; e < lists[k][0][i + 1]; e++) {
+                uint32_t j = lists[k][1][e];
+                if (s->flows[j].src != at) {
+                    snprintf(d->why, sizeof d->why,
+                             "flow %u waits for flow %u's %s, met at host%u, not at its own source host%u: a release at "
+                             "another host would have to cross partitions",
+                             j, i, kind[k], s->host_index[at], s->host_index[s->flows[j].src]);
+                    return d->why;
+                }
+            }
+        }
+    if (s->lb && s->lb->flow_state_at_dst)
+        for (uint32_t j = 0; j < s->n_flows; j++)
+            if (d->qp_prev[j] != UINT32_MAX) {
+                snprintf(d->why, sizeof d->why,
+                         "flow %u continues flow %u's queue pair and takes over its balancer state, which %s's "
+                         "destination switch writes too, in the destination's partition",
+                         j, d->qp_prev[j], s->lb->name);
+                return d->why;
+            }
+    return NULL;
 }
 
 void sim_deps_free(struct sim *s)

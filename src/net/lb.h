@@ -76,6 +76,11 @@ struct lb_ops {
      * (flowlet tables). Hardware would hash flows into a table and collide;
      * indexing by flow id is the collision-free idealisation. */
     size_t flow_state_size;
+    /* The per-flow state has a half the destination edge writes (ConWeave's
+     * reorder side): a queue pair's next message, which copies its
+     * predecessor's state at the sender (SIM_DEP_QP, transport.c), would then
+     * read what another partition writes, so a parallel run refuses QP chains. */
+    bool flow_state_at_dst;
     uint32_t hdr_bytes;          /* LB header bytes added to every data packet on the wire */
     bool all_packets;            /* hooks see every packet, not only data */
     bool sojourn;                /* switches accumulate p->lb.sojourn (queueing time so far) */

@@ -384,6 +384,7 @@ struct sim_deps {
     uint32_t *sent_off, *sent;  /* ...for its last byte to leave the sender (SIM_DEP_SENT, SIM_DEP_QP) */
     uint32_t *recv_off, *recv;  /* ...for its receiver to have the last byte (SIM_DEP_RECV) */
     uint32_t *qp_prev;          /* per flow: the message it continues the queue pair of (UINT32_MAX: none) */
+    char why[200];              /* deps_parallel_refusal's reason */
 };
 /* Builds s->deps for s->n_flows flows from per-flow prerequisite lists
  * (pre[off[i] .. off[i+1]) are flow indices with at most one flag: SIM_DEP_SENT
@@ -395,6 +396,10 @@ struct sim_deps {
 #define SIM_DEP_QP 0x20000000u
 #define SIM_DEP_ID 0x1fffffffu
 void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const simtime_t *delay);
+/* Why the dependencies keep a run serial (NULL: every release is local to the
+ * host that runs the released flow, so a partitioned run makes it where the
+ * serial run does; deps.c, docs/parallel.md). */
+const char *deps_parallel_refusal(const struct sim *s);
 
 /* Packets */
 struct pkt *pkt_alloc(struct sim *s);

@@ -233,7 +233,7 @@ static void res_put(struct par *P, uint8_t tag, uint32_t id)
 }
 
 /* After a run across ranks, what rank 0 writes, from the rank that holds it:
- * each flow's completion and sender's fields (from its source's rank), its
+ * each flow's start, completion and sender's fields (from its source's rank), its
  * receiver's fields (from its destination's), the flags and loss counts that
  * switches anywhere set (or-ed and summed), the pause statistics of each
  * port, each partition's events, and the packets left in the network.
@@ -274,6 +274,7 @@ static void results_to_root(struct par *P)
             if (sim_node_here(m, q.src)) {
                 res_put(P, RES_SENDER, f);
                 bytes_put(&P->x, &q.finish, sizeof q.finish);
+                bytes_put(&P->x, &q.start, sizeof q.start); /* a gated flow's, set when it was released (deps.c) */
                 bytes_put(&P->x, &q.state, sizeof q.state);
                 bytes_put(&P->x, (const uint8_t *)&q + QP_SND, QP_RCV - QP_SND);
             }
@@ -311,6 +312,7 @@ static void results_to_root(struct par *P)
             uint64_t *keep[2] = {q->irn_rx, q->irn_tx}; /* this process's block, if any: pointers do not travel */
             if (tag == RES_SENDER) {
                 eng_get(&at, &q->finish, sizeof q->finish);
+                eng_get(&at, &q->start, sizeof q->start);
                 eng_get(&at, &q->state, sizeof q->state);
                 eng_get(&at, (uint8_t *)q + QP_SND, QP_RCV - QP_SND);
             } else if (tag == RES_RECEIVER) {

@@ -506,8 +506,8 @@ const char *sim_parallel_refusal(const struct sim *s)
         return "run.ns3_timing keeps ns-3's one global order of same-time events (the order they were scheduled in), which "
                "partitions on their own threads cannot (docs/parallel.md); an ns-3 configuration runs in parallel with "
                "--set run.ns3_timing=off (that mode's serial bytes)";
-    if (s->deps)
-        return "flows that wait for other flows (traffic.pattern = collective, or a flow file's 7th column) start at other hosts sooner than threads can exchange them";
+    if (s->deps && (why = deps_parallel_refusal(s)) != NULL)
+        return why;
     if (s->nv_free)
         return "transfers inside GPU servers (topology.type = rail, the NVSwitch model) run on one thread only (set run.threads = 1)";
     return NULL;

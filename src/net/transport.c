@@ -548,6 +548,11 @@ void flows_due(struct sim *s)
     while (s->next_start < s->n_starts) {
         struct qp *f = &s->flows[s->start_order[s->next_start]];
         if (f->start > s->now) {
+            /* released already (deps.c), its start perhaps moved past later flows' */
+            if (s->deps && s->deps->gated[f->id] && s->deps->wait[f->id] == 0) {
+                s->next_start++;
+                continue;
+            }
             evq_push(&s->evq, f->start, EV_FLOW_START, 0);
             return;
         }
