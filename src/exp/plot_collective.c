@@ -83,13 +83,16 @@ int exp_plot_collectives(const char *outdir, const char *const *dirs, const char
         char *tab = strchr(cs[s].title, '\t');
         *tab = 0;
         char t[LB + 80];
+        int len; /* a legend longer than t is cut (the title's bound) */
         if (n == 1)
-            snprintf(t, sizeof t, "%s", tab + 1);
+            len = snprintf(t, sizeof t, "%s", tab + 1);
         else if (jobs_max > 1)
-            snprintf(t, sizeof t, "%s: %s", cs[s].title, tab + 1);
+            len = snprintf(t, sizeof t, "%s: %s", cs[s].title, tab + 1);
         else
-            snprintf(t, sizeof t, "%s", cs[s].title);
-        snprintf(cs[s].title, sizeof cs[s].title, "%s", t);
+            len = snprintf(t, sizeof t, "%s", cs[s].title);
+        if (len < 0)
+            t[0] = 0;
+        memcpy(cs[s].title, t, sizeof t);
     }
     struct fig g;
     FILE *f = fig_begin(&g, outdir, "collective_iterations", 960, 600 + 34 * ((ns + 2) / 3));
