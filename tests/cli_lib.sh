@@ -2,6 +2,8 @@
 # removed on exit ($tmp), and check CMD... counting passes and failures; the
 # script ends with `echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]`.
 tmp=$(mktemp -d)
+# the binary as an absolute path (make test-tsan passes build-tsan/rocesim, and a case may cd)
+if [ -n "${bin:-}" ] && [ "${bin#/}" = "$bin" ] && [ -x "$bin" ]; then bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin"); fi
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
