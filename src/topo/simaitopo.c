@@ -64,7 +64,7 @@ static int first_line(const char *text, struct stok *t, int max)
     int n = 0;
     const char *p = text;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\r')
+        while (*p != '\n' && isspace((unsigned char)*p)) /* every blank the token loop stops at (\f, \v too) */
             p++;
         if (!*p || *p == '\n')
             return n;
