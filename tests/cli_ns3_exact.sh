@@ -27,7 +27,11 @@
 #     draws to be ns-3's (core/mrg32k3a.h) and its stream counter to start
 #     where third.cc's set-up leaves it (398 here); with another seed
 #     (run.seed or run.ns3_seed 2), or the counter started at 530, line 129
-#     differs. Its FCTs are not ns-3's yet (Appendix H): not compared.
+#     differs. Its 64 FCTs (inc64-fct-ns3.txt, ns-3's fct.txt of the same
+#     run) also need DCQCN's alpha and rate-decrease clocks to be periodic
+#     events under run.ns3_timing, as in ns-3 (src/cc/dcqcn.c): with the lazy
+#     clock a CNP arriving at the ns of an alpha tick counts in the next tick
+#     instead, and all 64 FCTs differ.
 #   hprp: the config HPCC's own `run.py --cc hp --hpai 50 --bw 100` writes
 #     (INT_MULTI 4, MIN_RATE 1000Mb/s, RP_TIMER 300, RATE_HAI 50Mb/s; file
 #     names, and QLEN_MON_END = QLEN_MON_START, changed), fat-web30's flows
