@@ -24,7 +24,7 @@
  * ACK's arrival was scheduled first (the last link's delay plus the ACK's
  * serialisation at least the alpha period, as with 1 us links and a 1 us
  * period), and counts in that tick; the lazy clock would count it in the
- * next one. (64->1 incast: host 14's first such CNP, at 1.2426 ms, gave a
+ * next one. (64->1 incast: host 14's first such CNP, 1.2426 ms in, gave a
  * different cut 1 ns later and every FCT moved.)
  *
  * Two parameter profiles (`profile`, applied to every key the scenario does
