@@ -248,9 +248,9 @@ int simai_parse(struct simai_workload *w, const char *text, const char *fname, s
              tp * pp);
         goto out;
     }
-    if ((all / (tp * pp)) % ep) {
-        errf(e, "%s:1: ep %" PRIu64 " does not divide the data-parallel size %" PRIu64 " (all_gpus / (TP x pp)), as "
-                "SimAI's communicators need", fname, ep, all / (tp * pp));
+    if ((all / tp) % ep) { /* SimAI's communicators ignore pp (simai_group_ranks) */
+        errf(e, "%s:1: ep %" PRIu64 " does not divide all_gpus / model_parallel_NPU_group = %" PRIu64 ", as "
+                "SimAI's communicators need (they take DP = all_gpus / TP whatever pp is)", fname, ep, all / tp);
         goto out;
     }
     if ((pp > 1) != (w->pp_comm > 0))
@@ -352,10 +352,14 @@ int simai_read(struct simai_workload *w, const char *path, struct err *e)
     return rc;
 }
 
+/* SimAI b5ff47c forms its communicators with PP_size = 1 whatever the header's
+ * pp says (Sys::mock_nccl_grobal_group_init: DP_size = all_gpus / TP,
+ * DP_EP_size = DP_size / EP), so DP spans every TP group, pipeline stages
+ * included; pp enters only its report (bubble time). */
 uint32_t simai_group_ranks(const struct simai_workload *w, int group, uint32_t r, uint32_t *out)
 {
     uint32_t tp = w->tp, all = w->all_gpus, n = 0;
-    uint32_t dp = all / (tp * w->pp), l = r / tp, k = r % tp;
+    uint32_t dp = all / tp, l = r / tp, k = r % tp;
     switch (group) {
     case SIMAI_G_TP:
         for (uint32_t j = 0; j < tp; j++)

@@ -14,8 +14,9 @@
  *           wg_compute wg_type wg_size wg_update
  *           (compute times in ns, sizes in bytes; a type is ALLREDUCE, ALLGATHER,
  *           REDUCESCATTER, ALLTOALL, each optionally _EP or _DP_EP, or NONE).
- * Communicators (MockNcclGroup): TP groups are TP consecutive GPUs; DP =
- * all_gpus / (TP * PP) GPUs i, i + TP*PP, ...; EP groups take GPU k of EP
+ * Communicators (MockNcclGroup, built with PP_size = 1 whatever pp says):
+ * TP groups are TP consecutive GPUs; DP = all_gpus / TP GPUs i, i + TP, ...;
+ * EP groups take GPU k of EP
  * consecutive TP groups; DP_EP groups GPU k of TP groups i, i+EP, ... A
  * plain type in the fwd/ig columns runs on TP, in the wg column on DP; _EP on
  * EP, _DP_EP on DP_EP. */
