@@ -96,6 +96,7 @@ struct simai_opts {
     uint32_t iterations, chunks;
     uint32_t channels;         /* rings per collective across servers; 0 = GPUs per server in the group */
     bool rail_rings;           /* rings leave and enter a server on one rail (else SimAI's order) */
+    bool flow_qps;             /* every flow a new queue pair (SimAI's); else a channel's messages share one */
     simtime_t start, send_lat;
     uint16_t pg;
     const uint32_t *gpus;      /* GPU rank -> GPU index (topo_gpu_*), all_gpus of them */
