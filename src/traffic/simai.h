@@ -16,10 +16,9 @@
  *           REDUCESCATTER, ALLTOALL, each optionally _EP or _DP_EP, or NONE).
  * Communicators (MockNcclGroup, built with PP_size = 1 whatever pp says):
  * TP groups are TP consecutive GPUs; DP = all_gpus / TP GPUs i, i + TP, ...;
- * EP groups take GPU k of EP
- * consecutive TP groups; DP_EP groups GPU k of TP groups i, i+EP, ... A
- * plain type in the fwd/ig columns runs on TP, in the wg column on DP; _EP on
- * EP, _DP_EP on DP_EP. */
+ * EP groups take GPU k of EP consecutive TP groups; DP_EP groups GPU k of TP
+ * groups i, i+EP, ... A plain type in the fwd/ig columns runs on TP, in the
+ * wg column on DP; _EP on EP, _DP_EP on DP_EP. */
 #ifndef ROCESIM_SIMAI_H
 #define ROCESIM_SIMAI_H
 #include <stdbool.h>
