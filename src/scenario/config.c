@@ -180,6 +180,7 @@ static const struct param simai_params[] = {
     {"conf", P_STR, F(cfg_simai, conf), "", "a SimAI.conf (ns-3-alibabacloud's network config): its keys are applied where this key is set, so keys set after it override it (docs/simai.md lists which are read, warned about and ignored)", NULL, 0, 0},
     {"channels", P_INT, F(cfg_simai, channels), "0", "pattern=simai: rings (channels) of a ring collective whose GPUs fill several servers alike, each ring entering and leaving a server on one rail (NCCL-like), the bytes split evenly; 0 = the GPUs per server in it; 1 = one ring", NULL, 0, 64},
     {"ring_order", P_ENUM, F(cfg_simai, ring_order), "simai", "pattern=simai, rings across servers: simai = SimAI's order (every server visited alike: ring c leaves a server from GPU c-1, enters the next at GPU c, another rail); rail = every other server reversed, so a ring leaves and enters on one rail (NCCL on rail-optimised fabrics)", SIMAI_RING_CHOICES, 0, 0},
+    {"qp", P_ENUM, F(cfg_simai, qp), "flow", "pattern=simai: flow = every flow a new queue pair that starts when its data is there, so a GPU's successive ring steps to one peer can be in flight together (SimAI's MockNccl flows); channel = one queue pair per channel and peer, its messages back to back (NCCL, and pattern=collective)", SIMAI_QP_CHOICES, 0, 0},
     {"send_lat", P_TIME, F(cfg_simai, send_lat), "0", "pattern=simai: delay before every flow of the job, SimAI's AS_SEND_LAT (its docs: 6us)", NULL, 0, 1e15},
     PARAM_END};
 
