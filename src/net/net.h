@@ -263,6 +263,8 @@ struct pkt_pool {
     void **chunks;
     size_t nchunks, capchunks;
     uint64_t in_use, peak;
+    uint64_t owned; /* a parallel run's partition: packets on its free list or in use here (net/shard.c hands
+                     * packets between partitions of one process by reference, so a pool's own chunks say nothing) */
 };
 
 #define NS3_TXC 128 /* a power of two */
