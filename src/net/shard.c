@@ -118,7 +118,7 @@ __attribute__((noinline)) void par_send(struct sim *s, uint32_t pid, struct pkt 
     struct shard *sh = (struct shard *)s;
     const struct par *P = sh->par;
     if (P->by_ref[pid]) {
-        eng_send(sh->ep, P->dest[pid], pid, p->t_arrive, &p, sizeof p);
+        eng_send_ref(sh->ep, P->dest[pid], pid, p->t_arrive, p);
         s->pool.in_use--;
         s->pool.owned--;
         return;
