@@ -424,6 +424,8 @@ void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint3
                       const struct eng_comm *comm);
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct eng_stats *st, uint64_t *part_events, uint32_t n);
+/* A parallel run: the packets its partitions' pools allocated in this process (their memory: x sizeof(struct pkt)). */
+uint64_t sim_parallel_pool_packets(const struct sim *s);
 /* Why this run cannot be split (a NUL-terminated reason), or NULL. */
 const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);

@@ -195,6 +195,8 @@ void par_send(struct sim *s, uint32_t pid, struct pkt *p);
 /* A partition's pool is empty: packets from the run's spares (those other
  * partitions of this process gave back), true if any came (net/shard.c). */
 bool par_pool_refill(struct sim *s);
+/* The packets s's pool has allocated (sim.c). */
+uint64_t sim_pool_packets(const struct sim *s);
 static inline struct pktq *par_wire(const struct sim *s, uint32_t pid) { return s->port_wire[pid]; }
 struct sim *par_owner(struct sim *s, uint32_t pid);
 void par_held(struct sim *s, int32_t delta);

@@ -916,6 +916,15 @@ bool sim_parallel_stats(const struct sim *m, struct eng_stats *st, uint64_t *par
     return true;
 }
 
+uint64_t sim_parallel_pool_packets(const struct sim *m)
+{
+    const struct par *P = m->par;
+    uint64_t n = 0;
+    for (uint32_t i = 0; P && i < P->n; i++)
+        n += sim_pool_packets(&P->sh[i].s);
+    return n;
+}
+
 void par_free(struct sim *m)
 {
     struct par *P = m->par;

@@ -35,6 +35,8 @@ static void pool_grow(struct sim *s)
     }
 }
 
+uint64_t sim_pool_packets(const struct sim *s) { return (uint64_t)s->pool.nchunks * POOL_CHUNK; }
+
 struct pkt *pkt_alloc(struct sim *s)
 {
     if (!s->pool.free)
