@@ -263,6 +263,8 @@ struct pkt_pool {
     void **chunks;
     size_t nchunks, capchunks;
     uint64_t in_use, peak;
+    uint64_t owned; /* a parallel run's partition: packets on its free list or in use here (net/shard.c hands
+                     * packets between partitions of one process by reference, so a pool's own chunks say nothing) */
 };
 
 #define NS3_TXC 128 /* a power of two */
@@ -422,6 +424,8 @@ void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint3
                       const struct eng_comm *comm);
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct eng_stats *st, uint64_t *part_events, uint32_t n);
+/* A parallel run: the packets its partitions' pools allocated in this process (their memory: x sizeof(struct pkt)). */
+uint64_t sim_parallel_pool_packets(const struct sim *s);
 /* Why this run cannot be split (a NUL-terminated reason), or NULL. */
 const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);

@@ -192,6 +192,11 @@ uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct eng_qui
 void sim_global_event(struct sim *s, const struct event *ev);
 void sim_mark_paused_waiting(struct sim *s);
 void par_send(struct sim *s, uint32_t pid, struct pkt *p);
+/* A partition's pool is empty: packets from the run's spares (those other
+ * partitions of this process gave back), true if any came (net/shard.c). */
+bool par_pool_refill(struct sim *s);
+/* The packets s's pool has allocated (sim.c). */
+uint64_t sim_pool_packets(const struct sim *s);
 static inline struct pktq *par_wire(const struct sim *s, uint32_t pid) { return s->port_wire[pid]; }
 struct sim *par_owner(struct sim *s, uint32_t pid);
 void par_held(struct sim *s, int32_t delta);

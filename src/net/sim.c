@@ -19,6 +19,9 @@
 static void pool_grow(struct sim *s)
 {
     struct pkt_pool *pl = &s->pool;
+    if (s->is_shard && par_pool_refill(s))
+        return; /* packets other partitions had to spare (net/shard.c) */
+    pl->owned += POOL_CHUNK;
     if (pl->nchunks == pl->capchunks) {
         pl->capchunks = pl->capchunks ? 2 * pl->capchunks : 16;
         pl->chunks = xrealloc(pl->chunks, pl->capchunks * sizeof *pl->chunks);
@@ -31,6 +34,8 @@ static void pool_grow(struct sim *s)
         pl->free = &c[i];
     }
 }
+
+uint64_t sim_pool_packets(const struct sim *s) { return (uint64_t)s->pool.nchunks * POOL_CHUNK; }
 
 struct pkt *pkt_alloc(struct sim *s)
 {
