@@ -99,6 +99,12 @@ check grep -q '^| \[one\](#one) | .* | open | previous page: quick, 4/4 runs | 2
 check grep -q "^No runs of either form in $tmp/res/: the numbers below are carried over from the previous page, which had full form: \*\*not run\*\*.*quick form: 4 of 4 runs, 2 seeds per point, rocesim " "$tmp/pagep.md"
 check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$tmp/pagep.md"
 check grep -q '^| \[two\](#two) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagep.md"   # no numbers before, none now
+# carried over a second time (a page made from a page that carried them): the same origin, said once
+"$bin" reproduce --page --results "$tmp/res" --previous "$tmp/pagep.md" --out "$tmp/pagepp.md" 2>"$tmp/err"
+check test $? -eq 0
+check grep -q '^| \[one\](#one) | .* | open | previous page: quick, 4/4 runs | 2 |$' "$tmp/pagepp.md"
+check grep -q "^No runs of either form in $tmp/res/: the numbers below are carried over from the previous page, which had full form: \*\*not run\*\*.*quick form: 4 of 4 runs, 2 seeds per point, rocesim " "$tmp/pagepp.md"
+check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$tmp/pagepp.md"
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/pagen.md" 2>"$tmp/err"
 check grep -q '^| \[one\](#one) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagen.md"   # without --previous: missing
 mv "$tmp/res-moved" "$tmp/res"

@@ -247,6 +247,10 @@ static const char *prev_section(const char *page, const char *name, size_t *len)
     return p;
 }
 
+/* How a carried-over row's "numbers from" cell and section say so. */
+#define PREV_ROW "previous page: "
+#define PREV_RUNS "carried over from the previous page, which had "
+
 /* Where NAME's section of the previous page has its numbers ("Our numbers
  * (FORM) beside the paper's:" and the table; up to *end), or NULL. */
 static const char *prev_numbers(const char *page, const char *name, const char **end)
@@ -285,7 +289,11 @@ static bool prev_row(const char *page, const char *name, char *from, size_t nf, 
     line[ll - 2] = 0; /* drop the closing " |" */
     snprintf(seeds, ns, "%s", c[2] + 3);
     *c[2] = 0;
-    snprintf(from, nf, "%s", c[1] + 3);
+    /* a row that page carried over itself: its origin, not "previous page: previous page: ..." */
+    const char *o = c[1] + 3;
+    if (strncmp(o, PREV_ROW, strlen(PREV_ROW)) == 0)
+        o += strlen(PREV_ROW);
+    snprintf(from, nf, "%s", o);
     return true;
 }
 
@@ -376,7 +384,7 @@ int exp_page(int argc, char **argv)
             exp_verdict_cells(f, names[i], defs[i]);
             fputc(' ', f);
             if (!forms[i][0].found && !forms[i][1].found && prev_row(prev, names[i], pfrom, sizeof pfrom, pseeds, sizeof pseeds)) {
-                fprintf(f, "previous page: %s | %s |\n", pfrom, pseeds);
+                fprintf(f, PREV_ROW "%s | %s |\n", pfrom, pseeds);
                 continue;
             }
             form_short(f, fm);
@@ -427,11 +435,15 @@ int exp_page(int argc, char **argv)
                 size_t sl = 0;
                 const char *ps = prev_section(prev, names[i], &sl), *end = NULL;
                 const char *nums = prev_numbers(prev, names[i], &end), *runs = ps ? strstr(ps, "- **Runs:** ") : NULL;
-                if (nums && runs && runs < nums) {
+                /* numbers that page carried over itself: the runs they came from, not its own (none) */
+                const char *again = ps ? strstr(ps, PREV_RUNS) : NULL;
+                if (again && nums && again < nums)
+                    runs = again + strlen(PREV_RUNS);
+                else if (runs)
                     runs += strlen("- **Runs:** ");
-                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are carried over from the previous "
-                               "page, which had %.*s\n%.*s",
-                            res, (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
+                if (nums && runs && runs < nums) {
+                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are " PREV_RUNS "%.*s\n%.*s", res,
+                            (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
                 } else {
                     fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
                 }
