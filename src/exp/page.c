@@ -76,31 +76,22 @@ static int form_scan(struct form *fm, const char *swpath)
     }
     fm->points = (int)s.npoints;
     fm->seeds = 1;
-    bool name_swept = false;
-    for (int k = 0; k < s.nk; k++) {
+    for (int k = 0; k < s.nk; k++)
         if (strcmp(s.k[k].key, "run.seed") == 0)
             fm->seeds = s.k[k].n;
-        name_swept |= strcmp(s.k[k].key, "run.name") == 0;
-    }
     char runs[1300];
     snprintf(runs, sizeof runs, "%s/runs", fm->dir);
     fm->found = access(runs, R_OK) == 0;
+    /* the sweep file's own relative paths, absolute as the sweep writes them */
+    struct exp_paths ap = {0};
+    if (fm->found)
+        exp_paths_of(swpath, &ap);
     for (size_t i = 0; fm->found && i < s.npoints; i++) {
         int ch[SWEEP_MAX_KEYS];
-        const char *keys[SWEEP_MAX_KEYS + 1], *vals[SWEEP_MAX_KEYS + 1];
         char pn[512], d[1900], p[2000];
         sweep_point(&s, i, ch);
         sweep_point_name(&s, ch, pn, sizeof pn);
         snprintf(d, sizeof d, "%s/%s", runs, pn);
-        int nk = 0;
-        for (int k = 0; k < s.nk; k++, nk++) {
-            keys[nk] = s.k[k].key;
-            vals[nk] = s.k[k].vals[ch[k]];
-        }
-        if (!name_swept) {
-            keys[nk] = "run.name";
-            vals[nk++] = name;
-        }
         snprintf(p, sizeof p, "%s/fct.csv", d);
         bool fct = access(p, R_OK) == 0;
         snprintf(p, sizeof p, "%s/summary.json", d);
@@ -115,7 +106,7 @@ static int form_scan(struct form *fm, const char *swpath)
             /* stale: its configuration is not what the sweep file gives now
              * (as `rocesim sweep` judges it; a comment does not count, and the
              * binary's version is listed, not judged) */
-            char *want = sweep_resolve(s.text, keys, vals, nk);
+            char *want = exp_point_text(swpath, &s, ch, &ap, name);
             snprintf(p, sizeof p, "%s/scenario.ini", d);
             struct config pc;
             struct err pe;
@@ -140,6 +131,7 @@ static int form_scan(struct form *fm, const char *swpath)
         }
         free(sum);
     }
+    exp_paths_free(&ap);
     sweep_spec_free(&s);
     return 0;
 }
