@@ -76,6 +76,7 @@ struct par {
     uint32_t n;
     uint32_t *peer;            /* port -> peer port, read-only */
     uint32_t *dest;            /* port -> the shard its link delivers to (its peer's), read-only */
+    uint32_t *part;            /* node -> its partition, read-only (the other GPU of an NVSwitch transfer: par_post) */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
     int64_t held_now;          /* packets in hold queues, fabric-wide, at the last window's end */
     uint64_t held_peak;        /* ...most at once: the serial run's lb_held_peak */
@@ -109,14 +110,40 @@ __attribute__((noinline)) void par_send(struct sim *s, uint32_t pid, struct pkt 
     pkt_free(s, p);
 }
 
+/* A message that is not a packet: an NVSwitch transfer's stage for the
+ * other GPU's partition (nvswitch.c), under an id no port has. */
+#define MSG_LOCAL 0x80000000u
+struct local_msg {
+    simtime_t at, sent;
+    uint32_t id;
+};
+
+bool par_post(struct sim *s, uint32_t node, simtime_t at, uint32_t id, simtime_t sent)
+{
+    struct shard *sh = (struct shard *)s;
+    uint32_t to = sh->par->part[node];
+    if (to == sh->id)
+        return false;
+    struct local_msg m = {.at = at, .sent = sent, .id = id};
+    eng_send(sh->ep, to, MSG_LOCAL, at, &m, sizeof m);
+    return true;
+}
+
 /* The previous window's messages to this shard onto their wires, in each
- * sender's order (a wire's packets all come from one sender). */
+ * sender's order (a wire's packets all come from one sender); an NVSwitch
+ * stage onto the queue, at its own time and handle. */
 static void deliver(struct shard *sh)
 {
     struct sim *s = &sh->s;
     const void *bytes;
     uint32_t pid, len;
     while ((bytes = eng_recv_next(sh->ep, &pid, &len))) {
+        if (pid == MSG_LOCAL) {
+            struct local_msg m;
+            memcpy(&m, bytes, sizeof m);
+            nvs_arrive(s, m.at, m.id, m.sent);
+            continue;
+        }
         struct pktq *w = par_wire(s, pid); /* the receiving port's: this partition's own line */
         struct pkt *p = pkt_alloc(s);
         memcpy(p, bytes, len);
@@ -674,6 +701,8 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
     P->peer = xmalloc(m->n_ports * sizeof *P->peer);
     P->wire = xmalloc(m->n_ports * sizeof *P->wire);
     P->dest = xmalloc(m->n_ports * sizeof *P->dest);
+    P->part = xmalloc(m->n_nodes * sizeof *P->part);
+    memcpy(P->part, pt, m->n_nodes * sizeof *P->part);
     for (uint32_t p = 0; p < m->n_ports; p++) {
         uint32_t q = sim_port_peer(m, p);
         bool cut = pt[sim_port_node(m, p)] != pt[sim_port_node(m, q)];
@@ -821,6 +850,7 @@ void par_free(struct sim *m)
     free(P->sh);
     free(P->peer);
     free(P->dest);
+    free(P->part);
     free(P->wire);
     free(P->x.b);
     free(P->rss);
