@@ -115,7 +115,7 @@ __attribute__((noinline)) void par_send(struct sim *s, uint32_t pid, struct pkt 
 #define MSG_LOCAL 0x80000000u
 struct local_msg {
     simtime_t at, sent;
-    uint32_t id;
+    uint32_t id, pad; /* (no unset bytes cross ranks) */
 };
 
 bool par_post(struct sim *s, uint32_t node, simtime_t at, uint32_t id, simtime_t sent)
