@@ -106,5 +106,11 @@ refused() { # WHAT ARGS...
 refused "transport.cc = pcn runs on one thread only" --set transport.cc=pcn
 refused "run.ns3_timing" --set run.ns3_timing=on
 refused "output.partition_report" --set output.partition_report=on
+# a GPU server split between partitions with an NVSwitch of no delay: no window (net/nvswitch.c)
+"$bin" run --quiet --set topology.type=rail --set topology.servers=2 --set topology.gpus_per_server=2 \
+    --set topology.nvlink_delay=0 --set traffic.pattern=collective --set traffic.placement=rail --set traffic.size=64KB \
+    --set run.threads=2 --out "$tmp/refused" 2> "$tmp/err"
+check test $? -eq 2
+check grep -q "run.threads = 2: GPU servers are split between partitions .* topology.nvlink_delay = 0" "$tmp/err"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -77,6 +77,7 @@ struct par {
     uint32_t n;
     uint32_t *peer;            /* port -> peer port, read-only */
     uint32_t *dest;            /* port -> the shard its link delivers to (its peer's), read-only */
+    uint32_t *part;            /* node -> its partition, read-only (the other GPU of an NVSwitch transfer: par_post) */
     struct pktq **wire;        /* port -> where its link's packets wait (port.cut: at the peer) */
     bool *by_ref;              /* port -> its link's packets go to a partition of this process: as pointers */
     atomic_flag spare_lock;    /* spare packets, which partitions gave back and take when their pools run dry */
@@ -145,14 +146,40 @@ static inline struct pkt *msg_packet(struct sim *s, const void *bytes, uint32_t 
     return p;
 }
 
+/* A message that is not a packet: an NVSwitch transfer's stage for the
+ * other GPU's partition (nvswitch.c), under an id no port has. */
+#define MSG_LOCAL 0x80000000u
+struct local_msg {
+    simtime_t at, sent;
+    uint32_t id, pad; /* (no unset bytes cross ranks) */
+};
+
+bool par_post(struct sim *s, uint32_t node, simtime_t at, uint32_t id, simtime_t sent)
+{
+    struct shard *sh = (struct shard *)s;
+    uint32_t to = sh->par->part[node];
+    if (to == sh->id)
+        return false;
+    struct local_msg m = {.at = at, .sent = sent, .id = id};
+    eng_send(sh->ep, to, MSG_LOCAL, at, &m, sizeof m);
+    return true;
+}
+
 /* The previous window's messages to this shard onto their wires, in each
- * sender's order (a wire's packets all come from one sender). */
+ * sender's order (a wire's packets all come from one sender); an NVSwitch
+ * stage onto the queue, at its own time and handle. */
 static void deliver(struct shard *sh)
 {
     struct sim *s = &sh->s;
     const void *bytes;
     uint32_t pid, len;
     while ((bytes = eng_recv_next(sh->ep, &pid, &len))) {
+        if (pid == MSG_LOCAL) {
+            struct local_msg m;
+            memcpy(&m, bytes, sizeof m);
+            nvs_arrive(s, m.at, m.id, m.sent);
+            continue;
+        }
         struct pktq *w = par_wire(s, pid); /* the receiving port's: this partition's own line */
         struct pkt *p = msg_packet(s, bytes, len);
         bool idle = w->head == NULL;
@@ -786,6 +813,8 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
     P->dest = xmalloc(m->n_ports * sizeof *P->dest);
     P->by_ref = xmalloc(m->n_ports * sizeof *P->by_ref);
     atomic_flag_clear(&P->spare_lock);
+    P->part = xmalloc(m->n_nodes * sizeof *P->part);
+    memcpy(P->part, pt, m->n_nodes * sizeof *P->part);
     for (uint32_t p = 0; p < m->n_ports; p++) {
         uint32_t q = sim_port_peer(m, p);
         bool cut = pt[sim_port_node(m, p)] != pt[sim_port_node(m, q)];
@@ -943,6 +972,7 @@ void par_free(struct sim *m)
     free(P->sh);
     free(P->peer);
     free(P->dest);
+    free(P->part);
     free(P->wire);
     free(P->by_ref);
     free(P->x.b);

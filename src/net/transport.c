@@ -493,7 +493,7 @@ void flow_start(struct sim *s, struct qp *f) { flow_start_on(s, f, NULL); }
 void flow_start_on(struct sim *s, struct qp *f, const struct qp *prev)
 {
     if (f->local) {
-        local_start(s, f);
+        nvs_start(s, f);
         return;
     }
     f->state = FLOW_ACTIVE;

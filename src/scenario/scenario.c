@@ -457,8 +457,6 @@ static void build_params(struct sim *s, const struct config *cfg)
     const struct cfg_transport *tp = &cfg->transport;
     const struct cfg_switch *sw = &cfg->sw;
     s->p.mtu = (uint32_t)tp->mtu;
-    s->p.nvlink = cfg->topology.nvlink;
-    s->p.nvlink_delay = cfg->topology.nvlink_delay;
     s->p.ack_interval = (uint32_t)tp->ack_interval;
     s->p.chunk = (uint64_t)tp->chunk;
     s->p.back_to_zero = tp->back_to_zero;
@@ -705,14 +703,10 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
         f->ideal_fct = pair_rtt + tx_time(f->size + HDR_DATA * npkts, pi.bw);
         f->nack_timer = 0;
         f->rcv_done = T_NEVER;
-        uint32_t G = t->gpus_per_server;
-        if (G > 1 && (uint32_t)t->host_index[f->src] / G == (uint32_t)t->host_index[f->dst] / G) {
-            f->local = true; /* two GPUs of one server: over its NVSwitch (deps.c: local_start) */
-            f->ideal_fct = tx_time(f->size, t->nvlink) + 2 * t->nvlink_delay;
-            if (!s->nv_free)
-                s->nv_free = xcalloc(2 * (size_t)t->n_hosts, sizeof *s->nv_free);
-        }
     }
+    if (nvs_setup(s, t->gpus_per_server, t->nvlink, t->nvlink_delay) < 0) /* GPU servers: flows inside one over its NVSwitch */
+        return errf(e, "too large to simulate: %u flows inside GPU servers' NVSwitches need 2 event ids each (28 bits)",
+                    s->n_flows);
     *max_win_out = max_win;
     return 0;
 }
@@ -898,7 +892,13 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         if (partition_for(sc, &pt, e) < 0)
             return -1;
         if (pt.n_parts > 1 && pt.lookahead <= 0) {
+            bool nv = pt.n_split_servers && sc->topo.nvlink_delay <= 0;
             partition_free(&pt);
+            if (nv)
+                return errf(e, "%s: GPU servers are split between partitions (their GPUs sit on different leaves) and "
+                               "topology.nvlink_delay = 0: an NVSwitch transfer's other end would need no time to "
+                               "hear of it, so no window for the partitions to run apart; give nvlink_delay a "
+                               "positive value", who);
             return errf(e, "%s: a link between partitions has no delay (topology.link_delay = 0): no window "
                            "for the partitions to run apart", who);
         }
