@@ -629,7 +629,7 @@ static void test_bad_input(void **st)
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\ngroup = 6\n"
         "placement = rail\n", "traffic.group: placement = rail takes whole servers: 6 is not a multiple of 4");
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
-        "collective = alltoall\nhierarchy = server\n", "hierarchical all-reduce (collective = ring_allreduce), not alltoall");
+        "collective = allgather\nhierarchy = server\n", "or all-to-all (alltoall), not allgather");
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
         "placement = random\nhierarchy = rail\n", "(ranks must fill whole servers in GPU order: placement = rail)");
     bad("[topology]\ntype = rail\nservers = 6\nservers_per_leaf = 4\n", "topology.servers_per_leaf: 6 servers do not split");
