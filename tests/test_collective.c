@@ -593,7 +593,8 @@ static void test_chain_api(void **st)
  * its data on every rank's first one (max-plus: the step-s send of rank r
  * waits for r-1's step s-1), so the job ends exactly X later: X exceeds the
  * n-1 steps in which rank 1 still gets undelayed data, so no ACK of its
- * lands among its delayed packets (with a smaller X one ACK can, 4.8 ns). The
+ * lands among its delayed packets (with a smaller X some do: X = 5 us adds
+ * 5.029 us, 25 us adds 25.005 us). The
  * job's critical path crosses the iteration boundary at rank 1's gap: it
  * names rank 1, 50 us of gap beyond compute_gap, and the time per iteration
  * without it is the even job's exactly. */
