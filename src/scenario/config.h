@@ -135,6 +135,13 @@ struct cfg_traffic {
     int hierarchy;
     int alltoall;                /* enum coll_a2a */
     char hosts[PARAM_STR_MAX];   /* explicit group (rank order); empty = placement */
+    int gap_dist;                /* enum coll_gap_dist: stragglers (collective.h) */
+    simtime_t gap_spread;
+    int64_t slow_rank;           /* -1: none */
+    double slow_factor;
+    char slow_nic[PARAM_STR_MAX]; /* a rate; empty: unchanged */
+    double a2a_zipf;             /* MoE all-to-all skew */
+    char a2a_weights[PARAM_STR_MAX];
 };
 
 /* [traffic.NAME]: one more generator, with the keys of [traffic]. */

@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "scenario/workload.h"
 #include "topo/partition.h"
+#include "traffic/collective.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,19 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
             return -1;
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
-    return workload_build(&sc->flows, cfg, &sc->topo, e);
+    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0)
+        return -1;
+    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed */
+    for (size_t j = 0; j < sc->flows.n_jobs; j++) {
+        struct coll_job *jb = &sc->flows.jobs[j];
+        uint32_t h = jb->slow_rank != UINT32_MAX && jb->slow_nic ? jb->hosts[jb->slow_rank] : UINT32_MAX;
+        for (uint32_t li = 0; h != UINT32_MAX && li < sc->topo.n_links; li++)
+            if (sc->topo.links[li].a == h || sc->topo.links[li].b == h) {
+                jb->nic_nominal = sc->topo.links[li].rate;
+                sc->topo.links[li].rate = jb->slow_nic;
+            }
+    }
+    return 0;
 }
 
 static void fmt_bytes(char *buf, size_t n, uint64_t b)
