@@ -100,6 +100,14 @@ static void dcqcn_init(struct sim *s, struct qp *qp, void *st, const void *par)
 
 /* Apply every alpha tick at or before now. The first tick after a CNP adds g;
  * the rest only decay. */
+/* One alpha update: ns-3's UpdateAlphaMp, the CNP flag read and cleared. */
+static void alpha_step(struct dcqcn *d, const struct dcqcn_par *p)
+{
+    double keep = 1.0 - p->ewma_gain;
+    d->alpha = d->alpha_cnp ? keep * d->alpha + p->ewma_gain : keep * d->alpha;
+    d->alpha_cnp = false;
+}
+
 static void alpha_catch_up(struct dcqcn *d, const struct dcqcn_par *p, simtime_t now)
 {
     uint64_t due = (uint64_t)((now - d->t0) / p->alpha_resume_interval);
@@ -107,8 +115,7 @@ static void alpha_catch_up(struct dcqcn *d, const struct dcqcn_par *p, simtime_t
         return;
     uint64_t n = due - d->alpha_tick;
     double keep = 1.0 - p->ewma_gain;
-    d->alpha = d->alpha_cnp ? keep * d->alpha + p->ewma_gain : keep * d->alpha;
-    d->alpha_cnp = false;
+    alpha_step(d, p);
     n--;
     for (; n > 0 && n <= 64; n--) /* step like ns-3 for short gaps, bit for bit */
         d->alpha *= keep;
@@ -175,9 +182,7 @@ static void dcqcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *p
     const struct dcqcn_par *p = par;
     simtime_t now = cc_now(s);
     if (kind == T_ALPHA) { /* run.ns3_timing only: ns-3's periodic alpha update */
-        double keep = 1.0 - p->ewma_gain;
-        d->alpha = d->alpha_cnp ? keep * d->alpha + p->ewma_gain : keep * d->alpha;
-        d->alpha_cnp = false;
+        alpha_step(d, p);
         cc_timer_set(s, qp, T_ALPHA, now + p->alpha_resume_interval);
         return;
     }
