@@ -152,6 +152,14 @@ static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics
 
 /* port.c */
 void port_kick(struct sim *s, uint32_t pid);
+/* Lazy transmission ends (port.c): which switches run them (at sim_start),
+ * node n's pending ends up to the key (t, kind 0, hmax) inclusive, every
+ * node's, and a deadline event (an EV_TX_DONE of a lazy node's port). */
+void lazy_init(struct sim *s);
+void lazy_free(struct sim *s);
+void lazy_catch_up(struct sim *s, uint32_t n, simtime_t t, uint32_t hmax);
+void lazy_catch_up_all(struct sim *s, simtime_t t, uint32_t hmax);
+void lazy_deadline(struct sim *s, uint32_t pid);
 void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p);
 /* switch.c */
 void send_pfc(struct sim *s, uint32_t pid, int q, bool pause);

@@ -7,6 +7,175 @@
 
 static inline bool port_has_queued(const struct port *pt) { return pt->qmask != 0; }
 
+/* ---------------------------------------------------------------- lazy ends
+ * A busy switch port's TX_DONE, without the event (bench/README.md,
+ * Appendices L and O). In handle order (core/eventq.h) a TX_DONE at t runs
+ * at key (t, kind 0, port): before every other kind of event at t. What it
+ * does (port_kick: switch_dequeue, the next transmission) reads and writes
+ * only its own switch's state (queues, MMU, RED stream, the CC's per-port
+ * state, the packet) and pushes events no earlier than t + the link's delay.
+ * So a lazy node keeps its ports' pending ends (tx_at, as the event would
+ * have carried it) in a small heap and runs them, in the key order the
+ * events would have run in, at the first of:
+ *   - an event that acts on the node (an ARRIVE into it: sim.c), first,
+ *     every end before that event's key;
+ *   - its deadline, an EV_TX_DONE of the node's first port at the earliest
+ *     end + slack (the least delay of its links), before anything an end
+ *     pushes is due;
+ *   - an event that reads any node (monitors, link changes, the deadlock
+ *     check: lazy_catch_up_all) and the run's stop.
+ * Same state when anything reads it, same events at the same keys: the same
+ * bytes. What a node must not have to be lazy (lazy_init): a balancer that
+ * acts at dequeue, on timers, control packets or hold queues; a link of zero
+ * delay (no slack); ns-3 timing (insertion order: when an event is pushed
+ * decides its place); hooks.event (it counts the events); a cut link of a
+ * parallel run (its messages must leave at the transmission's start: the
+ * engine's lookahead; net/shard.c). */
+
+static inline bool lz_before(const struct lz_end *a, const struct lz_end *b)
+{
+    return a->t < b->t || (a->t == b->t && a->port < b->port);
+}
+
+static void lz_heap_push(struct lazy_node *z, simtime_t t, uint32_t port)
+{
+    if (z->n == z->cap) {
+        z->cap = z->cap ? 2 * z->cap : 8;
+        z->h = xrealloc(z->h, z->cap * sizeof *z->h);
+    }
+    struct lz_end e = {t, port};
+    uint32_t i = z->n++;
+    while (i) {
+        uint32_t up = (i - 1) / 2;
+        if (!lz_before(&e, &z->h[up]))
+            break;
+        z->h[i] = z->h[up];
+        i = up;
+    }
+    z->h[i] = e;
+}
+
+static void lz_heap_pop(struct lazy_node *z)
+{
+    struct lz_end e = z->h[--z->n];
+    uint32_t i = 0, n = z->n;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && lz_before(&z->h[c + 1], &z->h[c]))
+            c++;
+        if (!lz_before(&z->h[c], &e))
+            break;
+        z->h[i] = z->h[c];
+        i = c;
+    }
+    z->h[i] = e;
+}
+
+/* Port pid of lazy node n has an end pending at t (tx_at = t already). */
+static void lazy_note(struct sim *s, struct node *nd, uint32_t pid, simtime_t t)
+{
+    struct lazy_node *z = &s->lz[nd - s->nodes];
+    lz_heap_push(z, t, pid);
+    if (t < nd->lz_next)
+        nd->lz_next = t;
+    simtime_t d = t + z->slack;
+    if (z->dl_at < 0 || d < z->dl_at) {
+        z->dl_at = d;
+        evq_push(&s->evq, d, EV_TX_DONE, nd->port0);
+    }
+}
+
+void lazy_catch_up(struct sim *s, uint32_t n, simtime_t t, uint32_t hmax)
+{
+    struct node *nd = &s->nodes[n];
+    if (!s->lz) { /* (a sim set up without sim_start: nothing is lazy) */
+        nd->lz_next = T_NEVER;
+        return;
+    }
+    struct lazy_node *z = &s->lz[n];
+    simtime_t now = s->now;
+    while (z->n) {
+        struct lz_end e = z->h[0];
+        if (e.t > t || (e.t == t && e.port > hmax))
+            break;
+        lz_heap_pop(z);
+        struct port *pt = &s->ports[e.port];
+        if (pt->tx_at != e.t)
+            continue; /* stale, as its event would have been */
+        pt->tx_at = -1;
+        s->now = e.t;
+        port_kick(s, e.port);
+    }
+    s->now = now;
+    nd->lz_next = z->n ? z->h[0].t : T_NEVER;
+}
+
+void lazy_deadline(struct sim *s, uint32_t pid)
+{
+    uint32_t n = s->ports[pid].node;
+    struct lazy_node *z = &s->lz[n];
+    lazy_catch_up(s, n, s->now, pid); /* its key is (now, TX_DONE, pid): the ends before it and pid's own */
+    if (z->dl_at != s->now)
+        return; /* superseded by an earlier one, which ran */
+    z->dl_at = -1;
+    if (z->n) {
+        z->dl_at = z->h[0].t + z->slack;
+        evq_push(&s->evq, z->dl_at, EV_TX_DONE, pid);
+    }
+}
+
+void lazy_catch_up_all(struct sim *s, simtime_t t, uint32_t hmax)
+{
+    if (!s->lz)
+        return;
+    for (uint32_t n = 0; n < s->n_nodes; n++)
+        if (s->nodes[n].lz_next <= t)
+            lazy_catch_up(s, n, t, hmax);
+}
+
+void lazy_init(struct sim *s)
+{
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        s->nodes[n].lazy = false;
+        s->nodes[n].lz_next = T_NEVER;
+    }
+    const struct lb_ops *lbs[2] = {s->lb, s->lb_ctl};
+    bool ok = !s->p.ns3_timing && !s->hooks.event;
+    for (int k = 0; k < 2; k++)
+        if (lbs[k] && (lbs[k]->on_dequeue || lbs[k]->on_timer || lbs[k]->on_ctrl || lbs[k]->hold_queues))
+            ok = false;
+    if (!ok)
+        return;
+    s->lz = xcalloc_aligned(s->n_nodes, sizeof *s->lz, _Alignof(struct lazy_node));
+    for (uint32_t n = 0; n < s->n_nodes; n++) {
+        struct node *nd = &s->nodes[n];
+        struct lazy_node *z = &s->lz[n];
+        z->dl_at = -1;
+        if (!nd->is_switch || !nd->nports || !sim_node_here(s, n))
+            continue;
+        simtime_t slack = T_NEVER;
+        for (uint32_t p = nd->port0; p < nd->port0 + nd->nports; p++)
+            if (s->plink[p].delay < slack)
+                slack = s->plink[p].delay;
+        if (slack <= 0)
+            continue;
+        z->slack = slack;
+        nd->lazy = true;
+    }
+}
+
+void lazy_free(struct sim *s)
+{
+    if (!s->lz)
+        return;
+    for (uint32_t n = 0; n < s->n_nodes; n++)
+        free(s->lz[n].h);
+    free(s->lz);
+    s->lz = NULL;
+}
+
 /* One live TX_DONE per port: a transmission started by another event at the
  * very instant a TX_DONE was due leaves that event stale, and it must not
  * arm a second one (that duplicated itself on every packet). */
@@ -15,6 +184,11 @@ static inline void tx_done_at(struct sim *s, struct port *pt, uint32_t pid, simt
     if (pt->tx_at == t)
         return;
     pt->tx_at = t;
+    struct node *nd = &s->nodes[pt->node];
+    if (nd->lazy) {
+        lazy_note(s, nd, pid, t);
+        return;
+    }
     if (__builtin_expect(s->p.ns3_timing, 0) && pt->tx_place != EV_PLACE_NONE && pt->busy_until == t) {
         evq_push_place(&s->evq, t, &pt->tx_place, EV_TX_DONE, pid); /* run.ns3_timing: see port_kick */
         return;

@@ -116,6 +116,7 @@ void sim_start(struct sim *s)
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
+    lazy_init(s);
     s->n_starts = s->n_src = s->n_flows;
     if (s->n_flows) /* a gated first flow only makes flows_due skip it */
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
@@ -203,6 +204,10 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
     uint32_t id = ev_id(ev);
     switch (ev_kind(ev)) {
     case EV_TX_DONE:
+        if (s->nodes[s->ports[id].node].lazy) {
+            lazy_deadline(s, id); /* a lazy node's deadline (port.c) */
+            break;
+        }
         if (s->ports[id].tx_at != s->now)
             break; /* stale */
         s->ports[id].tx_at = -1;
@@ -227,6 +232,8 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         if (s->loss_rng && (shard ? s->plink[id].loss : pt->loss) > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
         uint32_t in = shard ? s->port_peer[id] : pt->peer, node = s->ports[in].node;
+        if (s->nodes[node].lz_next <= s->now) /* its ports' ends due by now run first (port.c) */
+            lazy_catch_up(s, node, s->now, UINT32_MAX);
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
             pkt_free(s, p);
@@ -257,6 +264,10 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         /* here rather than as a case: the switch over the packet events then
          * compiles exactly as without monitors (measured with cachegrind) */
         if (ev_kind(ev) >= EV_MONITOR) {
+            /* those that read any node find every lazy end due by now run (a
+             * parallel run's: shard.c, before its global events) */
+            if (!shard && (ev_kind(ev) == EV_MONITOR || ev_kind(ev) == EV_LINK || ev_kind(ev) == EV_DEADLOCK))
+                lazy_catch_up_all(s, s->now, UINT32_MAX);
             rare_event(s, ev_kind(ev), id);
             break;
         }
@@ -425,6 +436,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         /* peek first, so a later sim_run with a later stop time resumes exactly */
         if (s->p.stop && evq_top_time(&s->evq) > s->p.stop) {
             s->now = s->p.stop;
+            lazy_catch_up_all(s, s->p.stop, UINT32_MAX); /* every end up to the stop, as its events would have */
             s->stopped = true;
             break;
         }
@@ -439,8 +451,10 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
             prefetch_wire_next(s);
         if ((++s->c.events & 0xffff) == 0) {
             pf = prefetch_worth(s); /* packets in use change with the load */
-            if (s->hooks.progress && s->hooks.progress(s->hooks.ctx, s))
+            if (s->hooks.progress && s->hooks.progress(s->hooks.ctx, s)) {
+                lazy_catch_up_all(s, s->now, ev.handle); /* interrupted: the ends up to the last event's key */
                 break;
+            }
         }
         /* Every flow done and no packet anywhere (all are pool-allocated): what
          * is left are timers of finished flows, so the run is over. */
@@ -556,6 +570,7 @@ void sim_routes_free(struct sim *s)
 void sim_free(struct sim *s)
 {
     par_free(s);
+    lazy_free(s);
     evq_free(&s->evq);
     for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
         free(s->ns3_tx_tabs[i].t);
