@@ -103,7 +103,7 @@ struct port_link {
 struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/shard.c) */
     _Alignas(64) bool is_switch;
     uint8_t layer;
-    bool lazy;              /* its ports' transmission ends run by catch-up, not as events (port.c, s->lz) */
+    bool lazy;              /* its ports' transmission ends (a NIC's wake-ups) run by catch-up, not as events (port.c) */
     uint32_t port0, nports; /* ports port0 .. port0+nports-1 */
     /* switch */
     uint64_t buffer, shared_used, total_hdrm, total_rsrv;
@@ -113,12 +113,13 @@ struct node { /* one cache line: a parallel run's partitions each write their ow
 };
 _Static_assert(sizeof(struct node) == 64, "struct node: one cache line");
 
-/* A lazy node's pending transmission ends (port.c): a min-heap of (time,
- * port), each valid while the port's tx_at still says that time, and the
- * deadline event that makes sure they run before anything they push is due. */
+/* A lazy node's pending transmission ends and NIC wake-ups (port.c): a
+ * min-heap of (time, event handle), each valid while the port's tx_at (the
+ * NIC's wake_at) still says that time, and the deadline event that makes
+ * sure they run before anything they push is due. */
 struct lz_end {
     simtime_t t;
-    uint32_t port;
+    uint32_t handle; /* EV_TX_DONE << 28 | port, or EV_NIC_WAKE << 28 | host index */
 };
 struct lazy_node {
     _Alignas(64) struct lz_end *h; /* (one line each: a parallel run's partitions write their own nodes) */

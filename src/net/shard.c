@@ -722,17 +722,17 @@ static bool op_global_next(void *model, simtime_t *t, uint32_t *h)
     return true;
 }
 
-/* Every lazy transmission end (port.c) of this process's partitions up to
- * the key (t, kind 0, hmax), before a global event reads their nodes or the
- * run stops: what the serial loop's lazy_catch_up_all does. */
-static void catch_up_all(struct par *P, simtime_t t, uint32_t hmax)
+/* Every lazy entry (port.c) of this process's partitions with key before
+ * (t, h), before a global event reads their nodes or the run stops: what the
+ * serial loop's lazy_catch_up_all does. */
+static void catch_up_all(struct par *P, simtime_t t, uint32_t h)
 {
     struct sim *m = P->main;
     if (!m->lz)
         return;
     for (uint32_t n = 0; n < m->n_nodes; n++)
         if (m->nodes[n].lz_next <= t && eng_local(P->eng, P->part[n]))
-            lazy_catch_up(&P->sh[P->part[n]].s, n, t, hmax);
+            lazy_catch_up(&P->sh[P->part[n]].s, n, t, h);
 }
 
 static void op_global_run(void *model, uint64_t global_events)
@@ -741,7 +741,7 @@ static void op_global_run(void *model, uint64_t global_events)
     struct sim *m = P->main;
     struct event e;
     evq_pop(&m->evq, &e);
-    catch_up_all(P, e.time, UINT32_MAX); /* (a global event's kind is after every TX_DONE's) */
+    catch_up_all(P, e.time, e.handle);
     merge_counters(P, global_events);
     m->now = e.time;
     sim_global_event(m, &e);

@@ -232,8 +232,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         if (s->loss_rng && (shard ? s->plink[id].loss : pt->loss) > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
         uint32_t in = shard ? s->port_peer[id] : pt->peer, node = s->ports[in].node;
-        if (s->nodes[node].lz_next <= s->now) /* its ports' ends due by now run first (port.c) */
-            lazy_catch_up(s, node, s->now, UINT32_MAX);
+        lazy_before(s, node, s->now, ev->handle); /* its lazy ends and wake-ups due first (port.c) */
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
             pkt_free(s, p);
@@ -267,7 +266,11 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
             /* those that read any node find every lazy end due by now run (a
              * parallel run's: shard.c, before its global events) */
             if (!shard && (ev_kind(ev) == EV_MONITOR || ev_kind(ev) == EV_LINK || ev_kind(ev) == EV_DEADLOCK))
-                lazy_catch_up_all(s, s->now, UINT32_MAX);
+                lazy_catch_up_all(s, s->now, ev->handle);
+            else if (ev_kind(ev) == EV_FLOW_DEP)
+                lazy_before(s, s->flows[id].src, s->now, ev->handle);
+            else if (ev_kind(ev) == EV_LOCAL)
+                lazy_before(s, id & 1 ? s->flows[id >> 1].dst : s->flows[id >> 1].src, s->now, ev->handle);
             rare_event(s, ev_kind(ev), id);
             break;
         }
@@ -285,6 +288,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
             break;
         }
         f->timer_at[kind] = -1;
+        lazy_before(s, kind < CC_TIMERS && s->slot[0].ops->rx_timers >> kind & 1 ? f->dst : f->src, s->now, ev->handle);
         if (kind == TIMER_RTO)
             rto_fire(s, f);
         else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none), the receiver's with its record */
@@ -436,7 +440,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         /* peek first, so a later sim_run with a later stop time resumes exactly */
         if (s->p.stop && evq_top_time(&s->evq) > s->p.stop) {
             s->now = s->p.stop;
-            lazy_catch_up_all(s, s->p.stop, UINT32_MAX); /* every end up to the stop, as its events would have */
+            lazy_catch_up_all(s, s->p.stop, UINT32_MAX); /* every entry up to the stop, as its events would have */
             s->stopped = true;
             break;
         }
@@ -452,7 +456,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         if ((++s->c.events & 0xffff) == 0) {
             pf = prefetch_worth(s); /* packets in use change with the load */
             if (s->hooks.progress && s->hooks.progress(s->hooks.ctx, s)) {
-                lazy_catch_up_all(s, s->now, ev.handle); /* interrupted: the ends up to the last event's key */
+                lazy_catch_up_all(s, s->now, ev.handle + 1); /* interrupted: the entries up to the last event's key */
                 break;
             }
         }
