@@ -263,8 +263,9 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         /* here rather than as a case: the switch over the packet events then
          * compiles exactly as without monitors (measured with cachegrind) */
         if (ev_kind(ev) >= EV_MONITOR) {
-            /* those that read any node find every lazy end due by now run (a
-             * parallel run's: shard.c, before its global events) */
+            /* those that read any node find every lazy node's entries before
+             * them run (a parallel run's: shard.c, before its global events);
+             * a release or an NVSwitch stage its host's (port.c) */
             if (!shard && (ev_kind(ev) == EV_MONITOR || ev_kind(ev) == EV_LINK || ev_kind(ev) == EV_DEADLOCK))
                 lazy_catch_up_all(s, s->now, ev->handle);
             else if (ev_kind(ev) == EV_FLOW_DEP)
