@@ -1,5 +1,6 @@
-/* Ports and links: starting the next transmission on an idle port, and a
- * PFC frame's arrival (pause/resume of the peer's egress queue). */
+/* Ports and links: starting the next transmission on an idle port, a lazy
+ * node's transmission ends and NIC wake-ups run without events (below), and
+ * a PFC frame's arrival (pause/resume of the peer's egress queue). */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>

@@ -4,9 +4,10 @@
  * This file: the packet pool, the event loop and the life cycle; the rest is
  * in switch.c, port.c, nic.c, transport.c, scheme.c and fault.c (shared inlines in
  * net_impl.h).
- * Two events per packet hop: TX_DONE at the egress port (only when more is
- * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
- * in a FIFO with one pending event for the head. */
+ * Per packet hop an ARRIVE at the far end of the link, whose in-flight packets
+ * sit in a FIFO with one pending event for the head, and a TX_DONE at the
+ * egress port when more is waiting, which on a lazy node is no event but an
+ * entry its catch-up runs (port.c). */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>
