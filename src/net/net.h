@@ -103,11 +103,29 @@ struct port_link {
 struct node { /* one cache line: a parallel run's partitions each write their own nodes (net/shard.c) */
     _Alignas(64) bool is_switch;
     uint8_t layer;
+    bool lazy;              /* its ports' transmission ends (a NIC's wake-ups) run by catch-up, not as events (port.c) */
     uint32_t port0, nports; /* ports port0 .. port0+nports-1 */
     /* switch */
     uint64_t buffer, shared_used, total_hdrm, total_rsrv;
     /* host */
     uint32_t ip;
+    simtime_t lz_next;      /* lazy: the earliest pending end of its ports (maybe stale: earlier), T_NEVER if none */
+};
+_Static_assert(sizeof(struct node) == 64, "struct node: one cache line");
+
+/* A lazy node's pending transmission ends and NIC wake-ups (port.c): a
+ * min-heap of (time, event handle), each valid while the port's tx_at (the
+ * NIC's wake_at) still says that time, and the deadline event that makes
+ * sure they run before anything they push is due. */
+struct lz_end {
+    simtime_t t;
+    uint32_t handle; /* EV_TX_DONE << 28 | port, or EV_NIC_WAKE << 28 | host index */
+};
+struct lazy_node {
+    _Alignas(64) struct lz_end *h; /* (one line each: a parallel run's partitions write their own nodes) */
+    uint32_t n, cap;
+    simtime_t dl_at;   /* the live deadline event's time, -1 if none */
+    simtime_t slack;   /* the least delay of its links: an end at t pushes nothing before t + slack */
 };
 
 /* Per-host NIC: a high-priority queue for ACK/NACK/CNP, and the active QPs
@@ -280,6 +298,7 @@ struct sim {
 
     uint32_t n_nodes, n_ports, n_hosts;
     struct node *nodes;
+    struct lazy_node *lz;      /* per node when switch ports' ends run lazily (port.c lazy_init), else NULL */
     struct port *ports;        /* across MPI ranks: only this rank's are set up (node_here) */
     struct port_link *plink;   /* per port, every port's */
     const uint8_t *node_here;  /* across MPI ranks, per node: 1 if this rank runs it; NULL: every node */

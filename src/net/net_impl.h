@@ -152,6 +152,22 @@ static inline struct nic *nic_of(struct sim *s, uint32_t node) { return &s->nics
 
 /* port.c */
 void port_kick(struct sim *s, uint32_t pid);
+/* Lazy transmission ends and NIC wake-ups (port.c): which nodes keep them
+ * (at sim_start); one noted (handle EV_TX_DONE << 28 | port or EV_NIC_WAKE <<
+ * 28 | host index, due at t); node n's, or every node's, with key before
+ * (t, h), run now; a lazy node's deadline (its EV_TX_DONE) came. */
+void lazy_init(struct sim *s);
+void lazy_free(struct sim *s);
+void lazy_note(struct sim *s, struct node *nd, uint32_t handle, simtime_t t);
+void lazy_catch_up(struct sim *s, uint32_t n, simtime_t t, uint32_t h);
+void lazy_catch_up_all(struct sim *s, simtime_t t, uint32_t h);
+void lazy_deadline(struct sim *s, uint32_t pid);
+/* Before an event with key (t, h) acts on node n: its lazy entries due first. */
+static inline void lazy_before(struct sim *s, uint32_t n, simtime_t t, uint32_t h)
+{
+    if (s->nodes[n].lz_next <= t)
+        lazy_catch_up(s, n, t, h);
+}
 void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p);
 /* switch.c */
 void send_pfc(struct sim *s, uint32_t pid, int q, bool pause);

@@ -45,7 +45,12 @@ void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t)
         nic->stale[nic->nstale++] = nic->wake_at;
     }
     nic->wake_at = t;
-    evq_push(&s->evq, t, EV_NIC_WAKE, (uint32_t)s->host_index[nic->node]);
+    uint32_t handle = (uint32_t)EV_NIC_WAKE << EV_ID_BITS | (uint32_t)s->host_index[nic->node];
+    struct node *nd = &s->nodes[nic->node];
+    if (nd->lazy) /* run by its node's catch-up (port.c) */
+        lazy_note(s, nd, handle, t);
+    else
+        evq_push(&s->evq, t, EV_NIC_WAKE, handle & EV_ID_MAX);
 }
 
 bool nic_wake_stale(struct nic *nic, simtime_t now)

@@ -722,13 +722,27 @@ static bool op_global_next(void *model, simtime_t *t, uint32_t *h)
     return true;
 }
 
+/* Every lazy entry (port.c) of this process's partitions with key before
+ * (t, h), before a global event reads their nodes or the run stops: what the
+ * serial loop's lazy_catch_up_all does. */
+static void catch_up_all(struct par *P, simtime_t t, uint32_t h)
+{
+    struct sim *m = P->main;
+    if (!m->lz)
+        return;
+    for (uint32_t n = 0; n < m->n_nodes; n++)
+        if (m->nodes[n].lz_next <= t && eng_local(P->eng, P->part[n]))
+            lazy_catch_up(&P->sh[P->part[n]].s, n, t, h);
+}
+
 static void op_global_run(void *model, uint64_t global_events)
 {
     struct par *P = model;
     struct sim *m = P->main;
-    merge_counters(P, global_events);
     struct event e;
     evq_pop(&m->evq, &e);
+    catch_up_all(P, e.time, e.handle);
+    merge_counters(P, global_events);
     m->now = e.time;
     sim_global_event(m, &e);
 }
@@ -818,8 +832,11 @@ static void setup(struct sim *m, const uint32_t *pt, uint32_t parts, uint32_t th
     for (uint32_t p = 0; p < m->n_ports; p++) {
         uint32_t q = sim_port_peer(m, p);
         bool cut = pt[sim_port_node(m, p)] != pt[sim_port_node(m, q)];
-        if (sim_port_here(m, p)) /* (across ranks another rank's port is never written: build_ports) */
+        if (sim_port_here(m, p)) { /* (across ranks another rank's port is never written: build_ports) */
             m->ports[p].cut = cut;
+            if (cut) /* its messages leave at a transmission's start, not at a catch-up (port.c) */
+                m->nodes[sim_port_node(m, p)].lazy = false;
+        }
         P->peer[p] = q;
         P->dest[p] = pt[sim_port_node(m, q)]; /* once per port, not per message (and the peer's line is another thread's) */
         /* A cut port never uses its own wire (it sends messages), so its
@@ -914,6 +931,8 @@ void sim_run_parallel(struct sim *m, const uint32_t *part, uint32_t parts, uint3
     uint64_t ge0 = st.global_events;
     simtime_t at;
     enum eng_end end = eng_run(P->eng, &at);
+    if (end == ENG_STOP)
+        catch_up_all(P, at, UINT32_MAX);
     if (end != ENG_PROGRESS)
         m->now = at;
     m->stopped = end == ENG_STOP;

@@ -4,9 +4,10 @@
  * This file: the packet pool, the event loop and the life cycle; the rest is
  * in switch.c, port.c, nic.c, transport.c, scheme.c and fault.c (shared inlines in
  * net_impl.h).
- * Two events per packet hop: TX_DONE at the egress port (only when more is
- * waiting) and ARRIVE at the far end of the link, whose in-flight packets sit
- * in a FIFO with one pending event for the head. */
+ * Per packet hop an ARRIVE at the far end of the link, whose in-flight packets
+ * sit in a FIFO with one pending event for the head, and a TX_DONE at the
+ * egress port when more is waiting, which on a lazy node is no event but an
+ * entry its catch-up runs (port.c). */
 #include "net/net_impl.h"
 #include "core/xalloc.h"
 #include <stdlib.h>
@@ -116,6 +117,7 @@ void sim_start(struct sim *s)
     }
     s->dl.check_at = -1;
     s->dl.n = 0;
+    lazy_init(s);
     s->n_starts = s->n_src = s->n_flows;
     if (s->n_flows) /* a gated first flow only makes flows_due skip it */
         evq_push(&s->evq, s->flows[s->start_order[0]].start, EV_FLOW_START, 0);
@@ -203,6 +205,10 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
     uint32_t id = ev_id(ev);
     switch (ev_kind(ev)) {
     case EV_TX_DONE:
+        if (s->nodes[s->ports[id].node].lazy) {
+            lazy_deadline(s, id); /* a lazy node's deadline (port.c) */
+            break;
+        }
         if (s->ports[id].tx_at != s->now)
             break; /* stale */
         s->ports[id].tx_at = -1;
@@ -227,6 +233,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         if (s->loss_rng && (shard ? s->plink[id].loss : pt->loss) > 0 && p->type != PKT_PFC && fault_lose(s, id, p))
             break;
         uint32_t in = shard ? s->port_peer[id] : pt->peer, node = s->ports[in].node;
+        lazy_before(s, node, s->now, ev->handle); /* its lazy ends and wake-ups due first (port.c) */
         if (p->type == PKT_PFC) {
             pfc_receive(s, in, p);
             pkt_free(s, p);
@@ -257,6 +264,15 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         /* here rather than as a case: the switch over the packet events then
          * compiles exactly as without monitors (measured with cachegrind) */
         if (ev_kind(ev) >= EV_MONITOR) {
+            /* those that read any node find every lazy node's entries before
+             * them run (a parallel run's: shard.c, before its global events);
+             * a release or an NVSwitch stage its host's (port.c) */
+            if (!shard && (ev_kind(ev) == EV_MONITOR || ev_kind(ev) == EV_LINK || ev_kind(ev) == EV_DEADLOCK))
+                lazy_catch_up_all(s, s->now, ev->handle);
+            else if (ev_kind(ev) == EV_FLOW_DEP)
+                lazy_before(s, s->flows[id].src, s->now, ev->handle);
+            else if (ev_kind(ev) == EV_LOCAL)
+                lazy_before(s, id & 1 ? s->flows[id >> 1].dst : s->flows[id >> 1].src, s->now, ev->handle);
             rare_event(s, ev_kind(ev), id);
             break;
         }
@@ -274,6 +290,7 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
             break;
         }
         f->timer_at[kind] = -1;
+        lazy_before(s, kind < CC_TIMERS && s->slot[0].ops->rx_timers >> kind & 1 ? f->dst : f->src, s->now, ev->handle);
         if (kind == TIMER_RTO)
             rto_fire(s, f);
         else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none), the receiver's with its record */
@@ -425,6 +442,7 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
         /* peek first, so a later sim_run with a later stop time resumes exactly */
         if (s->p.stop && evq_top_time(&s->evq) > s->p.stop) {
             s->now = s->p.stop;
+            lazy_catch_up_all(s, s->p.stop, UINT32_MAX); /* every entry up to the stop, as its events would have */
             s->stopped = true;
             break;
         }
@@ -439,8 +457,10 @@ static inline __attribute__((always_inline)) void run_loop(struct sim *s, const 
             prefetch_wire_next(s);
         if ((++s->c.events & 0xffff) == 0) {
             pf = prefetch_worth(s); /* packets in use change with the load */
-            if (s->hooks.progress && s->hooks.progress(s->hooks.ctx, s))
+            if (s->hooks.progress && s->hooks.progress(s->hooks.ctx, s)) {
+                lazy_catch_up_all(s, s->now, ev.handle + 1); /* interrupted: the entries up to the last event's key */
                 break;
+            }
         }
         /* Every flow done and no packet anywhere (all are pool-allocated): what
          * is left are timers of finished flows, so the run is over. */
@@ -556,6 +576,7 @@ void sim_routes_free(struct sim *s)
 void sim_free(struct sim *s)
 {
     par_free(s);
+    lazy_free(s);
     evq_free(&s->evq);
     for (uint32_t i = 0; i < s->n_ns3_tx_tabs; i++)
         free(s->ns3_tx_tabs[i].t);

@@ -550,6 +550,10 @@ void flows_due_ns3(struct sim *s, uint32_t hop)
 
 void flows_due(struct sim *s)
 {
+    /* the lazy entries (port.c) of the hosts whose flows start now run
+     * before this event, not between two of its starts */
+    for (uint32_t i = s->next_start; i < s->n_starts && s->flows[s->start_order[i]].start <= s->now; i++)
+        lazy_before(s, s->flows[s->start_order[i]].src, s->now, (uint32_t)EV_FLOW_START << EV_ID_BITS);
     while (s->next_start < s->n_starts) {
         struct qp *f = &s->flows[s->start_order[s->next_start]];
         if (f->start > s->now) {
