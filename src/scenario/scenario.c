@@ -46,7 +46,7 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
             return -1;
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
-    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0)
+    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0 || traffic_nic_ports(&sc->flows, &sc->topo, e) < 0)
         return -1;
     /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed */
     for (size_t j = 0; j < sc->flows.n_jobs; j++) {

@@ -195,7 +195,7 @@ static void step_index(const struct xfer *x, size_t T, uint32_t n, uint32_t *off
 static int place(const struct topo *t, const struct coll_opts *o, uint32_t n, uint32_t *rank, struct rng *r,
                  struct err *e)
 {
-    uint32_t nh = t->n_hosts, free_n = 0;
+    uint32_t nh = topo_traffic_hosts(t), free_n = 0; /* (multi-port NICs: the GPUs) */
     if (o->hosts) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t h = o->hosts[i];
@@ -424,7 +424,7 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
 {
     uint32_t n = o->hosts ? (uint32_t)o->n_hosts : o->group;
     if (!o->hosts && n == 0) { /* every free host */
-        for (uint32_t i = 0; i < t->n_hosts; i++)
+        for (uint32_t i = 0; i < topo_traffic_hosts(t); i++)
             n += !o->taken || !o->taken[i];
     }
     if (n < 2)
