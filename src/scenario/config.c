@@ -26,7 +26,7 @@ static const struct param run_params[] = {
 static const struct param topology_params[] = {
     {"type", P_ENUM, F(cfg_topology, type), "leafspine", "topology generator, or an ns-3 HPCC topology file", TOPO_CHOICES, 0, 0},
     {"leaves", P_INT, F(cfg_topology, leaves), "8", "leafspine: leaf (ToR) switches", NULL, 1, 4096},
-    {"spines", P_INT, F(cfg_topology, spines), "8", "leafspine, rail: spine switches, each linked to every leaf", NULL, 1, 4096},
+    {"spines", P_INT, F(cfg_topology, spines), "8", "leafspine, rail: spine switches, each linked to every leaf (rail with planes: per plane, each linked to its plane's leaves)", NULL, 1, 4096},
     {"hosts_per_leaf", P_INT, F(cfg_topology, hosts_per_leaf), "16", "leafspine: hosts under each leaf", NULL, 1, 4096},
     {"k", P_INT, F(cfg_topology, k), "4", "fattree: switch radix k (even); k^3/4 hosts, three tiers", NULL, 2, 128},
     {"senders", P_INT, F(cfg_topology, senders), "2", "dumbbell: hosts on the first switch", NULL, 1, 4096},

@@ -48,12 +48,15 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
     if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0 || traffic_nic_ports(&sc->flows, &sc->topo, e) < 0)
         return -1;
-    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed */
-    for (size_t j = 0; j < sc->flows.n_jobs; j++) {
+    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed (every port's, on
+     * a fabric of multi-port NICs: host index mod N is the GPU, topo.h) */
+    const int32_t *hx = sc->topo.host_index;
+    for (size_t j = 0, N = topo_traffic_hosts(&sc->topo); j < sc->flows.n_jobs; j++) {
         struct coll_job *jb = &sc->flows.jobs[j];
-        uint32_t h = jb->slow_rank != UINT32_MAX && jb->slow_nic ? jb->hosts[jb->slow_rank] : UINT32_MAX;
-        for (uint32_t li = 0; h != UINT32_MAX && li < sc->topo.n_links; li++)
-            if (sc->topo.links[li].a == h || sc->topo.links[li].b == h) {
+        int32_t g = jb->slow_rank != UINT32_MAX && jb->slow_nic ? hx[jb->hosts[jb->slow_rank]] : -1;
+        for (uint32_t li = 0; g >= 0 && li < sc->topo.n_links; li++)
+            if ((hx[sc->topo.links[li].a] >= 0 && (size_t)hx[sc->topo.links[li].a] % N == (size_t)g) ||
+                (hx[sc->topo.links[li].b] >= 0 && (size_t)hx[sc->topo.links[li].b] % N == (size_t)g)) {
                 jb->nic_nominal = sc->topo.links[li].rate;
                 sc->topo.links[li].rate = jb->slow_nic;
             }
