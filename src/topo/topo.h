@@ -51,7 +51,7 @@ struct cfg_topology {
 struct topo_node {
     bool is_switch;
     uint8_t layer;
-    bool nvswitch; /* a SimAI NVSwitch (simaitopo.c): its ports never mark ECN, as SimAI's NVSwitchNode */
+    bool no_ecn;   /* its ports never mark ECN, whatever [switch] says: a SimAI NVSwitch (simaitopo.c), as SimAI's NVSwitchNode */
 };
 
 struct topo_link {
