@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simrun.h"
-#include "stats/collective.h"
 #include "traffic/collective.h"
 
 #define RAIL16 "[topology]\ntype = rail\nservers = 16\ngpus_per_server = 8\nspines = 16\n" \
@@ -203,16 +202,7 @@ static void test_planes_ring_busbw(void **st)
                  "[traffic]\npattern = collective\nsize = 64MB\nplacement = rail\nhierarchy = rail\nchannels = %u\n"
                  "iterations = 2\n", c[k].keys, c[k].C);
         struct run r;
-        run_setup(&r, ini);
-        run_build(&r);
-        sim_run(&r.sc.sim);
-        run_check_invariants(&r);
-        size_t n;
-        struct coll_iter *it = coll_iters(&r.sc, &n);
-        simtime_t per;
-        assert_true(coll_job_span(&r.sc, it, n, 0, &per) > 0);
-        free(it);
-        double busbw = 64e6 / ((double)per / T_NS) * coll_busbw_factor(COLL_RING_ALLREDUCE, 16);
+        double busbw = run_job_busbw(&r, ini, 64e6, COLL_RING_ALLREDUCE, 16);
         double nccl = c[k].ports_used * 4 * 12.5 * 4000.0 / 4048.0;
         printf("%s channels = %u: busbw %.3f GB/s, NCCL's %.3f\n", c[k].keys, c[k].C, busbw, nccl);
         assert_true(busbw <= nccl && busbw > 0.99 * nccl);
