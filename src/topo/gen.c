@@ -74,10 +74,8 @@ static int oversub_hosts(const struct cfg_topology *c, int64_t uplinks, const ch
 }
 
 /* Hosts, then nl leaves, then c->spines spines, every leaf linked to every
- * spine; host i on leaf i / G / per * G + i % G (leafspine: G = 1, per =
- * hosts per leaf; rail: G GPUs a server, per = servers per leaf). */
-static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, uint64_t nl, uint64_t G, uint64_t per,
-                    struct err *e)
+ * spine; host i on leaf i / per. */
+static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, uint64_t nl, uint64_t per, struct err *e)
 {
     uint64_t ns = (uint64_t)c->spines;
     if (topo_alloc(t, h + nl + ns, h + nl * ns, e))
@@ -87,7 +85,7 @@ static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, ui
     set_switches(t, spine0, (uint32_t)ns, LAYER_AGG);
     set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)nl, 0, spine0, (uint32_t)ns, 0, 0);
     for (uint64_t i = 0; i < h; i++)
-        add_link(t, (uint32_t)i, leaf0 + (uint32_t)(i / G / per * G + i % G), c->host_link, c->link_delay);
+        add_link(t, (uint32_t)i, leaf0 + (uint32_t)(i / per), c->host_link, c->link_delay);
     for (uint32_t l = 0; l < nl; l++)
         for (uint32_t s = 0; s < ns; s++)
             add_link(t, leaf0 + l, spine0 + s, c->fabric_link, c->link_delay);
@@ -102,7 +100,7 @@ static int gen_leafspine(struct topo *t, const struct cfg_topology *c, struct er
         check_size(hosts, "hosts_per_leaf", e))
         return -1;
     uint64_t nl = (uint64_t)c->leaves, hpl = (uint64_t)hosts;
-    return two_tier(t, c, nl * hpl, nl, 1, hpl, e);
+    return two_tier(t, c, nl * hpl, nl, hpl, e);
 }
 
 /* k pods of k/2 edge + k/2 agg switches, (k/2)^2 cores, k/2 hosts per edge.

@@ -201,6 +201,10 @@ static int place(const struct topo *t, const struct coll_opts *o, uint32_t n, ui
             uint32_t h = o->hosts[i];
             if (h >= t->n_nodes || t->host_index[h] < 0)
                 return errf(e, "traffic.hosts: node %" PRIu32 " is not a host", h);
+            if ((uint32_t)t->host_index[h] >= nh) /* multi-port NICs (topo.h) */
+                return errf(e, "traffic.hosts: node %" PRIu32 " is port %" PRIu32 " of GPU %" PRIu32 "'s NIC: name the "
+                            "GPU; each queue pair takes a port of its own", h, (uint32_t)t->host_index[h] / nh,
+                            (uint32_t)t->host_index[h] % nh);
             for (uint32_t j = 0; j < i; j++)
                 if (rank[j] == h)
                     return errf(e, "traffic.hosts: host %" PRIu32 " listed twice", h);
