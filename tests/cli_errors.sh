@@ -163,6 +163,17 @@ expect "flow file: dependency cycle" "$TMP/flow_cycle.txt:2: flow 0 is on a cycl
 printf '[traffic]\npattern = collective\ncollective = hd_allreduce\ngroup = 12\n' >"$TMP/hd.ini"
 expect "hd_allreduce, 12 hosts" "$TMP/hd.ini:4: traffic.group: hd_allreduce" run "$TMP/hd.ini" -q --out "$TMP/o"
 
+# Multi-port NICs (topology.planes, dual_tor): combinations that do not exist
+printf '[topology]\ntype = leafspine\nplanes = 2\n' >"$TMP/planes_ls.ini"
+expect "planes on a leaf-spine" "$TMP/planes_ls.ini:3: topology.planes is for GPU fabrics" run "$TMP/planes_ls.ini" -q --out "$TMP/o"
+printf '[topology]\ntype = rail\nplanes = 2\ndual_tor = on\n' >"$TMP/planes_dt.ini"
+expect "planes with dual_tor" "$TMP/planes_dt.ini:4: topology.dual_tor: with planes = 2" run "$TMP/planes_dt.ini" -q --out "$TMP/o"
+printf '[topology]\ntype = rail\nservers = 2\nplanes = 2\n[traffic]\npattern = poisson\n' >"$TMP/planes_poisson.ini"
+expect "Poisson on multi-port NICs" "$TMP/planes_poisson.ini:6: traffic.pattern: the fabric's NICs have 2 ports" run "$TMP/planes_poisson.ini" -q --out "$TMP/o"
+printf '1\n0 20 3 100 1000 0\n' >"$TMP/port_flow.txt"
+printf '[topology]\ntype = rail\nservers = 2\nplanes = 2\n[traffic]\npattern = file\nfile = %s\n' "$TMP/port_flow.txt" >"$TMP/planes_file.ini"
+expect "flow file naming a NIC's second port" "$TMP/port_flow.txt:2: flow to node 20 is port 1 of GPU 4's NIC" run "$TMP/planes_file.ini" -q --out "$TMP/o"
+
 # A PFC deadlock stops the run with exit code 3, the cycle on stderr and in summary.json.
 (cd "$SRC" && "$BIN" run scenarios/deadlock-ring.ini --quiet --out "$TMP/dl") >"$TMP/out" 2>"$TMP/err"
 rc=$?

@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
+#include "stats/collective.h"
+#include "traffic/collective.h"
 
 void run_setup(struct run *r, const char *ini)
 {
@@ -189,4 +191,18 @@ uint32_t run_port_to(const struct sim *s, uint32_t node, uint32_t peer)
             return nd->port0 + k;
     fail_msg("no port from %u to %u", node, peer);
     return 0;
+}
+
+double run_job_busbw(struct run *r, const char *ini, double size, int algo, uint32_t n)
+{
+    run_setup(r, ini);
+    run_build(r);
+    sim_run(&r->sc.sim);
+    run_check_invariants(r);
+    size_t k;
+    struct coll_iter *it = coll_iters(&r->sc, &k);
+    simtime_t per;
+    assert_true(coll_job_span(&r->sc, it, k, 0, &per) > 0);
+    free(it);
+    return size / ((double)per / T_NS) * coll_busbw_factor(algo, n);
 }

@@ -22,6 +22,12 @@ void run_free(struct run *r);
  * flow bytes; no packet left anywhere; switch buffers back to zero. */
 void run_check_invariants(const struct run *r);
 
+/* Sets up, builds and runs the INI (a collective job first), checks the
+ * invariants and returns job 0's bus bandwidth in GB/s: `size` bytes over
+ * nccl-tests' time per iteration, times the algorithm's factor for n ranks
+ * (coll_busbw_factor). Leaves *r built, to be run_free'd. */
+double run_job_busbw(struct run *r, const char *ini, double size, int algo, uint32_t n);
+
 /* run_check_invariants, and in a lossless run: no timeout, nothing resent. */
 void run_check_clean(const struct run *r);
 /* A dumbbell's bottleneck: the first switch's port toward the second. */

@@ -517,19 +517,10 @@ static void test_rail_ring_busbw(void **st)
 {
     (void)st;
     struct run r;
-    run_setup(&r, "[topology]\ntype = rail\nservers = 16\ngpus_per_server = 8\nspines = 16\n"
-                  "[transport]\ncc = none\nmtu = 4000\nack_interval = 16\n"
-                  "[traffic]\npattern = collective\nsize = 64MB\nplacement = rail\nhierarchy = rail\nchannels = 8\n"
-                  "iterations = 2\n");
-    run_build(&r);
-    sim_run(&r.sc.sim);
-    run_check_invariants(&r);
-    size_t k;
-    struct coll_iter *it = coll_iters(&r.sc, &k);
-    simtime_t per;
-    assert_true(coll_job_span(&r.sc, it, k, 0, &per) > 0);
-    free(it);
-    double busbw = 64e6 / ((double)per / T_NS) * coll_busbw_factor(COLL_RING_ALLREDUCE, 128);
+    double busbw = run_job_busbw(&r, "[topology]\ntype = rail\nservers = 16\ngpus_per_server = 8\nspines = 16\n"
+                                     "[transport]\ncc = none\nmtu = 4000\nack_interval = 16\n"
+                                     "[traffic]\npattern = collective\nsize = 64MB\nplacement = rail\nhierarchy = rail\n"
+                                     "channels = 8\niterations = 2\n", 64e6, COLL_RING_ALLREDUCE, 128);
     double nccl = 8 * 12.5 * 4000.0 / 4048.0;
     assert_true(busbw <= nccl && busbw > 0.95 * nccl);
     const struct sim *s = &r.sc.sim;

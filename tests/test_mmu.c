@@ -168,12 +168,54 @@ static void test_pfc_shift_by_rate(void **st)
     config_free(&c);
 }
 
+/* A switch that never marks ECN (topo.h no_ecn: a SimAI NVSwitch, as SimAI's
+ * NVSwitchNode) keeps not marking at every rate: its ports are set up
+ * without ECN, and a slowdown of one of its links (topology.slow, which sets
+ * each switch end's thresholds for the new rate) leaves them so, while a
+ * fabric switch gets the rate's thresholds. topo_8g.txt: GPU 0's NVLink host
+ * 18 on NVSwitch 8, its NIC 0 on switch 9. */
+static void test_no_ecn_switch(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = file\nfile = " ROCESIM_SOURCE_DIR "/tests/data/simai/topo_8g.txt\n"
+                  "slow = 18-8:1000Gbps@10us-20us, 0-9:200Gbps@10us-20us\n[traffic]\npattern = none\n");
+    run_build(&r);
+    const struct sim *s = &r.sc.sim;
+    assert_true(r.sc.topo.nodes[8].no_ecn);
+    assert_false(r.sc.topo.nodes[9].no_ecn);
+    const struct port *nv = &s->ports[run_port_to(s, 8, 18)], *sw = &s->ports[run_port_to(s, 9, 0)];
+    assert_int_equal(nv->kmin, UINT32_MAX);
+    assert_int_equal(nv->kmax, UINT32_MAX);
+    assert_true(nv->pmax == 0);
+    assert_int_equal(sw->kmin, 1600000); /* 400 KB at 100 Gbps, scaled to 400 Gbps */
+    assert_int_equal(s->n_link_ev, 4);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < s->n_link_ev; i++) {
+        const struct sim_link_event *ev = &s->link_ev[i];
+        for (int j = 0; j < 2; j++) {
+            uint32_t node = sim_port_node(s, j ? sim_port_peer(s, ev->port) : ev->port);
+            if (node == 8) { /* the NVSwitch's end, slowed and restored: still no ECN */
+                assert_int_equal(ev->kmin[j], UINT32_MAX);
+                assert_int_equal(ev->kmax[j], UINT32_MAX);
+                seen++;
+            } else if (node == 9) { /* the fabric switch: the rate's thresholds */
+                assert_int_equal(ev->kmin[j], ev->rate == 200000000000ULL ? 800000 : 1600000);
+                seen++;
+            }
+        }
+    }
+    assert_int_equal(seen, 4);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mmu_thresholds),
         cmocka_unit_test(test_pfc_shift_by_rate),
         cmocka_unit_test(test_mmu_static_threshold),
+        cmocka_unit_test(test_no_ecn_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

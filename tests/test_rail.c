@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "simrun.h"
+#include "traffic/collective.h"
 
 #define RAIL16 "[topology]\ntype = rail\nservers = 16\ngpus_per_server = 8\nspines = 16\n" \
                "[transport]\ncc = none\nmtu = 4000\nack_interval = 16\n"                    \
@@ -105,11 +106,137 @@ static void test_rail_qp_paths(void **st)
     run_free(&r);
 }
 
+/* SimAI's topology templates, built by our generator: the same switches,
+ * NIC links and switch links, wired the same way. The numbers are what
+ * SimAI's astra-sim-alibabacloud/inputs/topo/gen_Topo_Template.py (b5ff47c)
+ * writes for the arguments in each row; over its links, NVLink ones set
+ * apart (SimAI's NVSwitch is a node, ours a model: topo.h), "fp" is the sum
+ * mod 2^64 of mix(lo << 32 | hi) over every other link, lo < hi its node ids,
+ * mix = splitmix64 (add 0x9e3779b97f4a7c15, then its finaliser). Our node ids
+ * are mapped to SimAI's: port p of GPU g -> g; our switches in order ->
+ * SimAI's ids after its GPUs and one NVSwitch per server (both list the
+ * leaves side by side, asw_switch_1 then asw_switch_2, then the spines plane
+ * by plane, psw_switch_1 then psw_switch_2). So fp is equal only if every
+ * GPU's ports sit on the leaves SimAI gives them and every leaf on the same
+ * spines. */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void test_simai_templates(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *keys, *simai; /* ours; SimAI's generator arguments */
+        uint32_t gpus, nvswitches, switches, links;
+        uint64_t fp;
+    } c[] = {
+        {"servers = 4\nservers_per_leaf = 2\nspines = 4\n", "-topo Spectrum-X -g 32 -gps 8 -npa 2 -psn 4 -asn 16",
+         32, 4, 20, 96, 0x8b0de5a2ec7bc1acULL},
+        {"servers = 4\nservers_per_leaf = 2\nspines = 4\ndual_tor = on\n",
+         "-topo AlibabaHPN -g 32 -gps 8 -npa 2 -psn 4 -asn 32", 32, 4, 36, 192, 0x3a91e6a5eb4fcc9cULL},
+        {"servers = 4\nservers_per_leaf = 2\nspines = 4\nplanes = 2\n",
+         "-topo AlibabaHPN --dp -g 32 -gps 8 -npa 2 -psn 8 -asn 32", 32, 4, 40, 192, 0xbe067a28a86e4c9bULL},
+        {"servers = 4\nservers_per_leaf = 2\nspines = 4\nrail_optimised = off\n",
+         "-topo DCN+ -g 32 -gps 8 -npa 16 -psn 4 -asn 2", 32, 4, 6, 40, 0xa967211bfe9f2b5cULL},
+        {"servers = 4\nservers_per_leaf = 2\nspines = 4\nrail_optimised = off\ndual_tor = on\n",
+         "-topo DCN+ --dt -g 32 -gps 8 -npa 16 -psn 4 -asn 4", 32, 4, 8, 80, 0xaac9b43c35b783abULL},
+        {"servers = 16\nspines = 8\nplanes = 2\n", "-topo AlibabaHPN --dp -g 128 -gps 8 -psn 16 -asn 16", 128, 16, 32,
+         384, 0xa77200e89754d1a9ULL},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        char ini[512];
+        snprintf(ini, sizeof ini, "[topology]\ntype = rail\ngpus_per_server = 8\n%s[traffic]\npattern = none\n", c[k].keys);
+        struct run r;
+        run_setup(&r, ini);
+        const struct topo *t = &r.sc.topo;
+        uint32_t N = topo_traffic_hosts(t), sw = 0, M = N / t->gpus_per_server;
+        uint64_t fp = 0;
+        for (uint32_t n = 0; n < t->n_nodes; n++)
+            sw += t->nodes[n].is_switch;
+        for (uint32_t l = 0; l < t->n_links; l++) {
+            uint64_t ab[2] = {t->links[l].a, t->links[l].b};
+            for (int j = 0; j < 2; j++)
+                ab[j] = t->host_index[ab[j]] >= 0 ? (uint64_t)t->host_index[ab[j]] % N : N + M + ab[j] - t->n_hosts;
+            uint64_t lo = ab[0] < ab[1] ? ab[0] : ab[1], hi = ab[0] ^ ab[1] ^ lo;
+            fp += mix64(lo << 32 | hi);
+        }
+        printf("%s: %u GPUs, %u switches, %u links, fp 0x%016llx\n", c[k].simai, N, sw, t->n_links, (unsigned long long)fp);
+        assert_int_equal(N, c[k].gpus);
+        assert_int_equal(M, c[k].nvswitches); /* one NVSwitch a server, a port for each of its GPUs */
+        assert_int_equal(sw, c[k].switches);
+        assert_int_equal(t->n_links, c[k].links);
+        assert_true(fp == c[k].fp);
+        run_free(&r);
+    }
+}
+
+/* NCCL's rail-aligned rings on multi-port NICs (4 servers of 4 GPUs, 100
+ * Gbps ports, mtu 4000, a 64 MB all-reduce): with C channels each server's
+ * exit GPU of channel ch is GPU (ch - m - 1) mod G, so C = 2G gives every GPU
+ * two queue pairs to the next server and round-robin puts them on its two
+ * ports. busbw is then NCCL's 2 x G x 12.5 GB/s x 4000/4048 (payload per
+ * wire byte) on the dual-plane and the dual-ToR fabric alike, and G x 12.5 x
+ * 4000/4048 with one queue pair per GPU (C = G) or one port; within 1 %
+ * below (the pipeline's fill and drain). Every message between servers
+ * stays on one plane at both ends, each QP on its first message's port
+ * through both iterations, and the ports carry equal shares. */
+static void test_planes_ring_busbw(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *keys;
+        uint32_t C, ports_used;
+    } c[] = {
+        {"planes = 2\n", 8, 2}, {"dual_tor = on\n", 8, 2}, {"planes = 2\n", 4, 1},
+        {"planes = 1\n", 8, 1}, {"rail_optimised = off\ndual_tor = on\n", 8, 2},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        char ini[512];
+        snprintf(ini, sizeof ini, "[topology]\ntype = rail\nservers = 4\ngpus_per_server = 4\nspines = 4\n%s"
+                 "[transport]\ncc = none\nmtu = 4000\nack_interval = 16\n"
+                 "[traffic]\npattern = collective\nsize = 64MB\nplacement = rail\nhierarchy = rail\nchannels = %u\n"
+                 "iterations = 2\n", c[k].keys, c[k].C);
+        struct run r;
+        double busbw = run_job_busbw(&r, ini, 64e6, COLL_RING_ALLREDUCE, 16);
+        double nccl = c[k].ports_used * 4 * 12.5 * 4000.0 / 4048.0;
+        printf("%s channels = %u: busbw %.3f GB/s, NCCL's %.3f\n", c[k].keys, c[k].C, busbw, nccl);
+        assert_true(busbw <= nccl && busbw > 0.99 * nccl);
+        const struct sim *s = &r.sc.sim;
+        const struct topo *t = &r.sc.topo;
+        uint32_t N = topo_traffic_hosts(t), on[2] = {0, 0};
+        for (uint32_t i = 0; i < s->n_flows; i++) {
+            const struct qp *f = &s->flows[i];
+            uint32_t a = (uint32_t)s->host_index[f->src], b = (uint32_t)s->host_index[f->dst];
+            if (f->local) {
+                assert_true(a < N && b < N && a / 4 == b / 4); /* NVSwitch: the GPUs themselves */
+                continue;
+            }
+            assert_int_equal(a / N, b / N); /* one port number at both ends */
+            assert_true(a / N < 2);
+            on[a / N]++;
+            const struct flow_spec *fs = &r.sc.flows.v[i];
+            for (uint32_t d = 0; d < fs->ndeps; d++) /* a QP's next message: its port */
+                if (r.sc.flows.deps[fs->dep0 + d] & FLOW_DEP_QP)
+                    assert_int_equal(s->flows[r.sc.flows.deps[fs->dep0 + d] & FLOW_DEP_ID].src, f->src);
+        }
+        assert_int_equal(on[0] + on[1], 2 * 30 * c[k].C * 4); /* iterations x steps x channels x servers */
+        assert_int_equal(on[1], c[k].ports_used == 2 ? on[0] : 0);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rail_ring_threads),
         cmocka_unit_test(test_rail_qp_paths),
+        cmocka_unit_test(test_simai_templates),
+        cmocka_unit_test(test_planes_ring_busbw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -528,7 +528,9 @@ static int cmd_list(int argc, char **argv)
            "    dumbbell    senders on one switch, receivers on another, one link between (PCN Fig. 1)\n"
            "    parkinglot  chain switches s0 - s1 - ..., hosts_per_switch hosts on each (PCN Fig. 19)\n"
            "    rail        rail-optimised GPU fabric: servers x gpus_per_server GPUs (hosts), each with its own NIC;\n"
-           "                NIC i of every server on rail i's leaf, leaves to every spine; an NVSwitch per server\n"
+           "                NIC i of every server on rail i's leaf, leaves to every spine; an NVSwitch per server;\n"
+           "                planes = 2: two NIC ports, each on a plane of its own; dual_tor: two ports on a leaf pair;\n"
+           "                rail_optimised = off: a server's NICs on one leaf (SimAI's AlibabaHPN, DCN+ templates)\n"
            "    file        an ns-3 HPCC topology file (topology.file)\n"
            "  node names (topology.link_rate, topology.fail): node ids, and for generated topologies hostN,\n"
            "  leafN/spineN (leafspine, rail), edgeP.N/aggP.N/coreN (fattree, clos; P = pod), sN (dumbbell, parkinglot)\n");

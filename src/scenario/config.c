@@ -26,7 +26,7 @@ static const struct param run_params[] = {
 static const struct param topology_params[] = {
     {"type", P_ENUM, F(cfg_topology, type), "leafspine", "topology generator, or an ns-3 HPCC topology file", TOPO_CHOICES, 0, 0},
     {"leaves", P_INT, F(cfg_topology, leaves), "8", "leafspine: leaf (ToR) switches", NULL, 1, 4096},
-    {"spines", P_INT, F(cfg_topology, spines), "8", "leafspine, rail: spine switches, each linked to every leaf", NULL, 1, 4096},
+    {"spines", P_INT, F(cfg_topology, spines), "8", "leafspine, rail: spine switches, each linked to every leaf (rail with planes: per plane, each linked to its plane's leaves)", NULL, 1, 4096},
     {"hosts_per_leaf", P_INT, F(cfg_topology, hosts_per_leaf), "16", "leafspine: hosts under each leaf", NULL, 1, 4096},
     {"k", P_INT, F(cfg_topology, k), "4", "fattree: switch radix k (even); k^3/4 hosts, three tiers", NULL, 2, 128},
     {"senders", P_INT, F(cfg_topology, senders), "2", "dumbbell: hosts on the first switch", NULL, 1, 4096},
@@ -42,6 +42,9 @@ static const struct param topology_params[] = {
     {"servers", P_INT, F(cfg_topology, servers), "16", "rail: GPU servers", NULL, 1, 65536},
     {"gpus_per_server", P_INT, F(cfg_topology, gpus_per_server), "8", "rail: GPUs per server, each with its own NIC on its own rail (rail i: NIC i of every server, on rail i's leaf); hosts are GPUs, server-major", NULL, 1, 64},
     {"servers_per_leaf", P_INT, F(cfg_topology, servers_per_leaf), "0", "rail: servers under one rail leaf; 0 = all (one leaf per rail), else a divisor of servers: each group of servers has its own G rail leaves", NULL, 0, 65536},
+    {"planes", P_INT, F(cfg_topology, planes), "1", "rail: NIC ports per GPU, port p on plane p: each plane is a rail fabric of its own (its leaves and `spines` spines), the planes meet only at the GPUs (SimAI's AlibabaHPN dual-plane: 2); a queue pair takes one port, its GPU's ports in turn (docs/collectives.md)", NULL, 1, 4},
+    {"dual_tor", P_BOOL, F(cfg_topology, dual_tor), "off", "rail: each GPU's NIC has two ports on a pair of leaves (ToRs) of one plane, every leaf linked to every spine (SimAI's AlibabaHPN single-plane and DCN+ dual-ToR); a queue pair takes one port, its GPU's ports in turn", NULL, 0, 0},
+    {"rail_optimised", P_BOOL, F(cfg_topology, rail_optimised), "on", "rail: on = NIC i of every server on rail i's leaf; off = a server's NICs all on its group's leaf, servers_per_leaf servers a leaf (SimAI's DCN+ layouts)", NULL, 0, 0},
     {"nvlink", P_RATE, F(cfg_topology, nvlink), "3600Gbps", "rail: a GPU's bandwidth to its server's NVSwitch, each way (H100 NVLink 4: 450 GB/s); the NVSwitch is modelled as a non-blocking switch", NULL, 0, 0},
     {"nvlink_delay", P_TIME, F(cfg_topology, nvlink_delay), "1us", "rail: latency of a transfer between two GPUs of one server, end to end (the data's last byte arrives size/nvlink + this after it left)", NULL, 0, 0},
     {"host_link", P_RATE, F(cfg_topology, host_link), "100Gbps", "rate of host-to-switch links", NULL, 0, 0},

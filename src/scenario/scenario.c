@@ -46,14 +46,17 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
             return -1;
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
-    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0)
+    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0 || traffic_nic_ports(&sc->flows, &sc->topo, e) < 0)
         return -1;
-    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed */
-    for (size_t j = 0; j < sc->flows.n_jobs; j++) {
+    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed (every port's, on
+     * a fabric of multi-port NICs: host index mod N is the GPU, topo.h) */
+    const int32_t *hx = sc->topo.host_index;
+    for (size_t j = 0, N = topo_traffic_hosts(&sc->topo); j < sc->flows.n_jobs; j++) {
         struct coll_job *jb = &sc->flows.jobs[j];
-        uint32_t h = jb->slow_rank != UINT32_MAX && jb->slow_nic ? jb->hosts[jb->slow_rank] : UINT32_MAX;
-        for (uint32_t li = 0; h != UINT32_MAX && li < sc->topo.n_links; li++)
-            if (sc->topo.links[li].a == h || sc->topo.links[li].b == h) {
+        int32_t g = jb->slow_rank != UINT32_MAX && jb->slow_nic ? hx[jb->hosts[jb->slow_rank]] : -1;
+        for (uint32_t li = 0; g >= 0 && li < sc->topo.n_links; li++)
+            if ((hx[sc->topo.links[li].a] >= 0 && (size_t)hx[sc->topo.links[li].a] % N == (size_t)g) ||
+                (hx[sc->topo.links[li].b] >= 0 && (size_t)hx[sc->topo.links[li].b] % N == (size_t)g)) {
                 jb->nic_nominal = sc->topo.links[li].rate;
                 sc->topo.links[li].rate = jb->slow_nic;
             }
@@ -155,8 +158,13 @@ static uint8_t pfc_shift_for(const struct cfg_switch *sw, uint64_t rate, uint64_
     return (uint8_t)shift;
 }
 
-static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
+static int port_ecn(const struct cfg_switch *c, const struct topo_node *nd, struct port *pt, struct err *e)
 {
+    if (nd->no_ecn) { /* a switch that never marks (topo.h), at any rate */
+        pt->kmin = pt->kmax = UINT32_MAX;
+        pt->pmax = 0;
+        return 0;
+    }
     if (c->n_ecn_map > 0) {
         for (int i = 0; i < c->n_ecn_map; i++)
             if (c->ecn_map[i].rate == pt->rate) {
@@ -176,8 +184,8 @@ static int port_ecn(const struct cfg_switch *c, struct port *pt, struct err *e)
 
 /* A rate change of port pid's link at `at`: the ECN thresholds and PFC
  * shift each switch end would have been set up with at that rate. */
-static int slow_event(const struct sim *s, const struct cfg_switch *sw, uint32_t pid, simtime_t at, uint64_t rate,
-                      uint64_t nic_rate, struct sim_link_event *ev, struct err *e)
+static int slow_event(const struct sim *s, const struct topo *t, const struct cfg_switch *sw, uint32_t pid, simtime_t at,
+                      uint64_t rate, uint64_t nic_rate, struct sim_link_event *ev, struct err *e)
 {
     *ev = (struct sim_link_event){.at = at, .port = pid, .rate = rate};
     for (int i = 0; i < 2; i++) {
@@ -185,7 +193,7 @@ static int slow_event(const struct sim *s, const struct cfg_switch *sw, uint32_t
         if (!s->nodes[tmp.node].is_switch)
             continue;
         struct err sub;
-        if (port_ecn(sw, &tmp, &sub) < 0)
+        if (port_ecn(sw, &t->nodes[tmp.node], &tmp, &sub) < 0)
             return errf(e, "topology.slow: %s", sub.msg);
         ev->kmin[i] = tmp.kmin;
         ev->kmax[i] = tmp.kmax;
@@ -622,9 +630,7 @@ static int build_mmu(struct sim *s, const struct topo *t, const struct cfg_switc
         for (uint32_t k = 0; k < nd->nports; k++) { /* every switch checked, another rank's on a copy */
             const struct port_link *pl = &s->plink[nd->port0 + k];
             struct port scratch = {.rate = pl->rate}, *pt = sim_node_here(s, n) ? &s->ports[nd->port0 + k] : &scratch;
-            if (t->nodes[n].nvswitch) /* SimAI's NVSwitchNode has no ECN (simaitopo.c) */
-                pt->kmin = pt->kmax = UINT32_MAX, pt->pmax = 0;
-            else if (port_ecn(sw, pt, e) < 0)
+            if (port_ecn(sw, &t->nodes[n], pt, e) < 0)
                 return -1;
             pt->headroom = !sw->pfc ? 0 : sw->headroom ? (uint32_t)sw->headroom : auto_headroom(pl->rate, pl->delay, max_wire);
             pt->pfc_shift = pfc_shift_for(sw, pl->rate, nic_rate);
@@ -650,10 +656,10 @@ static int build_link_events(struct sim *s, const struct topo *t, const struct c
         while (t->adj_link[pid] != f->link)
             pid++;
         if (f->rate) { /* a slowdown, and its end back at the link's own rate */
-            if (slow_event(s, sw, pid, f->down, f->rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
+            if (slow_event(s, t, sw, pid, f->down, f->rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
                 return -1;
             if (f->up != T_NEVER &&
-                slow_event(s, sw, pid, f->up, t->links[f->link].rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
+                slow_event(s, t, sw, pid, f->up, t->links[f->link].rate, nic_rate, &s->link_ev[s->n_link_ev++], e) < 0)
                 return -1;
             continue;
         }

@@ -184,6 +184,13 @@ int config_validate(struct config *c, struct err *e)
     if (c->topology.type == TOPO_FATTREE && c->topology.k % 2)
         return errf(e, "%s: topology.k must be even for a fat-tree (got %lld)", where_of2(c, "topology.k", "topology.type"),
                     (long long)c->topology.k);
+    static const char *const tname[] = {"leafspine", "fattree", "dumbbell", "clos", "parkinglot", "file", "rail"};
+    if (c->topology.type != TOPO_RAIL && (c->topology.planes > 1 || c->topology.dual_tor || !c->topology.rail_optimised)) {
+        const char *k = c->topology.planes > 1 ? "topology.planes" : c->topology.dual_tor ? "topology.dual_tor"
+                                                                                        : "topology.rail_optimised";
+        return errf(e, "%s: %s is for GPU fabrics (topology.type = rail), not %s", where_of2(c, k, "topology.type"), k,
+                    tname[c->topology.type]);
+    }
     if (strcmp(c->run.watchdog, "auto") != 0 && strcmp(c->run.watchdog, "off") != 0) {
         simtime_t t;
         const char *why = parse_time(c->run.watchdog, &t);

@@ -129,6 +129,8 @@ bool workload_needs_topology(const struct config *c)
 {
     if (c->n_flows > 0 || uses_topology(&c->traffic))
         return true;
+    if (c->topology.type == TOPO_RAIL && (c->topology.planes > 1 || c->topology.dual_tor))
+        return true; /* (check_gen: which traffic multi-port NICs take) */
     for (int i = 0; i < c->n_traffic_x; i++)
         if (uses_topology(&c->traffic_x[i].t))
             return true;
@@ -160,6 +162,12 @@ static int check_gen(const struct config *c, const char *s, const struct cfg_tra
                         "host links (%.4g Gbps), more than they carry", g->load, traffic_core_capacity(t) / 1e9, l,
                         traffic_host_capacity(t) / 1e9);
     }
+    if (t && t->nic_ports > 1 && g->pattern != TRAFFIC_NONE && g->pattern != TRAFFIC_FILE &&
+        g->pattern != TRAFFIC_COLLECTIVE)
+        return fail(k, s, "pattern", NULL, e, "pattern: the fabric's NICs have %" PRIu32 " ports each (topology.planes, "
+                    "dual_tor), each port a host of its own; this pattern draws from every host, so its flows would "
+                    "start on any port: not modelled. Collectives and flow files name GPUs and give each queue pair "
+                    "a port", t->nic_ports);
     if (g->intra_rack < 0 && g->intra_rack != -1)
         return fail(k, s, "intra_rack", NULL, e, "intra_rack: %g: use -1 (uniform over all other hosts) or a share "
                     "between 0 and 1", g->intra_rack);

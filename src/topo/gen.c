@@ -74,10 +74,8 @@ static int oversub_hosts(const struct cfg_topology *c, int64_t uplinks, const ch
 }
 
 /* Hosts, then nl leaves, then c->spines spines, every leaf linked to every
- * spine; host i on leaf i / G / per * G + i % G (leafspine: G = 1, per =
- * hosts per leaf; rail: G GPUs a server, per = servers per leaf). */
-static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, uint64_t nl, uint64_t G, uint64_t per,
-                    struct err *e)
+ * spine; host i on leaf i / per. */
+static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, uint64_t nl, uint64_t per, struct err *e)
 {
     uint64_t ns = (uint64_t)c->spines;
     if (topo_alloc(t, h + nl + ns, h + nl * ns, e))
@@ -87,7 +85,7 @@ static int two_tier(struct topo *t, const struct cfg_topology *c, uint64_t h, ui
     set_switches(t, spine0, (uint32_t)ns, LAYER_AGG);
     set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)nl, 0, spine0, (uint32_t)ns, 0, 0);
     for (uint64_t i = 0; i < h; i++)
-        add_link(t, (uint32_t)i, leaf0 + (uint32_t)(i / G / per * G + i % G), c->host_link, c->link_delay);
+        add_link(t, (uint32_t)i, leaf0 + (uint32_t)(i / per), c->host_link, c->link_delay);
     for (uint32_t l = 0; l < nl; l++)
         for (uint32_t s = 0; s < ns; s++)
             add_link(t, leaf0 + l, spine0 + s, c->fabric_link, c->link_delay);
@@ -102,7 +100,7 @@ static int gen_leafspine(struct topo *t, const struct cfg_topology *c, struct er
         check_size(hosts, "hosts_per_leaf", e))
         return -1;
     uint64_t nl = (uint64_t)c->leaves, hpl = (uint64_t)hosts;
-    return two_tier(t, c, nl * hpl, nl, 1, hpl, e);
+    return two_tier(t, c, nl * hpl, nl, hpl, e);
 }
 
 /* k pods of k/2 edge + k/2 agg switches, (k/2)^2 cores, k/2 hosts per edge.
@@ -227,24 +225,63 @@ static int gen_parkinglot(struct topo *t, const struct cfg_topology *c, struct e
  * spine (traffic between rails, or between groups, crosses one). Numbering:
  * hosts server-major (host m*G + i is GPU i of server m), leaves group-major
  * (leaf g*G + i: rail i of group g), spines. Inside a server the GPUs share
- * an NVSwitch (t->nvlink, nvlink_delay): not links of the graph, see topo.h. */
+ * an NVSwitch (t->nvlink, nvlink_delay): not links of the graph, see topo.h.
+ *
+ * NICs with several ports, as SimAI's gen_Topo_Template.py (b5ff47c) wires
+ * them: with planes = P each GPU's NIC has P ports, port p on plane p, a copy
+ * of the fabric above with its own leaves and spines (Rail_Opti_DualToR_
+ * DualPlane: asw_switch_1 link only to psw_switch_1, asw_switch_2 only to
+ * psw_switch_2); with dual_tor two ports on a pair of leaves of one plane,
+ * every leaf linked to every spine (Rail_Opti_DualToR_SinglePlane,
+ * No_Rail_Opti_DualToR). rail_optimised = off puts GPU i on leaf i / (G *
+ * servers_per_leaf) instead (No_Rail_Opti_*, DCN+). Each port is a host with
+ * one link (topo.h: host p*N + i is port p of GPU i, N = M*G), each port's
+ * leaves are a side of their own (leaf p*L + j: leaf j of port p's side),
+ * spines plane-major; the order of SimAI's asw_switch_1, asw_switch_2,
+ * psw_switch_1, psw_switch_2. */
 static int gen_rail(struct topo *t, const struct cfg_topology *c, struct err *e)
 {
     if (check_size(c->servers, "servers", e) || check_size(c->gpus_per_server, "gpus_per_server", e) ||
-        check_size(c->spines, "spines", e))
+        check_size(c->spines, "spines", e) || check_size(c->planes, "planes", e))
         return -1;
     if (c->nvlink == 0)
         return errf(e, "topology.nvlink: must be a positive rate");
     if (c->nvlink_delay < 0)
         return errf(e, "topology.nvlink_delay: must not be negative");
+    if (c->dual_tor && c->planes > 1)
+        return errf(e, "topology.dual_tor: with planes = %lld: a dual-plane fabric already gives each of a NIC's ports "
+                       "its own plane's leaf (SimAI's AlibabaHPN dual-plane is planes = 2, dual_tor = off); dual_tor is "
+                       "two ports on one plane (AlibabaHPN single-plane): choose one", (long long)c->planes);
     uint64_t M = (uint64_t)c->servers, G = (uint64_t)c->gpus_per_server;
     uint64_t spl = c->servers_per_leaf ? (uint64_t)c->servers_per_leaf : M;
     if (M % spl)
         return errf(e, "topology.servers_per_leaf: %llu servers do not split into groups of %llu",
                     (unsigned long long)M, (unsigned long long)spl);
-    if (two_tier(t, c, M * G, M / spl * G, G, spl, e))
+    uint64_t S = c->dual_tor ? 2 : (uint64_t)c->planes; /* NIC ports a GPU: sides */
+    uint64_t np = c->dual_tor ? 1 : S, ns = (uint64_t)c->spines, N = M * G;
+    uint64_t nl = c->rail_optimised ? M / spl * G : M / spl; /* leaves a side */
+    if (N * S > TOPO_MAX_NODES || S * nl * ns > UINT32_MAX / 4)
+        return errf(e, "topology.servers: %llu GPUs with %llu ports each is too large", (unsigned long long)N,
+                    (unsigned long long)S);
+    if (topo_alloc(t, N * S + S * nl + np * ns, N * S + S * nl * ns, e))
         return -1;
+    uint32_t leaf0 = (uint32_t)(N * S), spine0 = (uint32_t)(N * S + S * nl);
+    set_switches(t, leaf0, (uint32_t)(S * nl), LAYER_EDGE);
+    set_switches(t, spine0, (uint32_t)(np * ns), LAYER_AGG);
+    set_names(t, NAMES_LEAFSPINE, leaf0, (uint32_t)(S * nl), 0, spine0, (uint32_t)(np * ns), 0, 0);
+    for (uint64_t p = 0; p < S; p++)
+        for (uint64_t i = 0; i < N; i++) {
+            uint64_t leaf = c->rail_optimised ? i / G / spl * G + i % G : i / (G * spl);
+            add_link(t, (uint32_t)(p * N + i), leaf0 + (uint32_t)(p * nl + leaf), c->host_link, c->link_delay);
+        }
+    for (uint64_t l = 0; l < S * nl; l++) {
+        uint64_t plane = c->dual_tor ? 0 : l / nl;
+        for (uint64_t k = 0; k < ns; k++)
+            add_link(t, leaf0 + (uint32_t)l, spine0 + (uint32_t)(plane * ns + k), c->fabric_link, c->link_delay);
+    }
     t->gpus_per_server = (uint32_t)G;
+    t->nic_ports = S > 1 ? (uint32_t)S : 0;
+    t->gpu_hosts = S > 1 ? (uint32_t)N : 0;
     t->nvlink = c->nvlink;
     t->nvlink_delay = c->nvlink_delay;
     return 0;

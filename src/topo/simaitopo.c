@@ -265,7 +265,7 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
     t->n_gpus = G;
     t->simai_gps = gps;
     for (uint32_t i = 0; i < n; i++)
-        t->nodes[i].nvswitch = is_nv[i];
+        t->nodes[i].no_ecn = is_nv[i]; /* SimAI's NVSwitchNode has no ECN: a property of this switch */
     snprintf(t->gpu_type, sizeof t->gpu_type, "%.*s", (int)(h[5].n < 15 ? h[5].n : 15), h[5].s);
     t->gpu_nic = malloc((size_t)G * sizeof *t->gpu_nic);
     t->gpu_nvl = malloc((size_t)G * sizeof *t->gpu_nvl);

@@ -31,6 +31,9 @@ struct cfg_topology {
     double oversubscription;                /* leafspine, clos: > 0 derives the hosts per edge switch */
     int64_t chain, hosts_per_switch;        /* parkinglot */
     int64_t servers, gpus_per_server, servers_per_leaf; /* rail (spines: leafspine's) */
+    int64_t planes;                         /* rail: NIC ports per GPU, each on its own plane */
+    bool dual_tor;                          /* rail: two NIC ports per GPU on a ToR pair of one plane */
+    bool rail_optimised;                    /* rail: NIC i on rail i's leaf (off: a server's NICs on one leaf) */
     uint64_t nvlink;                        /* rail: a GPU's bandwidth into its server's NVSwitch, bps */
     simtime_t nvlink_delay;                 /* rail: its latency, end to end */
     uint64_t host_link, fabric_link;        /* bps */
@@ -48,7 +51,7 @@ struct cfg_topology {
 struct topo_node {
     bool is_switch;
     uint8_t layer;
-    bool nvswitch; /* a SimAI NVSwitch (simaitopo.c): its ports never mark ECN, as SimAI's NVSwitchNode */
+    bool no_ecn;   /* its ports never mark ECN, whatever [switch] says: a SimAI NVSwitch (simaitopo.c), as SimAI's NVSwitchNode */
 };
 
 struct topo_link {
@@ -102,6 +105,13 @@ struct topo {
      * transfer between two GPUs of one server goes over its NVSwitch, a
      * non-blocking switch with nvlink bps per GPU port and nvlink_delay. */
     uint32_t gpus_per_server;
+    /* NICs with several ports (type = rail with planes > 1 or dual_tor):
+     * nic_ports ports per GPU, each port a host of its own with one link: port
+     * p of GPU g is host p * gpu_hosts + g, so hosts 0 .. gpu_hosts - 1 (port
+     * 0) stand for the GPUs themselves (traffic names them, the NVSwitch joins
+     * them) and a queue pair between two servers is moved onto one port at
+     * each end (traffic/nicports.c). nic_ports 0: one port, every host a GPU. */
+    uint32_t nic_ports, gpu_hosts;
     uint64_t nvlink;
     simtime_t nvlink_delay;
     /* routes_build: order each node's equal-cost next hops as ns-3 HPCC does
@@ -164,6 +174,13 @@ int topo_parse_ns3(struct topo *t, const char *text, const char *fname, struct e
  * fields, the last a GPU type, for SimAI). */
 bool topo_looks_simai(const char *text);
 int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct err *e);
+/* The hosts traffic may name: every host, except on a fabric with
+ * multi-port NICs, where hosts 0 .. gpu_hosts - 1 are the GPUs and the rest
+ * their other ports. */
+static inline uint32_t topo_traffic_hosts(const struct topo *t)
+{
+    return t->nic_ports > 1 ? t->gpu_hosts : t->n_hosts;
+}
 /* GPUs: of a SimAI topology, else every host (in id order, no NVLink). */
 uint32_t topo_n_gpus(const struct topo *t);
 uint32_t topo_gpu_nic(const struct topo *t, uint32_t g);

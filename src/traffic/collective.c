@@ -195,12 +195,16 @@ static void step_index(const struct xfer *x, size_t T, uint32_t n, uint32_t *off
 static int place(const struct topo *t, const struct coll_opts *o, uint32_t n, uint32_t *rank, struct rng *r,
                  struct err *e)
 {
-    uint32_t nh = t->n_hosts, free_n = 0;
+    uint32_t nh = topo_traffic_hosts(t), free_n = 0; /* (multi-port NICs: the GPUs) */
     if (o->hosts) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t h = o->hosts[i];
             if (h >= t->n_nodes || t->host_index[h] < 0)
                 return errf(e, "traffic.hosts: node %" PRIu32 " is not a host", h);
+            if ((uint32_t)t->host_index[h] >= nh) /* multi-port NICs (topo.h) */
+                return errf(e, "traffic.hosts: node %" PRIu32 " is port %" PRIu32 " of GPU %" PRIu32 "'s NIC: name the "
+                            "GPU; each queue pair takes a port of its own", h, (uint32_t)t->host_index[h] / nh,
+                            (uint32_t)t->host_index[h] % nh);
             for (uint32_t j = 0; j < i; j++)
                 if (rank[j] == h)
                     return errf(e, "traffic.hosts: host %" PRIu32 " listed twice", h);
@@ -424,7 +428,7 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
 {
     uint32_t n = o->hosts ? (uint32_t)o->n_hosts : o->group;
     if (!o->hosts && n == 0) { /* every free host */
-        for (uint32_t i = 0; i < t->n_hosts; i++)
+        for (uint32_t i = 0; i < topo_traffic_hosts(t); i++)
             n += !o->taken || !o->taken[i];
     }
     if (n < 2)

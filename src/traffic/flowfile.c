@@ -151,6 +151,11 @@ static int check_node(const struct topo *t, uint64_t id, const char *dir, const 
                     id, t->n_nodes);
     if (t->host_index[id] < 0)
         return errf(e, "%s:%d: flow %s node %" PRIu64 ", which is a switch", fname, line, dir, id);
+    if ((uint32_t)t->host_index[id] >= topo_traffic_hosts(t)) /* multi-port NICs (topo.h) */
+        return errf(e, "%s:%d: flow %s node %" PRIu64 " is port %" PRIu32 " of GPU %" PRIu32 "'s NIC: name the GPU "
+                    "(host %" PRIu32 "); each queue pair takes a port of its own (topology.planes, dual_tor)", fname, line,
+                    dir, id, (uint32_t)t->host_index[id] / t->gpu_hosts, (uint32_t)t->host_index[id] % t->gpu_hosts,
+                    t->hosts[(uint32_t)t->host_index[id] % t->gpu_hosts]);
     return 0;
 }
 

@@ -59,6 +59,10 @@ struct flow_list {
     struct simai_sched *simai;    /* SimAI training jobs (simai.h): what their report needs */
     size_t n_simai;
 };
+/* On a fabric of multi-port NICs (topo.nic_ports > 1): each queue pair
+ * between two servers onto one port of its GPUs, round-robin per sending GPU
+ * (nicports.c). Refuses a flow naming a port host other than port 0. */
+int traffic_nic_ports(struct flow_list *fl, const struct topo *t, struct err *e);
 /* Appends a copy of *f, unnamed. */
 int flow_list_push(struct flow_list *l, const struct flow_spec *f);
 /* Appends a copy of *f named `name` (at most FLOW_NAME_MAX - 1 bytes kept). */
