@@ -78,6 +78,13 @@ engine_cases() {
     check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
     check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
 
+    # PCN (issue 39): the NP's counters and its CNP period are the receiver's, its end the receiver's own
+    # evidence (the period in which it came to hold the whole message), so a CNP sent after the sender
+    # completed is sent on threads and ranks too, and the run waits for it
+    RANKS3=1 same_as_serial pcn "${small_ls[@]}" --set transport.cc=pcn --set switch.ecn=on
+    check grep -q '"cnps": [1-9]' "$tmp/pcn-2/summary.json"
+    check grep -q '"flows_unfinished": 0,' "$tmp/pcn-2/summary.json"
+
     # a collective (issue 37): each step released where its data arrived (FLOW_DEP_RECV), each QP's next
     # message where its predecessor left (FLOW_DEP_QP), each iteration after the rank's own last step
     # plus a compute gap: every release at the host that runs the released flow, in its partition

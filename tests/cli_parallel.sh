@@ -94,7 +94,6 @@ refused() { # WHAT ARGS...
     check test $? -eq 2
     check grep -q "run.threads = 2: .*$what" "$tmp/err"
 }
-refused "transport.cc = pcn runs on one thread only" --set transport.cc=pcn
 refused "run.ns3_timing" --set run.ns3_timing=on
 refused "output.partition_report" --set output.partition_report=on
 echo "$pass passed, $fail failed"

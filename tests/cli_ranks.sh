@@ -117,7 +117,6 @@ refused() { # WHAT ARGS...
     check grep -q "2 MPI ranks: .*$what.*run it in one process" "$tmp/err"
     check grep -q 'Exit code: *2' "$tmp/err"
 }
-refused "transport.cc = pcn runs on one thread only" --set transport.cc=pcn
 refused "run.ns3_timing" --set run.ns3_timing=on
 echo "cli_ranks: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
