@@ -427,6 +427,51 @@ static void test_cnm_and_release(void **st)
     run_free(&r);
 }
 
+/* Each congestion point keeps its own flow table (sec. 3.2: "FLB records flow
+ * ID and the source MAC address of the previous hop in the flow table at
+ * switches"; issue 39): a flow over K at two ports at once is counted, and told
+ * by a CNM, at each; each releases it on its own. (One record per flow, shared
+ * by every switch on the path, let only the first port count it.) */
+static void test_two_congestion_points(void **st)
+{
+    (void)st;
+    extern const struct lb_ops lb_flb;
+    struct run r;
+    char ini[1024];
+    snprintf(ini, sizeof ini, "%s[transport]\ncc = none\n[lb.flb]\nk = 100B\n", two_leaves);
+    run_setup(&r, ini);
+    run_add_flow(&r, 0, 8, 1000000, 0);
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = run_edge_switch(s, 0), leaf1 = run_edge_switch(s, 1);
+    uint32_t hot = run_port_to(s, leaf1, 8), up = UINT32_MAX;
+    for (uint32_t i = 0; i < s->nodes[leaf0].nports && up == UINT32_MAX; i++)
+        if (!lb_port_to_host(s, s->nodes[leaf0].port0 + i))
+            up = s->nodes[leaf0].port0 + i;
+    assert_int_not_equal(up, UINT32_MAX);
+    const void *par = lb_running_params(s, &lb_flb);
+    struct pkt *p = pkt_alloc(s);
+    p->type = PKT_DATA;
+    p->flow = 0;
+    p->size = 1048; /* over K = 100 B at an empty queue */
+    p->lb.path = PATH_NONE;
+    uint32_t out = up;
+    lb_flb.on_enqueue(s, lb_switch_of(s, leaf0), par, p, &out, 3);
+    out = hot;
+    lb_flb.on_enqueue(s, lb_switch_of(s, leaf1), par, p, &out, 3);
+    assert_int_equal(flb_port_congested(s, leaf0, up), 1);
+    assert_int_equal(flb_port_congested(s, leaf1, hot), 1);
+    assert_int_equal(s->c.lb_ctrl_packets, 2); /* a CNM from each */
+    lb_flb.on_enqueue(s, lb_switch_of(s, leaf1), par, p, &out, 3);
+    assert_int_equal(s->c.lb_ctrl_packets, 2); /* n unchanged: told already */
+    lb_flb.on_dequeue(s, lb_switch_of(s, leaf1), par, p, hot, 3); /* its queue is empty: below K */
+    assert_int_equal(flb_port_congested(s, leaf1, hot), 0);
+    assert_int_equal(flb_port_congested(s, leaf0, up), 1);
+    assert_int_equal(s->c.lb_ctrl_packets, 3); /* the release CNM */
+    pkt_free(s, p);
+    run_free(&r);
+}
+
 static struct pkt *feedback(struct sim *s, uint32_t flow, int kind, uint32_t n, uint64_t rate)
 {
     struct pkt *m = cc_switch_packet(s, 0, flow, 0, FLBRC_MSG_BYTES);
@@ -563,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_cnm_and_release),
         cmocka_unit_test(test_flbrc_by_hand),
         cmocka_unit_test(test_flbrc_incast),
+        cmocka_unit_test(test_two_congestion_points),
         cmocka_unit_test(test_every_cc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

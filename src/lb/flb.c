@@ -35,10 +35,15 @@
  *  - When the queue drains below K after a dequeue, every flow congested there
  *    gets a CNM with the non-congestion flag (and the final n) and the port
  *    forgets them.
- *  - A flow is congested at one port at a time (the first that reported it);
- *    the paper keeps the previous hop per flow, the flow id is its idealised
- *    flow table. The congestion point keeps, per congested flow, the path
- *    word and hop of its latest packet there (its flow-table entry).
+ *  - Each congestion point keeps its own flow table (§3.2: "FLB records flow
+ *    ID and the source MAC address of the previous hop in the flow table at
+ *    switches"): per congested flow, the path word and hop of its latest
+ *    packet there, the way back for its CNMs, and the n its last CNM carried.
+ *    A flow congested at two ports is counted, and told, by each. (Until
+ *    issue 39 one record per flow let only the first port that reported it
+ *    count it; that record was written by every switch on the path, which a
+ *    partitioned run cannot share. The paper says nothing of a flow at two
+ *    congestion points.)
  *  - Delivery (`cnm_route = hop`): the paper sends the CNM hop by hop back
  *    along the recorded previous hops to the source edge. Here it is a
  *    PKT_CTRL addressed to the flow's source edge switch (lb_ctrl_packet) in
@@ -167,11 +172,21 @@ struct fmrow {            /* at the destination edge */
     struct fmeas e[];
 };
 
+/* A congested flow's entry in its congestion point's flow table: the switch's
+ * own, so a parallel run's partitions never share it (issue 39). */
+struct centry {
+    uint32_t flow;
+    uint32_t n_sent;      /* n its last CNM carried */
+    uint32_t cpath;       /* the path word its latest packet here carried (PATH_NONE: none) */
+    uint8_t chop;         /* ...and this switch's place on it (0 = the source edge) */
+};
+
 /* An egress port as a congestion point. */
 struct cpoint {
     uint64_t k;         /* isolation threshold, bytes */
-    uint32_t *flows;    /* flows congested here */
+    struct centry *e;   /* flows congested here, in the order they became so */
     uint32_t n, cap;
+    uint32_t last;      /* the entry found last (packets of a flow come in trains) */
     int q;              /* the queue that crossed K */
     bool congested;
 };
@@ -203,11 +218,6 @@ struct flb_flow {
     uint32_t ci;          /* its index there */
     uint64_t crate;       /* its converged rate C/n */
     simtime_t ct;         /* last refresh of the entry */
-    /* at the congestion point */
-    uint32_t cport;       /* congested at global port cport - 1; 0 = nowhere */
-    uint32_t n_sent;      /* n its last CNM carried */
-    uint32_t cpath;       /* the path word its latest packet there carried (PATH_NONE: none) */
-    uint8_t chop;         /* ...and the congestion point's place on it (0 = the source edge) */
     uint32_t cnm_in;      /* at its source edge: 1 + the port its latest CNM came in by (0 = none; for tests) */
 };
 
@@ -353,9 +363,10 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
  * hop by hop, the path the flow's latest packet took to this switch (sec.
  * 3.2: each switch keeps the flow's previous hop and forwards the CNM to it):
  * from here, the far end of each link of that path, backwards. */
-static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t flow, int proto, uint32_t n,
-                     uint64_t rate)
+static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, const struct centry *f, int proto,
+                     uint32_t n, uint64_t rate)
 {
+    uint32_t flow = f->flow;
     struct qp *q = cc_flow(s, flow);
     uint32_t se = lb_host_edge(s, q->src);
     if (se == UINT32_MAX)
@@ -364,7 +375,6 @@ static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *
     c->lb.fb = flow;
     c->aux = rate;
     memcpy(c->lb.b, &n, sizeof n);
-    const struct flb_flow *f = lb_flow_state(s, flow);
     uint32_t de = lb_host_edge(s, q->dst), fwd[4], back[4];
     if (par->cnm_route == CNM_HOP && f->cpath != PATH_NONE && f->chop > 0 && de != UINT32_MAX &&
         lb_path_ports(s, se, de, f->cpath, fwd, 4) >= f->chop) {
@@ -383,26 +393,36 @@ static void congestion_check(struct sim *s, struct lb_switch *sw, const struct f
     struct cpoint *c = &fs->cp[port - sw->port0];
     if (lb_port_queue_bytes(s, port, q) + p->size <= c->k)
         return;
-    struct flb_flow *f = lb_flow_state(s, p->flow);
     if (!c->congested) {
         c->congested = true;
         c->q = q;
     }
-    if (f->cport == 0) {
-        if (c->n == c->cap)
-            c->flows = grow(s, c->flows, &c->cap, sizeof *c->flows);
-        c->flows[c->n++] = p->flow;
-        f->cport = port + 1;
-    } else if (f->cport != port + 1) {
-        return; /* congested elsewhere */
+    /* its entry in this switch's flow table, made at its first congested packet
+     * (a scan only while the port is over K, of the flows congested here) */
+    struct centry *f = NULL;
+    if (c->last < c->n && c->e[c->last].flow == p->flow) {
+        f = &c->e[c->last];
+    } else {
+        for (uint32_t i = 0; i < c->n && !f; i++)
+            if (c->e[i].flow == p->flow) {
+                f = &c->e[i];
+                c->last = i;
+            }
     }
-    /* its flow-table entry here: the way it came (for the CNMs' way back) */
+    if (!f) {
+        if (c->n == c->cap)
+            c->e = grow(s, c->e, &c->cap, sizeof *c->e);
+        c->last = c->n;
+        f = &c->e[c->n++];
+        *f = (struct centry){.flow = p->flow};
+    }
+    /* the way it came (for the CNMs' way back) */
     f->cpath = p->lb.path;
     f->chop = p->lb.path == PATH_NONE ? 0 : (uint8_t)(p->lb.path_hop - 1);
     if (f->n_sent >= c->n)
         return; /* already told this n */
     f->n_sent = c->n;
-    cnm_send(s, sw, par, p->flow, CNM_CONGESTED, c->n, lb_port_rate(s, port));
+    cnm_send(s, sw, par, f, CNM_CONGESTED, c->n, lb_port_rate(s, port));
 }
 
 /* After a dequeue at a congested port: below K again releases its flows. */
@@ -412,14 +432,8 @@ static void release_check(struct sim *s, struct lb_switch *sw, const struct flb_
     struct cpoint *c = &fs->cp[port - sw->port0];
     if (!c->congested || lb_port_queue_bytes(s, port, c->q) >= c->k)
         return;
-    for (uint32_t i = 0; i < c->n; i++) {
-        struct flb_flow *f = lb_flow_state(s, c->flows[i]);
-        if (f->cport == port + 1) {
-            f->cport = 0;
-            f->n_sent = 0;
-            cnm_send(s, sw, par, c->flows[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
-        }
-    }
+    for (uint32_t i = 0; i < c->n; i++)
+        cnm_send(s, sw, par, &c->e[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
     c->n = 0;
     c->congested = false;
 }
@@ -770,8 +784,6 @@ const struct lb_ops lb_flb = {
     .node_state_size = sizeof(struct flb_sw),
     .flow_state_size = sizeof(struct flb_flow),
     .all_packets = true,
-    .serial_only = "lb.scheme = flb runs on one thread only: each flow keeps one record of where it last met congestion, "
-                   "which every switch on its path reads and writes (choose another lb.scheme to run on threads)",
     .init = flb_init,
     .on_arrival = flb_arrival,
     .choose = flb_choose,
