@@ -4,7 +4,7 @@
 # what describes the engine rather than the network (wall time, rates, RSS,
 # events run, the pool's peak, the command line and run.threads itself), for
 # 2 and 4 threads (more threads than cores is fine), on leaf-spine, fat-tree,
-# Clos and HPCC's fat.txt, with DCQCN, HPCC and several load balancers. Each
+# Clos and HPCC's fat.txt, with DCQCN, HPCC, PCN, FLB and several load balancers. Each
 # case is checked to exercise what it claims (flows finished, PAUSEs sent,
 # packets crossing partitions); runs that must stay serial are refused with
 # the reason, exit 2.

@@ -3,7 +3,7 @@
 # cli/dist_mpi.c) gives the serial run's bytes: fct.csv, pfc.csv,
 # pfc_ports.csv, the monitors' files and summary.json less the engine's own
 # lines, for 2 ranks of one thread, 2 ranks of 2 threads and 3 ranks, on
-# leaf-spine, fat-tree, Clos and HPCC's fat.txt, with DCQCN, HPCC and several
+# leaf-spine, fat-tree, Clos and HPCC's fat.txt, with DCQCN, HPCC, PCN, FLB and several
 # load balancers, IRN on lossy links, link and switch failures, a run stopped
 # mid-way, the monitors, the PFC deadlock check (a global event whose graph
 # every rank contributes to) and the watchdog. Only rank 0 writes; what
