@@ -102,6 +102,22 @@ engine_cases() {
         --set traffic.compute_gap=3us --set traffic.placement=spread
     check grep -q '"flows_unfinished": 0,' "$tmp/coll-2/summary.json"
     check grep -q '"busbw_GBps": [1-9]' "$tmp/coll-2/summary.json"
+    # GPU servers on a rail fabric (issue 37): GPU i of each server on rail i's leaf, so every
+    # server is split over the partitions (one leaf each) and every NVSwitch transfer's other end
+    # is elsewhere: its receiver's stages and its completion cross as messages (net/nvswitch.c).
+    # The hierarchical all-reduce (reduce-scatter over NVLink, rings per rail, all-gather over
+    # NVLink) and NCCL's rail-aligned rings (NVLink hops inside each server between rail hops)
+    local rail=(--set topology.type=rail --set topology.servers=4 --set topology.gpus_per_server=4
+                --set topology.spines=2 --set traffic.pattern=collective --set traffic.collective=ring_allreduce
+                --set traffic.size=256KB --set traffic.placement=rail --set traffic.channels=2
+                --set traffic.iterations=2 --set traffic.compute_gap=3us)
+    RANKS3=1 same_as_serial rail-hier "${rail[@]}" --set traffic.hierarchy=server
+    same_as_serial rail-ring "${rail[@]}" --set traffic.hierarchy=rail --set traffic.chunks=2
+    for c in rail-hier rail-ring; do
+        check grep -q '"flows_unfinished": 0,' "$tmp/$c-2/summary.json"
+        check test "$(awk -F, 'NR > 1 && int($2 / 4) == int($3 / 4)' "$tmp/$c-1/fct.csv" | wc -l)" -gt 100 # over NVLink
+        check grep -q '"partitions": 4,' "$tmp/$c-2/parallel.json"
+    done
     # flow 1 (host0) is released 20 us after flow 0 (host0) completes, past its own 10 us start; it
     # must not hold back the start of flows due before that (hosts 4-15, other partitions): flow 2
     # starts at 15 us, done in ~10 us, in the serial run as on threads and ranks

@@ -31,6 +31,15 @@ fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --se
 # lossy, DCQCN with go-back-N
 same_as_serial ft-lossy "${fat[@]}" --set switch.pfc=off --set switch.buffer=300KB
 check grep -q '"packets_dropped": [1-9]' "$tmp/ft-lossy-2/summary.json"
+# lopsided traffic between partitions (24 hosts to one, one ACK per 64 packets): a packet sent to a
+# partition of this process changes hands, so packets gather where they are freed; pools give back
+# what they do not use, so what they allocate stays near the packets in flight at once (2,332 here)
+# rather than those delivered (~190 k: 139,264 allocated when nothing was given back)
+same_as_serial lopsided --set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 \
+    --set topology.hosts_per_leaf=8 --set traffic.pattern=incast --set traffic.receiver=0 --set traffic.fan_in=24 \
+    --set traffic.size=8MB --set switch.buffer=1MB --set transport.ack_interval=64
+check test "$(num pool_packets "$tmp/lopsided-2/parallel.json")" -le 65536
+check test "$(num pool_packets "$tmp/lopsided-4/parallel.json")" -le 65536
 
 # the PFC deadlock check is a global event: the same cycle, found at the same
 # instant, exit 3, with 2 and 4 threads
@@ -96,5 +105,11 @@ refused() { # WHAT ARGS...
 }
 refused "run.ns3_timing" --set run.ns3_timing=on
 refused "output.partition_report" --set output.partition_report=on
+# a GPU server split between partitions with an NVSwitch of no delay: no window (net/nvswitch.c)
+"$bin" run --quiet --set topology.type=rail --set topology.servers=2 --set topology.gpus_per_server=2 \
+    --set topology.nvlink_delay=0 --set traffic.pattern=collective --set traffic.placement=rail --set traffic.size=64KB \
+    --set run.threads=2 --out "$tmp/refused" 2> "$tmp/err"
+check test $? -eq 2
+check grep -q "run.threads = 2: GPU servers are split between partitions .* topology.nvlink_delay = 0" "$tmp/err"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -99,12 +99,42 @@ check grep -q '^| \[one\](#one) | .* | open | previous page: quick, 4/4 runs | 2
 check grep -q "^No runs of either form in $tmp/res/: the numbers below are carried over from the previous page, which had full form: \*\*not run\*\*.*quick form: 4 of 4 runs, 2 seeds per point, rocesim " "$tmp/pagep.md"
 check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$tmp/pagep.md"
 check grep -q '^| \[two\](#two) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagep.md"   # no numbers before, none now
+# carried over a second time (a page made from a page that carried them): the same origin, said once
+"$bin" reproduce --page --results "$tmp/res" --previous "$tmp/pagep.md" --out "$tmp/pagepp.md" 2>"$tmp/err"
+check test $? -eq 0
+check grep -q '^| \[one\](#one) | .* | open | previous page: quick, 4/4 runs | 2 |$' "$tmp/pagepp.md"
+check grep -q "^No runs of either form in $tmp/res/: the numbers below are carried over from the previous page, which had full form: \*\*not run\*\*.*quick form: 4 of 4 runs, 2 seeds per point, rocesim " "$tmp/pagepp.md"
+check grep -q '^| dcqcn | 1 | 2 | 0 | 1 MB |$' "$tmp/pagepp.md"
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/pagen.md" 2>"$tmp/err"
 check grep -q '^| \[one\](#one) | .* | \*\*missing\*\* | 0 |$' "$tmp/pagen.md"   # without --previous: missing
 mv "$tmp/res-moved" "$tmp/res"
 # the same again: the same bytes
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/page2.md" 2>"$tmp/err"
 check cmp "$p" "$tmp/page2.md"
+# a sweep file naming a file by a relative path (read from the file's folder; the
+# sweep writes it absolute into each scenario.ini): its runs are current, not stale
+mkdir -p "$tmp/exp/cdf"
+printf '1000 0\n1000 1\n' > "$tmp/exp/cdf/tiny.cdf"
+cat > "$tmp/exp/rel-quick.ini" <<'INI'
+[topology]
+type = dumbbell
+senders = 1
+receivers = 1
+[traffic]
+pattern = poisson
+cdf = cdf/tiny.cdf
+load = 0.1
+duration = 20us
+[sweep]
+transport.cc = none, dcqcn
+INI
+printf '[experiment]\ntitle = Rel\nquick = rel-quick.ini\nrows = transport.cc\nfigures = none\n[metrics]\nn = summary flows_total | flows\n' > "$tmp/exp/rel.exp"
+(cd "$tmp" && "$bin" reproduce rel --quick --out "$tmp/res/rel-quick" --jobs 1 > /dev/null 2>"$tmp/err")
+check test $? -eq 0
+check grep -q 'cdf/tiny.cdf' "$tmp/res/rel-quick/runs/cc=none/scenario.ini"
+"$bin" reproduce --page --results "$tmp/res" > "$tmp/pagerel.md" 2>"$tmp/err"
+check grep -q '^| \[rel\](#rel) | .* | quick, 2/2 runs | 1 |$' "$tmp/pagerel.md"
+rm -r "$tmp/exp/rel.exp" "$tmp/exp/rel-quick.ini" "$tmp/res/rel-quick"
 # a missing run, then a changed sweep file: missing and stale runs are marked
 rm -r "$tmp/res/one-quick/runs/cc=none_seed=2"
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/page3.md" 2>"$tmp/err"

@@ -97,6 +97,22 @@ for ro in simai rail; do
     fi
 done
 
+# 3c. SimAI's flows (MockNcclGroup): each ring flow a new queue pair whose one prerequisite is the flow its
+#     data came in on (r), so a GPU's successive steps to one peer can be in flight together; simai.qp =
+#     channel chains a channel's messages to a peer on one queue pair (q), as pattern = collective does.
+for qp in flow channel; do
+    if "$BIN" flows "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" \
+        --set simai.qp=$qp >"$TMP/flows_$qp.txt" 2>"$TMP/flows_$qp.err"; then
+        r=$(awk 'NR > 1 && NF == 7 && $7 != "-" { n++; if ($7 ~ /^[0-9]+r(\+|$)/) one_r++; if ($7 ~ /q/) q++ } END { print n, one_r + 0, q + 0 }' "$TMP/flows_$qp.txt")
+        # 8 rings x 16 GPUs x 29 steps after the first
+        want="3712 3712 0"; [ $qp = channel ] && want="3712 0 3712"
+        [ "$r" = "$want" ] && ok "qp $qp: (flows with prerequisites, with only their data's, with a queue pair's) = $r" ||
+            bad "qp $qp" "'$r', want '$want'"
+    else
+        bad "qp $qp" "exit $?: $(cat "$TMP/flows_$qp.err")"
+    fi
+done
+
 # 4. Bad inputs: FILE:LINE and exit 2.
 W="HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 8"
 L="l -1 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1"
@@ -231,6 +247,13 @@ if run two "$TMP/two.ini"; then
         ok "two jobs: the second on the next free GPUs" || bad "two jobs" "job b overlaps job a"
 else
     bad "two jobs" "exit $?: $(cat "$TMP/two.err")"
+fi
+
+# 8. The scenario file, run from another folder: its simai.conf, topology and workloads are read from its folder.
+if run scen "$D/../../../scenarios/simai-two-jobs.ini" && [ -f "$TMP/scen/ncclFlowModel_EndToEnd_b.csv" ]; then
+    ok "scenarios/simai-two-jobs.ini from another folder"
+else
+    bad "scenario" "$(tail -2 "$TMP/scen.err")"
 fi
 
 echo "cli_simai: $pass passed, $fail failed"

@@ -147,6 +147,12 @@ static void test_alltoall_analytic(void **st)
     assert_int_equal(r.sc.sim.n_flows, n * (n - 1));
     assert_int_equal(iter_time(&r, 0, 0), rx_time((n - 1) * u));
     run_free(&r);
+    /* pairwise over 8 hosts has 56 queue pairs: the QP table is sized for
+     * them (it had 16 slots and looped for ever looking for a free one) */
+    coll_setup(&r, 8, "alltoall", "800000B", "", "1000000");
+    assert_int_equal(r.sc.sim.n_flows, 8 * 7);
+    assert_int_equal(iter_time(&r, 0, 0), 7 * rx_time(100000) + 6 * ACK_TX);
+    run_free(&r);
 }
 
 /* Chunks pipeline: piece p of a transfer follows piece p-1 back to back
@@ -587,6 +593,260 @@ static void test_chain_api(void **st)
     run_free(&r);
 }
 
+/* Stragglers (item 5). A ring all-reduce of 4 ranks, 2 iterations, 10 us
+ * apart: rank 1's compute gap times 6 makes it start iteration 1 X = 50 us
+ * after the others. On an idle fabric the ring's last step depends through
+ * its data on every rank's first one (max-plus: the step-s send of rank r
+ * waits for r-1's step s-1), so the job ends exactly X later: X exceeds the
+ * n-1 steps in which rank 1 still gets undelayed data, so no ACK of its
+ * lands among its delayed packets (with a smaller X some do: X = 5 us adds
+ * 5.029 us, 25 us adds 25.005 us). The
+ * job's critical path crosses the iteration boundary at rank 1's gap: it
+ * names rank 1, 50 us of gap beyond compute_gap, and the time per iteration
+ * without it is the even job's exactly. */
+static void test_straggler_slow_rank(void **st)
+{
+    (void)st;
+    struct run r;
+    size_t k;
+    simtime_t per0, span0;
+    coll_setup(&r, 4, "ring_allreduce", "400000B", "iterations = 2\ncompute_gap = 10us\n", "1000000");
+    struct coll_iter *it = coll_iters(&r.sc, &k);
+    span0 = coll_job_span(&r.sc, it, k, 0, &per0);
+    struct coll_jpath p;
+    coll_job_path(&r.sc, it, k, 0, &p);
+    assert_int_equal(p.straggler_host, UINT32_MAX); /* nothing beyond compute_gap on the path */
+    assert_int_equal(p.gap_excess + p.nic, 0);
+    assert_int_equal(p.compute, 10 * T_US);
+    assert_int_equal(p.per_without, per0);
+    free(it);
+    run_free(&r);
+
+    coll_setup(&r, 4, "ring_allreduce", "400000B", "iterations = 2\ncompute_gap = 10us\nslow_rank = 1\nslow_factor = 6\n",
+               "1000000");
+    const simtime_t X = 50 * T_US;
+    it = coll_iters(&r.sc, &k);
+    simtime_t per, span = coll_job_span(&r.sc, it, k, 0, &per);
+    assert_int_equal(span, span0 + X);
+    assert_int_equal(it[1].end - it[1].start, it[0].end - it[0].start + X); /* 125.837 us */
+    assert_int_equal(it[1].path_inherited, X); /* the iteration's own path starts at rank 1's late first flow */
+    coll_job_path(&r.sc, it, k, 0, &p);
+    assert_int_equal(p.straggler_rank, 1);
+    assert_int_equal(p.straggler_host, r.sc.flows.jobs[0].hosts[1]);
+    assert_int_equal(p.gap_excess, X);
+    assert_int_equal(p.straggler_time, X);
+    assert_int_equal(p.compute, 60 * T_US);
+    assert_int_equal(p.per_without, per0);
+    free(it);
+    run_free(&r);
+}
+
+/* Per-rank gap distributions: drawn per rank and iteration from the seed
+ * (the same seed the same draws, another seed others), within their range,
+ * the same on every channel of a rank; iteration 0 has none. */
+static void test_gap_dist(void **st)
+{
+    (void)st;
+    static const char *const dist[] = {"uniform", "normal", "exponential"};
+    for (int d = 0; d < 3; d++) {
+        simtime_t first[2][2 * 8 * 3];
+        uint32_t differ = 0;
+        for (int seed = 0; seed < 3; seed++) {
+            struct run r;
+            char extra[256];
+            snprintf(extra, sizeof extra, "iterations = 4\ncompute_gap = 20us\ngap_dist = %s\ngap_spread = 5us\n"
+                     "channels = 2\n[run]\nseed = %d\n", dist[d], seed < 2 ? 1 : 2);
+            coll_setup(&r, 8, "ring_allreduce", "800000B", extra, "1000000");
+            const struct flow_list *fl = &r.sc.flows;
+            uint32_t m = 0;
+            simtime_t lo = T_NEVER, hi = 0;
+            for (size_t i = 0; i < fl->n; i++) {
+                const struct flow_spec *f = &fl->v[i];
+                if (f->step != 0 || f->iter == 0 || !f->ndeps || f->dep_delay == 0 || f->size != 50000)
+                    continue; /* an iteration's first piece (channel 1's may ride its QP: dep_delay too) */
+                if (seed < 2 && m < 2 * 8 * 3)
+                    first[seed][m] = f->dep_delay;
+                else if (m < 2 * 8 * 3)
+                    differ += first[0][m] != f->dep_delay;
+                lo = f->dep_delay < lo ? f->dep_delay : lo;
+                hi = f->dep_delay > hi ? f->dep_delay : hi;
+                m++;
+            }
+            assert_int_equal(m, 2 * 8 * 3); /* 2 channels x 8 ranks x 3 later iterations */
+            if (d == 0)
+                assert_true(lo >= 15 * T_US && hi <= 25 * T_US);
+            if (d == 2)
+                assert_true(lo >= 20 * T_US);
+            assert_true(hi > lo);
+            for (size_t i = 0; i < fl->n; i++) /* both channels of a rank wait the same */
+                for (size_t j = i + 1; j < fl->n && d == 0; j++)
+                    if (fl->v[i].iter == fl->v[j].iter && fl->v[i].iter && fl->v[i].step == 0 && fl->v[j].step == 0 &&
+                        fl->v[i].src == fl->v[j].src && fl->v[i].ndeps && fl->v[j].ndeps && fl->v[i].dep_delay &&
+                        fl->v[j].dep_delay && fl->v[i].size == 50000 && fl->v[j].size == 50000)
+                        assert_int_equal(fl->v[i].dep_delay, fl->v[j].dep_delay);
+            run_free(&r);
+        }
+        assert_memory_equal(first[0], first[1], sizeof first[0]); /* the same seed: the same draws */
+        assert_true(differ > 0);                                  /* another seed: others */
+    }
+}
+
+/* A slow NIC: rank 1's host link at 25 Gbps (both ways) once the job is
+ * placed. The job's critical path carries its flows' extra serialisation,
+ * payload x 8 x (1/25G - 1/100G), and names rank 1. */
+static void test_slow_nic(void **st)
+{
+    (void)st;
+    struct run r;
+    coll_setup(&r, 4, "ring_allreduce", "400000B", "slow_rank = 1\nslow_nic = 25Gbps\n[switch]\npfc = on\n", "1000000");
+    const struct coll_job *jb = &r.sc.flows.jobs[0];
+    uint32_t h = jb->hosts[1], links = 0;
+    for (uint32_t li = 0; li < r.sc.topo.n_links; li++)
+        if (r.sc.topo.links[li].a == h || r.sc.topo.links[li].b == h) {
+            assert_int_equal(r.sc.topo.links[li].rate, 25000000000ULL);
+            links++;
+        } else {
+            assert_int_equal(r.sc.topo.links[li].rate, 100000000000ULL);
+        }
+    assert_int_equal(links, 1);
+    assert_int_equal(jb->nic_nominal, 100000000000ULL);
+    size_t k;
+    struct coll_iter *it = coll_iters(&r.sc, &k);
+    struct coll_jpath p;
+    coll_job_path(&r.sc, it, k, 0, &p);
+    assert_int_equal(p.straggler_rank, 1);
+    assert_int_equal(p.straggler_host, h);
+    assert_int_equal(p.gap_excess, 0);
+    /* each path flow at rank 1 (it sends or gets 100000 B) costs 100000 x 8 x 30 ps more */
+    assert_true(p.nic > 0 && p.nic % (100000 * 8 * 30) == 0);
+    assert_true(it[0].end - it[0].start > 2 * 3 * rx_time(100000)); /* slower than the even ring */
+    assert_true(p.per_without < p.per);
+    free(it);
+    run_free(&r);
+}
+
+/* MoE all-to-all (item 6): skewed shares. Weights 1,2,3,4: every rank sends
+ * destination d S w_d / 10 (not to itself), so d receives 3 S w_d / 10 in
+ * all; Zipf: the k-th most popular of 8 ranks gets 1/k of the weight, the
+ * order drawn from the seed. */
+static uint64_t rx_bytes(const struct run *r, uint32_t dst)
+{
+    uint64_t b = 0;
+    for (size_t i = 0; i < r->sc.flows.n; i++)
+        b += r->sc.flows.v[i].dst == dst ? r->sc.flows.v[i].size : 0;
+    return b;
+}
+
+static void test_a2a_shares(void **st)
+{
+    (void)st;
+    struct run r;
+    coll_setup(&r, 4, "alltoall", "450000B", "a2a_weights = 1,2,3*2\nchunks = 2\nchannels = 2\n", "1000000");
+    static const uint64_t w[] = {1, 2, 3, 3};
+    for (uint32_t d = 0; d < 4; d++)
+        assert_int_equal(rx_bytes(&r, r.sc.flows.jobs[0].hosts[d]), 3 * 450000 * w[d] / 9);
+    run_free(&r);
+    coll_setup(&r, 4, "alltoall", "400000B", "a2a_weights = 1,2,3,4\nalltoall = all\n", "1000000");
+    for (uint32_t d = 0; d < 4; d++)
+        assert_int_equal(rx_bytes(&r, r.sc.flows.jobs[0].hosts[d]), 3 * 400000 * (d + 1) / 10);
+    run_free(&r);
+
+    uint64_t got[3][8];
+    for (int seed = 0; seed < 3; seed++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, "a2a_zipf = 1\nalltoall = all\n[run]\nseed = %d\n", seed < 2 ? 5 : 6);
+        coll_setup(&r, 8, "alltoall", "840000B", extra, "1000000");
+        uint64_t sum = 0;
+        for (uint32_t d = 0; d < 8; d++)
+            sum += got[seed][d] = rx_bytes(&r, r.sc.flows.jobs[0].hosts[d]) / 7;
+        assert_int_equal(sum, 840000);
+        uint64_t s[8];
+        memcpy(s, got[seed], sizeof s);
+        for (int i = 1; i < 8; i++) /* sort, most popular first */
+            for (int j = i; j > 0 && s[j] > s[j - 1]; j--) {
+                uint64_t t = s[j];
+                s[j] = s[j - 1];
+                s[j - 1] = t;
+            }
+        for (uint32_t kk = 0; kk < 8; kk++) /* 840000 / H(8) / (k+1), H(8) = 761/280 */
+            assert_true(llabs((long long)s[kk] - (long long)(840000.0 * 280 / 761 / (kk + 1))) <= 1);
+        run_free(&r);
+    }
+    assert_memory_equal(got[0], got[1], sizeof got[0]);
+    assert_memory_not_equal(got[0], got[2], sizeof got[0]);
+}
+
+/* Hierarchical all-to-all on an idle rail fabric, 4 servers x 2 GPUs, S =
+ * 800 KB (u = S/8 = 100 KB a pair): phase 1 over NVLink, M u = 400 KB to the
+ * other GPU of the server (4 us at 800 Gbps, + 0.5 us); phase 2 on each
+ * rail, G u = 200 KB to each other server: pairwise 3 steps of (200 KB with
+ * 48 B a 1000 B packet, one store and forward, 2 links) and an ACK between
+ * steps; all at once the NIC sends its 3 flows in turn. Skewed (weights
+ * 1..8, S = 720 KB: 20 KB a unit), the bytes a destination gets across
+ * servers are G (M-1) times its share. */
+static void test_hier_a2a_analytic(void **st)
+{
+    (void)st;
+    const char *base = "[topology]\ntype = rail\nservers = 4\ngpus_per_server = 2\nspines = 2\nnvlink = 800Gbps\n"
+                       "nvlink_delay = 500ns\n[transport]\ncc = none\nack_interval = 1000000\n"
+                       "[traffic]\npattern = collective\ncollective = alltoall\nplacement = rail\nhierarchy = server\n";
+    const simtime_t nv = (simtime_t)(400000 * 8 * 5 / 4) + 500 * T_NS;
+    const simtime_t rail = (simtime_t)((200000 + 48 * 200) * 80) + 1048 * 80 + 2 * T_US;
+    char ini[1024];
+    struct run r;
+    for (int all = 0; all < 2; all++) {
+        snprintf(ini, sizeof ini, "%ssize = 800000B\nalltoall = %s\n", base, all ? "all" : "pairwise");
+        run_setup(&r, ini);
+        run_build(&r);
+        sim_run(&r.sc.sim);
+        run_check_invariants(&r);
+        assert_int_equal(r.sc.flows.jobs[0].steps, all ? 2 : 1 + 3);
+        simtime_t want = all ? nv + 3 * (rail - 1048 * 80 - 2 * T_US) + 1048 * 80 + 2 * T_US /* 56.888 us */
+                             : nv + 3 * rail + 2 * ACK_TX;                                    /* 61.065 us */
+        assert_int_equal(iter_time(&r, 0, 0), want);
+        for (uint32_t i = 0; i < r.sc.sim.n_flows; i++) { /* NVLink inside a server; across, on the rail */
+            const struct qp *f = &r.sc.sim.flows[i];
+            assert_int_equal(f->local, f->src / 2 == f->dst / 2);
+            assert_int_equal(f->size, f->local ? 400000 : 200000);
+            if (!f->local)
+                assert_int_equal(f->src % 2, f->dst % 2);
+        }
+        run_free(&r);
+    }
+    snprintf(ini, sizeof ini, "%ssize = 720000B\na2a_weights = 1,2,3,4,5,6,7,8\n", base);
+    run_setup(&r, ini);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    for (uint32_t d = 0; d < 8; d++) {
+        uint64_t across = 0;
+        for (uint32_t i = 0; i < r.sc.sim.n_flows; i++)
+            across += !r.sc.sim.flows[i].local && r.sc.sim.flows[i].dst == d ? r.sc.sim.flows[i].size : 0;
+        assert_int_equal(across, 2 * 3 * 720000 * (d + 1) / 36);
+    }
+    run_free(&r);
+}
+
+/* FLB under a skewed MoE all-to-all with persistent queue pairs (the
+ * rail-lb study's point that crashed): a QP's next message takes over FLB's
+ * per-flow state, its isolation-table flag and index included, while the
+ * table holds the earlier message's id; a RELEASE for the new message then
+ * dropped another entry and, the table empty, ran its count below zero
+ * (SIGSEGV in flb.c iso_drop). The run must finish, lossless. */
+static void test_flb_qp_isolation(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[run]\nseed = 2\n[topology]\ntype = rail\nservers = 16\ngpus_per_server = 8\nspines = 16\n"
+                  "[switch]\npfc = on\n[transport]\ncc = flbrc\nmtu = 4000\nack_interval = 16\n[lb]\nscheme = flb\n"
+                  "[traffic]\npattern = collective\ncollective = alltoall\nalltoall = all\nsize = 16MB\niterations = 2\n"
+                  "compute_gap = 20us\nplacement = rail\na2a_zipf = 0.5\n");
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    run_free(&r);
+}
+
 static void bad(const char *ini, const char *sub)
 {
     struct config c;
@@ -629,10 +889,27 @@ static void test_bad_input(void **st)
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\ngroup = 6\n"
         "placement = rail\n", "traffic.group: placement = rail takes whole servers: 6 is not a multiple of 4");
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
-        "collective = alltoall\nhierarchy = server\n", "hierarchical all-reduce (collective = ring_allreduce), not alltoall");
+        "collective = allgather\nhierarchy = server\n", "or all-to-all (alltoall), not allgather");
     bad("[topology]\ntype = rail\nservers = 2\ngpus_per_server = 4\n[traffic]\npattern = collective\n"
         "placement = random\nhierarchy = rail\n", "(ranks must fill whole servers in GPU order: placement = rail)");
     bad("[topology]\ntype = rail\nservers = 6\nservers_per_leaf = 4\n", "topology.servers_per_leaf: 6 servers do not split");
+    /* stragglers and MoE shares */
+    bad("[traffic]\npattern = collective\ngroup = 4\nslow_rank = 4\n",
+        "t.ini:4: traffic.slow_rank: rank 4 of a job of 4 ranks (0 to 3, or -1: none)");
+    bad("[traffic]\npattern = collective\nslow_nic = 25Gbps\n", "t.ini:3: traffic.slow_nic: whose NIC? set traffic.slow_rank");
+    bad("[traffic]\npattern = collective\nslow_rank = 1\nslow_nic = 25GB\n", "t.ini:4: traffic.slow_nic: '25GB': unknown rate unit");
+    bad("[traffic]\npattern = collective\ngap_dist = gauss\n", "t.ini:3: ");
+    bad("[traffic]\npattern = collective\na2a_zipf = 1\n", "t.ini:3: traffic.a2a_zipf: skewed shares are for collective = alltoall");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\ngroup = 4\na2a_weights = 1,2,3\n",
+        "t.ini:5: traffic.a2a_weights: 3 weights for 4 ranks");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\na2a_weights = 1,0,1\n",
+        "t.ini:4: traffic.a2a_weights: '1,0,1': each weight is a number above 0");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\na2a_weights = 2*0\n", "W*N needs a count N");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\na2a_weights = 1;2\n", "separated by commas");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\na2a_weights = 1\na2a_zipf = 1\n",
+        "set either a2a_zipf or a2a_weights, not both");
+    bad("[traffic]\npattern = collective\ncollective = alltoall\nsize = 100KB\ngroup = 64\na2a_zipf = 4\n",
+        "fewer than channels x chunks (1): raise size or lower the skew");
 }
 
 int main(void)
@@ -655,6 +932,12 @@ int main(void)
         cmocka_unit_test(test_hier_allreduce_analytic),
         cmocka_unit_test(test_rail_ring_busbw),
         cmocka_unit_test(test_chain_api),
+        cmocka_unit_test(test_straggler_slow_rank),
+        cmocka_unit_test(test_gap_dist),
+        cmocka_unit_test(test_slow_nic),
+        cmocka_unit_test(test_a2a_shares),
+        cmocka_unit_test(test_hier_a2a_analytic),
+        cmocka_unit_test(test_flb_qp_isolation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

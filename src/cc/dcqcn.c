@@ -18,6 +18,14 @@
  * alpha is brought up to date lazily from the clock's phase, and a decrease
  * check is scheduled only at the next tick after a CNP: the same arithmetic at
  * the same instants, without an event every microsecond per congested flow.
+ * Under run.ns3_timing both clocks are periodic events as in ns-3, because
+ * what a tick sees depends on ns-3's order of same-time events: a CNP that
+ * arrives at the very ns of an alpha tick is taken before the tick when its
+ * ACK's arrival was scheduled first (the last link's delay plus the ACK's
+ * serialisation at least the alpha period, as with 1 us links and a 1 us
+ * period), and counts in that tick; the lazy clock would count it in the
+ * next one. (64->1 incast: host 14's first such CNP, 1.2426 ms in, gave a
+ * different cut 1 ns later and every FCT moved.)
  *
  * Two parameter profiles (`profile`, applied to every key the scenario does
  * not set itself, the switches' RED thresholds included):
@@ -64,7 +72,7 @@ struct dcqcn {
     bool decrease_cnp;   /* CNP since the last decrease check */
 };
 
-enum { T_DECREASE, T_INCREASE };
+enum { T_DECREASE, T_INCREASE, T_ALPHA };
 
 #define P(m) offsetof(struct dcqcn_par, m)
 /* Defaults: the DCQCN settings of the ns-3 HPCC simulator's shipped config. */
@@ -92,6 +100,14 @@ static void dcqcn_init(struct sim *s, struct qp *qp, void *st, const void *par)
 
 /* Apply every alpha tick at or before now. The first tick after a CNP adds g;
  * the rest only decay. */
+/* One alpha update: ns-3's UpdateAlphaMp, the CNP flag read and cleared. */
+static void alpha_step(struct dcqcn *d, const struct dcqcn_par *p)
+{
+    double keep = 1.0 - p->ewma_gain;
+    d->alpha = d->alpha_cnp ? keep * d->alpha + p->ewma_gain : keep * d->alpha;
+    d->alpha_cnp = false;
+}
+
 static void alpha_catch_up(struct dcqcn *d, const struct dcqcn_par *p, simtime_t now)
 {
     uint64_t due = (uint64_t)((now - d->t0) / p->alpha_resume_interval);
@@ -99,8 +115,7 @@ static void alpha_catch_up(struct dcqcn *d, const struct dcqcn_par *p, simtime_t
         return;
     uint64_t n = due - d->alpha_tick;
     double keep = 1.0 - p->ewma_gain;
-    d->alpha = d->alpha_cnp ? keep * d->alpha + p->ewma_gain : keep * d->alpha;
-    d->alpha_cnp = false;
+    alpha_step(d, p);
     n--;
     for (; n > 0 && n <= 64; n--) /* step like ns-3 for short gaps, bit for bit */
         d->alpha *= keep;
@@ -133,7 +148,14 @@ static void dcqcn_on_cnp(struct sim *s, struct qp *qp, void *st, const void *par
         d->alpha_tick = 0;
         qp->rate = (uint64_t)(p->rate_on_first_cnp * (double)qp->rate);
         d->target = qp->rate;
+        if (cc_ns3_timing(s)) /* ns-3's order: the alpha clock's first event, then the decrease clock's */
+            cc_timer_set(s, qp, T_ALPHA, now + p->alpha_resume_interval);
         cc_timer_set(s, qp, T_DECREASE, now + p->rate_decrease_interval + T_NS);
+        return;
+    }
+    if (cc_ns3_timing(s)) { /* the clocks are events: they read the flags when they run */
+        d->alpha_cnp = true;
+        d->decrease_cnp = true;
         return;
     }
     alpha_catch_up(d, p, now);
@@ -159,12 +181,20 @@ static void dcqcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *p
     struct dcqcn *d = st;
     const struct dcqcn_par *p = par;
     simtime_t now = cc_now(s);
+    if (kind == T_ALPHA) { /* run.ns3_timing only: ns-3's periodic alpha update */
+        alpha_step(d, p);
+        cc_timer_set(s, qp, T_ALPHA, now + p->alpha_resume_interval);
+        return;
+    }
     if (kind == T_INCREASE) {
         cc_timer_set(s, qp, T_INCREASE, now + p->rp_timer);
         rate_increase(qp, d, p);
         return;
     }
-    alpha_catch_up(d, p, now);
+    if (cc_ns3_timing(s)) /* ns-3's periodic check: the next one is scheduled first */
+        cc_timer_set(s, qp, T_DECREASE, now + p->rate_decrease_interval);
+    else
+        alpha_catch_up(d, p, now);
     if (!d->decrease_cnp)
         return;
     if (p->clamp_target_rate || d->stage != 0)

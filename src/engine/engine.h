@@ -141,6 +141,11 @@ void eng_free(struct eng *e);
 /* A message to partition `to`: len bytes, arriving at `arrive` (>= the
  * window's bound), for the receiver's `id` (a port). A direct call. */
 void eng_send(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, const void *bytes, uint32_t len);
+/* The same for a pointer (its 8 bytes: eng_recv_next gives len = sizeof
+ * ptr), between partitions of one process only (eng_local): what it points
+ * to is the receiver's from then on. The model's objects cross without being
+ * copied. */
+void eng_send_ref(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, const void *ptr);
 /* The previous window's messages to p, one by one in the serial order (in
  * the order the senders were touched, each sender's in its order): its
  * bytes, id and length, or NULL when none is left. */

@@ -21,7 +21,7 @@ static inline const uint8_t *ob_next(const uint8_t **at, uint32_t *id, uint32_t 
 
 /* p's outbox to `to` in window parity par, listed in touched[par] when it
  * gets its first message. */
-static struct outbox *outbox_of(struct eng *e, struct eng_part *p, uint32_t par, uint32_t to)
+static inline struct outbox *outbox_of(struct eng *e, struct eng_part *p, uint32_t par, uint32_t to)
 {
     struct outbox *ob = &p->out[par][to];
     if (ob->n == 0) {
@@ -32,13 +32,16 @@ static struct outbox *outbox_of(struct eng *e, struct eng_part *p, uint32_t par,
     return ob;
 }
 
-void eng_send(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, const void *bytes, uint32_t len)
+/* always_inline: with len a constant (eng_send_ref) the copies become moves,
+ * and the buffer's growth is the only call left. */
+static inline __attribute__((always_inline)) void send(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive,
+                                                       const void *bytes, uint32_t len)
 {
     struct eng *e = p->e;
     assert(arrive >= e->bt); /* the lookahead: a message never lands in the window that sent it */
     struct outbox *ob = outbox_of(e, p, e->parity, to);
     uint32_t hdr[2] = {id, len};
-    unsigned char *at = bytes_room(&ob->m, MSG_HDR + len);
+    unsigned char *at = ob->m.len + MSG_HDR + len <= ob->m.cap ? ob->m.b + ob->m.len : bytes_room(&ob->m, MSG_HDR + len);
     memcpy(at, hdr, MSG_HDR);
     memcpy(at + MSG_HDR, bytes, len);
     ob->m.len += MSG_HDR + len;
@@ -46,6 +49,16 @@ void eng_send(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, co
     if (arrive < p->min_sent)
         p->min_sent = arrive;
     p->sent++;
+}
+
+void eng_send(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, const void *bytes, uint32_t len)
+{
+    send(p, to, id, arrive, bytes, len);
+}
+
+void eng_send_ref(struct eng_part *p, uint32_t to, uint32_t id, simtime_t arrive, const void *ptr)
+{
+    send(p, to, id, arrive, &ptr, sizeof ptr);
 }
 
 /* The previous window's messages to p, in each sender's order (the model

@@ -76,31 +76,22 @@ static int form_scan(struct form *fm, const char *swpath)
     }
     fm->points = (int)s.npoints;
     fm->seeds = 1;
-    bool name_swept = false;
-    for (int k = 0; k < s.nk; k++) {
+    for (int k = 0; k < s.nk; k++)
         if (strcmp(s.k[k].key, "run.seed") == 0)
             fm->seeds = s.k[k].n;
-        name_swept |= strcmp(s.k[k].key, "run.name") == 0;
-    }
     char runs[1300];
     snprintf(runs, sizeof runs, "%s/runs", fm->dir);
     fm->found = access(runs, R_OK) == 0;
+    /* the sweep file's own relative paths, absolute as the sweep writes them */
+    struct exp_paths ap = {0};
+    if (fm->found)
+        exp_paths_of(swpath, &ap);
     for (size_t i = 0; fm->found && i < s.npoints; i++) {
         int ch[SWEEP_MAX_KEYS];
-        const char *keys[SWEEP_MAX_KEYS + 1], *vals[SWEEP_MAX_KEYS + 1];
         char pn[512], d[1900], p[2000];
         sweep_point(&s, i, ch);
         sweep_point_name(&s, ch, pn, sizeof pn);
         snprintf(d, sizeof d, "%s/%s", runs, pn);
-        int nk = 0;
-        for (int k = 0; k < s.nk; k++, nk++) {
-            keys[nk] = s.k[k].key;
-            vals[nk] = s.k[k].vals[ch[k]];
-        }
-        if (!name_swept) {
-            keys[nk] = "run.name";
-            vals[nk++] = name;
-        }
         snprintf(p, sizeof p, "%s/fct.csv", d);
         bool fct = access(p, R_OK) == 0;
         snprintf(p, sizeof p, "%s/summary.json", d);
@@ -115,7 +106,7 @@ static int form_scan(struct form *fm, const char *swpath)
             /* stale: its configuration is not what the sweep file gives now
              * (as `rocesim sweep` judges it; a comment does not count, and the
              * binary's version is listed, not judged) */
-            char *want = sweep_resolve(s.text, keys, vals, nk);
+            char *want = exp_point_text(swpath, &s, ch, &ap, name);
             snprintf(p, sizeof p, "%s/scenario.ini", d);
             struct config pc;
             struct err pe;
@@ -140,6 +131,7 @@ static int form_scan(struct form *fm, const char *swpath)
         }
         free(sum);
     }
+    exp_paths_free(&ap);
     sweep_spec_free(&s);
     return 0;
 }
@@ -247,6 +239,10 @@ static const char *prev_section(const char *page, const char *name, size_t *len)
     return p;
 }
 
+/* How a carried-over row's "numbers from" cell and section say so. */
+#define PREV_ROW "previous page: "
+#define PREV_RUNS "carried over from the previous page, which had "
+
 /* Where NAME's section of the previous page has its numbers ("Our numbers
  * (FORM) beside the paper's:" and the table; up to *end), or NULL. */
 static const char *prev_numbers(const char *page, const char *name, const char **end)
@@ -285,7 +281,11 @@ static bool prev_row(const char *page, const char *name, char *from, size_t nf, 
     line[ll - 2] = 0; /* drop the closing " |" */
     snprintf(seeds, ns, "%s", c[2] + 3);
     *c[2] = 0;
-    snprintf(from, nf, "%s", c[1] + 3);
+    /* a row that page carried over itself: its origin, not "previous page: previous page: ..." */
+    const char *o = c[1] + 3;
+    if (strncmp(o, PREV_ROW, strlen(PREV_ROW)) == 0)
+        o += strlen(PREV_ROW);
+    snprintf(from, nf, "%s", o);
     return true;
 }
 
@@ -376,7 +376,7 @@ int exp_page(int argc, char **argv)
             exp_verdict_cells(f, names[i], defs[i]);
             fputc(' ', f);
             if (!forms[i][0].found && !forms[i][1].found && prev_row(prev, names[i], pfrom, sizeof pfrom, pseeds, sizeof pseeds)) {
-                fprintf(f, "previous page: %s | %s |\n", pfrom, pseeds);
+                fprintf(f, PREV_ROW "%s | %s |\n", pfrom, pseeds);
                 continue;
             }
             form_short(f, fm);
@@ -427,11 +427,15 @@ int exp_page(int argc, char **argv)
                 size_t sl = 0;
                 const char *ps = prev_section(prev, names[i], &sl), *end = NULL;
                 const char *nums = prev_numbers(prev, names[i], &end), *runs = ps ? strstr(ps, "- **Runs:** ") : NULL;
-                if (nums && runs && runs < nums) {
+                /* numbers that page carried over itself: the runs they came from, not its own (none) */
+                const char *again = ps ? strstr(ps, PREV_RUNS) : NULL;
+                if (again && nums && again < nums)
+                    runs = again + strlen(PREV_RUNS);
+                else if (runs)
                     runs += strlen("- **Runs:** ");
-                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are carried over from the previous "
-                               "page, which had %.*s\n%.*s",
-                            res, (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
+                if (nums && runs && runs < nums) {
+                    fprintf(f, "\nNo runs of either form in %s/: the numbers below are " PREV_RUNS "%.*s\n%.*s", res,
+                            (int)strcspn(runs, "\n"), runs, (int)(end - nums), nums);
                 } else {
                     fprintf(f, "\nNo numbers: no runs of either form in %s/.\n", res);
                 }

@@ -37,13 +37,8 @@ const char *exp_self(void)
 
 /* Relative paths of the sweep file are read from its folder (scenario/load.h
  * cfg_is_path); a point's scenario.ini lives in the point's folder, so they
- * are written there absolute: those the file sets (base_paths) and swept
+ * are written there absolute: those the file sets (exp_paths_of) and swept
  * values of path keys (swept_path_abs). */
-struct abs_paths {
-    char **key, **val;
-    int n;
-};
-
 static void abs_of(char *out, size_t n, const char *p)
 {
     char cwd[2048];
@@ -53,7 +48,7 @@ static void abs_of(char *out, size_t n, const char *p)
         snprintf(out, n, "%s/%s", cwd, p);
 }
 
-static void abs_add(struct abs_paths *ap, const struct config *c, const char *sec, const char *key, const char *val)
+static void abs_add(struct exp_paths *ap, const struct config *c, const char *sec, const char *key, const char *val)
 {
     char k[128], v[PARAM_STR_MAX + 2048];
     snprintf(k, sizeof k, "%s.%s", sec, key);
@@ -66,7 +61,7 @@ static void abs_add(struct abs_paths *ap, const struct config *c, const char *se
     ap->val[ap->n++] = strdup(v);
 }
 
-static void base_paths(const char *file, struct abs_paths *ap)
+void exp_paths_of(const char *file, struct exp_paths *ap)
 {
     struct config c;
     struct err e;
@@ -85,7 +80,7 @@ static void base_paths(const char *file, struct abs_paths *ap)
     config_free(&c);
 }
 
-static void abs_paths_free(struct abs_paths *ap)
+void exp_paths_free(struct exp_paths *ap)
 {
     for (int i = 0; i < ap->n; i++)
         free(ap->key[i]), free(ap->val[i]);
@@ -105,6 +100,39 @@ static bool swept_path_abs(const char *file, const char *key, const char *val, c
     cfg_path_join(joined, sizeof joined, file, val);
     abs_of(out, n, joined);
     return true;
+}
+
+char *exp_point_text(const char *file, const struct sweep_spec *s, const int *choice, const struct exp_paths *ap,
+                     const char *name)
+{
+    const char **keys = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap->n, sizeof *keys);
+    const char **vals = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap->n, sizeof *vals);
+    char(*swept_path)[PARAM_STR_MAX] = xcalloc(SWEEP_MAX_KEYS, sizeof *swept_path);
+    bool name_swept = false;
+    int nk = 0;
+    for (int k = 0; k < s->nk; k++, nk++) {
+        keys[nk] = s->k[k].key;
+        vals[nk] = s->k[k].vals[choice[k]];
+        if (swept_path_abs(file, keys[nk], vals[nk], swept_path[k], sizeof swept_path[k]))
+            vals[nk] = swept_path[k];
+        name_swept |= strcmp(s->k[k].key, "run.name") == 0;
+    }
+    for (int k = 0; k < ap->n; k++) { /* the file's own relative paths, unless swept */
+        bool swept = false;
+        for (int j = 0; j < s->nk; j++)
+            swept |= strcmp(s->k[j].key, ap->key[k]) == 0;
+        if (!swept)
+            keys[nk] = ap->key[k], vals[nk++] = ap->val[k];
+    }
+    if (!name_swept) { /* the runs keep the sweep's name, not "scenario" */
+        keys[nk] = "run.name";
+        vals[nk++] = name;
+    }
+    char *text = sweep_resolve(s->text, keys, vals, nk);
+    free(keys);
+    free(vals);
+    free(swept_path);
+    return text;
 }
 
 
@@ -897,14 +925,8 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
     /* Mine: every shard_n-th point from shard_i, and of those every size-th from rank. */
     size_t n = 0;
     struct point *pts = xcalloc(s.npoints / (size_t)shard_n + 1, sizeof *pts);
-    struct abs_paths ap = {0};
-    base_paths(file, &ap);
-    const char **keys = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap.n, sizeof *keys);
-    const char **vals = xcalloc(SWEEP_MAX_KEYS + 2 + (size_t)ap.n, sizeof *vals);
-    char swept_path[SWEEP_MAX_KEYS][PARAM_STR_MAX];
-    bool name_swept = false;
-    for (int k = 0; k < s.nk; k++)
-        name_swept |= strcmp(s.k[k].key, "run.name") == 0;
+    struct exp_paths ap = {0};
+    exp_paths_of(file, &ap);
     int rc = 0;
     size_t n_stale = 0, n_other_binary = 0;
     struct unused_tally unused = {0};
@@ -916,25 +938,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         sweep_point(&s, i, p->choice);
         sweep_point_name(&s, p->choice, p->name, sizeof p->name);
         snprintf(p->dir, sizeof p->dir, "%s/%s", outdir, p->name);
-        int nk = 0;
-        for (int k = 0; k < s.nk; k++, nk++) {
-            keys[nk] = s.k[k].key;
-            vals[nk] = s.k[k].vals[p->choice[k]];
-            if (swept_path_abs(file, keys[nk], vals[nk], swept_path[k], sizeof swept_path[k]))
-                vals[nk] = swept_path[k];
-        }
-        for (int k = 0; k < ap.n; k++) { /* the file's own relative paths, unless swept */
-            bool swept = false;
-            for (int j = 0; j < s.nk; j++)
-                swept |= strcmp(s.k[j].key, ap.key[k]) == 0;
-            if (!swept)
-                keys[nk] = ap.key[k], vals[nk++] = ap.val[k];
-        }
-        if (!name_swept) { /* the runs keep the sweep's name, not "scenario" */
-            keys[nk] = "run.name";
-            vals[nk++] = name;
-        }
-        char *text = sweep_resolve(s.text, keys, vals, nk);
+        char *text = exp_point_text(file, &s, p->choice, &ap, name);
         char scen[DIRBUF + 32];
         snprintf(scen, sizeof scen, "%s/scenario.ini", p->dir);
         /* Every point must be a valid scenario before anything runs: a bad combination is an input error. */
@@ -989,9 +993,7 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d)
         if (rc)
             break;
     }
-    free(keys);
-    free(vals);
-    abs_paths_free(&ap);
+    exp_paths_free(&ap);
     for (size_t i = 0; !rc && rank == 0 && i < unused.n; i++)
         if (unused.v[i].points == n)
             warnf("%s: %s is set, but none of the %zu point%s run here uses it (%s)", unused.v[i].where,

@@ -26,6 +26,21 @@ int exp_sweep(int argc, char **argv, const struct exp_dist *d);
  * rocesim_version. why is "" when it is current. */
 struct config;
 void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *why, size_t n);
+/* A sweep file's own relative paths (topology.file, traffic.file and cdf,
+ * also of [traffic.NAME]) as absolute "section.key" values: a point's
+ * scenario.ini lives in the point's folder, so they are written there so. */
+struct exp_paths {
+    char **key, **val;
+    int n;
+};
+void exp_paths_of(const char *file, struct exp_paths *ap);
+void exp_paths_free(struct exp_paths *ap);
+/* The text of a point's scenario.ini as `rocesim sweep` writes it for the
+ * sweep file `file`: the point's values (path values absolute), ap's paths
+ * unless swept, and run.name = name unless swept. Malloc'ed. */
+struct sweep_spec;
+char *exp_point_text(const char *file, const struct sweep_spec *s, const int *choice, const struct exp_paths *ap,
+                     const char *name);
 /* The run folders (DIR/RUN) a sweep folder's sweep.csv lists with status
  * ok, malloc'ed, in table order; returns their count, or -1 without a
  * sweep.csv. With who (a command name) set, says on stderr which rows

@@ -488,12 +488,26 @@ static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par
     }
 }
 
+/* Is the flow in this switch's isolation table? Its `congested` flag alone
+ * can say so wrongly: a queue pair's next message takes over the balancer's
+ * per-flow state (transport.c qp_carry_over), flag and index included, while
+ * the table holds the earlier message's id (which the periodic check
+ * releases); a RELEASE for the new one then dropped another flow's entry,
+ * and with the table empty ran its count below zero (a crash, seen in
+ * experiments/rail-lb's MoE all-to-all). */
+static bool in_table(const struct flb_sw *fs, const struct flb_flow *f, uint32_t flow)
+{
+    return f->congested && f->ci < fs->ncf && fs->cflows[f->ci] == flow;
+}
+
 /* Out of the isolation table (swap with the last entry). */
 static void iso_drop(struct sim *s, struct flb_sw *fs, uint32_t flow)
 {
     struct flb_flow *f = lb_flow_state(s, flow);
-    if (!f->congested)
+    if (!in_table(fs, f, flow)) {
+        f->congested = false;
         return;
+    }
     uint32_t i = f->ci, last = fs->cflows[--fs->ncf];
     if (i < fs->ncf) {
         fs->cflows[i] = last;
@@ -508,7 +522,7 @@ static void iso_add(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     struct flb_sw *fs = sw->st;
     struct flb_flow *f = lb_flow_state(s, flow);
     simtime_t now = lb_now(s);
-    if (!f->congested) {
+    if (!in_table(fs, f, flow)) {
         if (fs->ncf == fs->capcf)
             fs->cflows = grow(s, fs->cflows, &fs->capcf, sizeof *fs->cflows);
         f->ci = fs->ncf;

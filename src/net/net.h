@@ -155,8 +155,6 @@ struct sim_params {
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     bool nic_wake_ns3;    /* NIC wake-ups as ns-3's QbbNetDevice schedules them (nic.c) */
     simtime_t stop;       /* 0 = none */
-    uint64_t nvlink;      /* GPU servers: a GPU's NVSwitch port, bps (flows with qp.local) */
-    simtime_t nvlink_delay;
 };
 
 #define MAX_COMPANIONS CC_COMPANIONS_MAX
@@ -263,6 +261,8 @@ struct pkt_pool {
     void **chunks;
     size_t nchunks, capchunks;
     uint64_t in_use, peak;
+    uint64_t owned; /* a parallel run's partition: packets on its free list or in use here (net/shard.c hands
+                     * packets between partitions of one process by reference, so a pool's own chunks say nothing) */
 };
 
 #define NS3_TXC 128 /* a power of two */
@@ -310,8 +310,11 @@ struct sim {
     const uint32_t *port_peer; /* ...then each port's peer, and where the packets on its link wait */
     struct pktq **port_wire;   /* (its own wire, or for a cut link the receiving port's), read-only copies */
     struct sim_deps *deps;     /* flows that wait for others (deps.c); NULL if none does */
-    simtime_t *nv_free;        /* GPU servers: per host, when its NVSwitch port is free out (2 h) and in (2 h + 1);
-                                * NULL without local flows (deps.c) */
+    struct {                   /* GPU servers' NVSwitches: transfers inside a server (qp.local; nvswitch.c) */
+        uint64_t rate;         /* a GPU's port, bps each way */
+        simtime_t delay;       /* end to end */
+        simtime_t *free;       /* per host, when its port is free out (2 h) and in (2 h + 1); NULL without local flows */
+    } nvs;
 
     /* The CC and the companions running beside it with the same hooks
      * (transport.NAME = on), one slot each: slot 0 is the CC (transport.cc),
@@ -401,6 +404,12 @@ void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const
  * host that runs the released flow, so a partitioned run makes it where the
  * serial run does; deps.c, docs/parallel.md). */
 const char *deps_parallel_refusal(const struct sim *s);
+/* GPU servers (nvswitch.c): a flow between two hosts of one server (gpus
+ * consecutive host indices, gpus > 1) goes over its NVSwitch, a port of
+ * `rate` bps per GPU each way and `delay` end to end, with no packets
+ * (qp.local, its ideal FCT). After the flows are set; -1 if there are too
+ * many flows for its events' ids (2 per flow). */
+int nvs_setup(struct sim *s, uint32_t gpus, uint64_t rate, simtime_t delay);
 
 /* Packets */
 struct pkt *pkt_alloc(struct sim *s);
@@ -423,6 +432,8 @@ void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint3
                       const struct eng_comm *comm);
 /* false unless the run was parallel; part_events[0 .. n) gets the events each partition ran. */
 bool sim_parallel_stats(const struct sim *s, struct eng_stats *st, uint64_t *part_events, uint32_t n);
+/* A parallel run: the packets its partitions' pools allocated in this process (their memory: x sizeof(struct pkt)). */
+uint64_t sim_parallel_pool_packets(const struct sim *s);
 /* Why this run cannot be split (a NUL-terminated reason), or NULL. */
 const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);

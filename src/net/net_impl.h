@@ -21,7 +21,7 @@ enum ev_kind {
     EV_DEADLOCK,   /* PFC deadlock check (deadlock.c; one pending at most) */
     EV_HOLD,       /* node * lb_nhold + k: an LB hold queue's deadline (lbapi.c) */
     EV_FLOW_DEP,   /* flow id: a flow whose prerequisites finished starts (deps.c) */
-    EV_LOCAL,      /* flow id: a transfer inside a GPU server reaches its next stage (deps.c) */
+    EV_LOCAL,      /* 2 x flow id + end (0 sender, 1 receiver): a transfer inside a GPU server reaches its next stage (nvswitch.c) */
 };
 _Static_assert(EV_LOCAL < 16, "event kinds are 4 bits");
 #define TIMER_RTO CC_TIMERS
@@ -44,8 +44,12 @@ void deps_release(struct sim *s, const struct qp *f);
 void deps_start(struct sim *s, uint32_t id);
 void deps_sent(struct sim *s, const struct qp *f);
 void deps_recv(struct sim *s, const struct qp *f); /* f's receiver has its last byte */
-void local_start(struct sim *s, struct qp *f);     /* a transfer inside a GPU server (qp.local) */
-void local_stage(struct sim *s, uint32_t id);      /* its EV_LOCAL */
+/* nvswitch.c: a transfer inside a GPU server (qp.local) starts at its sender;
+ * its stages are EV_LOCAL(id); nvs_arrive pushes one at `at` where it runs
+ * (a parallel run's message for another partition lands here: par_post). */
+void nvs_start(struct sim *s, struct qp *f);
+void nvs_stage(struct sim *s, uint32_t id);
+void nvs_arrive(struct sim *s, simtime_t at, uint32_t id, simtime_t sent);
 void sim_deps_free(struct sim *s);
 
 static inline void q_push(struct pktq *q, struct pkt *p)
@@ -192,9 +196,18 @@ uint64_t sim_run_window(struct sim *s, simtime_t bt, uint32_t bh, struct eng_qui
 void sim_global_event(struct sim *s, const struct event *ev);
 void sim_mark_paused_waiting(struct sim *s);
 void par_send(struct sim *s, uint32_t pid, struct pkt *p);
+/* A partition's pool is empty: packets from the run's spares (those other
+ * partitions of this process gave back), true if any came (net/shard.c). */
+bool par_pool_refill(struct sim *s);
+/* The packets s's pool has allocated (sim.c). */
+uint64_t sim_pool_packets(const struct sim *s);
 static inline struct pktq *par_wire(const struct sim *s, uint32_t pid) { return s->port_wire[pid]; }
 struct sim *par_owner(struct sim *s, uint32_t pid);
 void par_held(struct sim *s, int32_t delta);
+/* A shard's EV_LOCAL(id) at `at` for host node `node` (nvswitch.c): false if
+ * that node is in this partition (push it here), else sent there as a message
+ * (at is at least a lookahead ahead: topo/partition.h) and true. */
+bool par_post(struct sim *s, uint32_t node, simtime_t at, uint32_t id, simtime_t sent);
 /* The sim that owns port pid: s itself, or in a parallel run (s the run's
  * own sim, between windows) the partition holding the port. */
 static inline struct sim *sim_end(struct sim *s, uint32_t pid) { return s->par && !s->is_shard ? par_owner(s, pid) : s; }

@@ -124,7 +124,7 @@ struct qp {
     uint16_t sport, dport;
     uint8_t pg, state;
     uint8_t hops;             /* links on the path (Swift scales its target by it) */
-    bool local;               /* between two GPUs of one server: over its NVSwitch, not the network (deps.c) */
+    bool local;               /* between two GPUs of one server: over its NVSwitch, not the network (nvswitch.c) */
     simtime_t ideal_fct;
     uint64_t max_rate;        /* line rate, bps */
     /* sender */
@@ -176,6 +176,8 @@ struct qp {
     uint32_t ooo_max;         /* largest out-of-order degree: packets between the expected one and an arrival (FLB's OOD) */
     uint64_t held_bytes;      /* receiver reorder buffer (transport.reorder = buffer): bytes held */
     simtime_t gap_since;      /* ...since when the oldest gap below them is open */
+    simtime_t nv_sent;        /* qp.local: when its last byte left the sender's GPU, until the receiver's NVSwitch
+                               * port takes it in; then -1 (nvswitch.c) */
     /* set by switches and links anywhere (FLOW_FLAG_SET, FLOW_COUNT) */
     _Alignas(64) bool ever_paused; /* sender NIC paused while active, or a packet waited in a paused switch queue */
     bool sw_paused;   /* a packet of it waited through a PAUSE in a switch egress queue (not at its NIC) */

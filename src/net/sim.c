@@ -19,6 +19,9 @@
 static void pool_grow(struct sim *s)
 {
     struct pkt_pool *pl = &s->pool;
+    if (s->is_shard && par_pool_refill(s))
+        return; /* packets other partitions had to spare (net/shard.c) */
+    pl->owned += POOL_CHUNK;
     if (pl->nchunks == pl->capchunks) {
         pl->capchunks = pl->capchunks ? 2 * pl->capchunks : 16;
         pl->chunks = xrealloc(pl->chunks, pl->capchunks * sizeof *pl->chunks);
@@ -31,6 +34,8 @@ static void pool_grow(struct sim *s)
         pl->free = &c[i];
     }
 }
+
+uint64_t sim_pool_packets(const struct sim *s) { return (uint64_t)s->pool.nchunks * POOL_CHUNK; }
 
 struct pkt *pkt_alloc(struct sim *s)
 {
@@ -179,7 +184,7 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
     else if (kind == EV_FLOW_DEP)
         deps_start(s, id);
     else if (kind == EV_LOCAL)
-        local_stage(s, id);
+        nvs_stage(s, id);
 }
 
 /* Its flows (those whose source is here: all of them in the serial loop,
@@ -402,8 +407,10 @@ static __attribute__((noinline, cold)) void event_observe(struct sim *s, const s
             node = id / s->lb_nhold;
         break;
     case EV_FLOW_DEP:
-    case EV_LOCAL:
         node = s->flows[id].src;
+        break;
+    case EV_LOCAL: /* 2 x flow + end (nvswitch.c) */
+        node = id & 1 ? s->flows[id >> 1].dst : s->flows[id >> 1].src;
         break;
     default: /* flow timers: the RTO and CC timers live at the sender, unless the CC says otherwise */
         node = kind - EV_TIMER0 < CC_TIMERS && s->slot[0].ops->rx_timers >> (kind - EV_TIMER0) & 1 ? s->flows[id].dst
@@ -513,8 +520,6 @@ const char *sim_parallel_refusal(const struct sim *s)
                "--set run.ns3_timing=off (that mode's serial bytes)";
     if (s->deps && (why = deps_parallel_refusal(s)) != NULL)
         return why;
-    if (s->nv_free)
-        return "transfers inside GPU servers (topology.type = rail, the NVSwitch model) run on one thread only (set run.threads = 1)";
     return NULL;
 }
 
@@ -581,8 +586,8 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->start_order);
     sim_deps_free(s);
-    free(s->nv_free);
-    s->nv_free = NULL;
+    free(s->nvs.free);
+    s->nvs.free = NULL;
     lb_paths_free(s);
     lb_mem_free(s);
     free(s->lbsw);

@@ -64,11 +64,16 @@ void irn_recover(struct qp *f, uint64_t high)
 /* At most one heap entry per (flow, timer): moving a timer later pushes
  * nothing, the entry already in the heap re-pushes itself for the new time
  * when it comes due. DCQCN re-arms its increase timer 900 us ahead on every
- * decrease; left as stale entries those made up most of the heap. */
+ * decrease; left as stale entries those made up most of the heap.
+ * run.ns3_timing: a CC timer moved later is pushed now, as ns-3's Cancel and
+ * Schedule do, so it takes ns-3's place among the events of its ns (the old
+ * entry re-pushing itself would take a later one); the old entry is skipped
+ * when it comes due (timer_ev no longer names it). */
 void timer_set(struct sim *s, struct qp *f, int kind, simtime_t at)
 {
     f->timer_at[kind] = at;
-    if (f->timer_ev[kind] >= 0 && f->timer_ev[kind] <= at)
+    if (f->timer_ev[kind] >= 0 && f->timer_ev[kind] <= at &&
+        !(s->p.ns3_timing && kind < CC_TIMERS && f->timer_ev[kind] < at))
         return;
     f->timer_ev[kind] = at;
     evq_push_timer(&s->evq, at, EV_TIMER0 + (unsigned)kind, f->id);
@@ -488,7 +493,7 @@ void flow_start(struct sim *s, struct qp *f) { flow_start_on(s, f, NULL); }
 void flow_start_on(struct sim *s, struct qp *f, const struct qp *prev)
 {
     if (f->local) {
-        local_start(s, f);
+        nvs_start(s, f);
         return;
     }
     f->state = FLOW_ACTIVE;

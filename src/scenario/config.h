@@ -135,6 +135,13 @@ struct cfg_traffic {
     int hierarchy;
     int alltoall;                /* enum coll_a2a */
     char hosts[PARAM_STR_MAX];   /* explicit group (rank order); empty = placement */
+    int gap_dist;                /* enum coll_gap_dist: stragglers (collective.h) */
+    simtime_t gap_spread;
+    int64_t slow_rank;           /* -1: none */
+    double slow_factor;
+    char slow_nic[PARAM_STR_MAX]; /* a rate; empty: unchanged */
+    double a2a_zipf;             /* MoE all-to-all skew */
+    char a2a_weights[PARAM_STR_MAX];
 };
 
 /* [traffic.NAME]: one more generator, with the keys of [traffic]. */
@@ -174,11 +181,14 @@ struct cfg_output {
 /* [simai]: SimAI inputs (docs/simai.md). */
 enum simai_ring { SIMAI_RING_SIMAI, SIMAI_RING_RAIL };
 #define SIMAI_RING_CHOICES "simai|rail"
+enum simai_qp { SIMAI_QP_FLOW, SIMAI_QP_CHANNEL };
+#define SIMAI_QP_CHOICES "flow|channel"
 struct cfg_simai {
     char conf[PARAM_STR_MAX]; /* SimAI.conf, read where this key is set */
     simtime_t send_lat;       /* SimAI's AS_SEND_LAT: before every flow of a SimAI job */
     int64_t channels;         /* rings per collective across servers; 0 = the GPUs per server in it */
     int ring_order;           /* enum simai_ring */
+    int qp;                   /* enum simai_qp */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */

@@ -369,7 +369,8 @@ bool cfg_is_path(const char *sec, const char *key, const char *val)
 {
     bool traffic = strcmp(sec, "traffic") == 0 || strncmp(sec, "traffic.", 8) == 0;
     bool cdf = traffic && strcmp(key, "cdf") == 0;
-    if (!(cdf || (strcmp(key, "file") == 0 && (traffic || strcmp(sec, "topology") == 0))))
+    bool conf = strcmp(sec, "simai") == 0 && strcmp(key, "conf") == 0;
+    if (!(cdf || conf || (strcmp(key, "file") == 0 && (traffic || strcmp(sec, "topology") == 0))))
         return false;
     size_t l = strlen(val);
     if (cdf && !strchr(val, '/') && !(l > 4 && (strcmp(val + l - 4, ".cdf") == 0 || strcmp(val + l - 4, ".txt") == 0)))

@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "scenario/workload.h"
 #include "topo/partition.h"
+#include "traffic/collective.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,19 @@ int scenario_load(struct scenario *sc, const struct config *cfg, struct err *e)
             return -1;
     }
     /* [traffic], [traffic.NAME]..., [flow.NAME]...: order and seeds in workload.c */
-    return workload_build(&sc->flows, cfg, &sc->topo, e);
+    if (workload_build(&sc->flows, cfg, &sc->topo, e) < 0)
+        return -1;
+    /* a collective's slow NIC (traffic.slow_nic): its rank's host link, once placed */
+    for (size_t j = 0; j < sc->flows.n_jobs; j++) {
+        struct coll_job *jb = &sc->flows.jobs[j];
+        uint32_t h = jb->slow_rank != UINT32_MAX && jb->slow_nic ? jb->hosts[jb->slow_rank] : UINT32_MAX;
+        for (uint32_t li = 0; h != UINT32_MAX && li < sc->topo.n_links; li++)
+            if (sc->topo.links[li].a == h || sc->topo.links[li].b == h) {
+                jb->nic_nominal = sc->topo.links[li].rate;
+                sc->topo.links[li].rate = jb->slow_nic;
+            }
+    }
+    return 0;
 }
 
 static void fmt_bytes(char *buf, size_t n, uint64_t b)
@@ -457,8 +470,6 @@ static void build_params(struct sim *s, const struct config *cfg)
     const struct cfg_transport *tp = &cfg->transport;
     const struct cfg_switch *sw = &cfg->sw;
     s->p.mtu = (uint32_t)tp->mtu;
-    s->p.nvlink = cfg->topology.nvlink;
-    s->p.nvlink_delay = cfg->topology.nvlink_delay;
     s->p.ack_interval = (uint32_t)tp->ack_interval;
     s->p.chunk = (uint64_t)tp->chunk;
     s->p.back_to_zero = tp->back_to_zero;
@@ -709,14 +720,10 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
          * (cc_ops.rx_timers) in another MPI rank's process never sees that start */
         for (int k = 0; k <= CC_TIMERS; k++)
             f->timer_at[k] = f->timer_ev[k] = -1;
-        uint32_t G = t->gpus_per_server;
-        if (G > 1 && (uint32_t)t->host_index[f->src] / G == (uint32_t)t->host_index[f->dst] / G) {
-            f->local = true; /* two GPUs of one server: over its NVSwitch (deps.c: local_start) */
-            f->ideal_fct = tx_time(f->size, t->nvlink) + 2 * t->nvlink_delay;
-            if (!s->nv_free)
-                s->nv_free = xcalloc(2 * (size_t)t->n_hosts, sizeof *s->nv_free);
-        }
     }
+    if (nvs_setup(s, t->gpus_per_server, t->nvlink, t->nvlink_delay) < 0) /* GPU servers: flows inside one over its NVSwitch */
+        return errf(e, "too large to simulate: %u flows inside GPU servers' NVSwitches need 2 event ids each (28 bits)",
+                    s->n_flows);
     *max_win_out = max_win;
     return 0;
 }
@@ -902,7 +909,13 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         if (partition_for(sc, &pt, e) < 0)
             return -1;
         if (pt.n_parts > 1 && pt.lookahead <= 0) {
+            bool nv = pt.n_split_servers && sc->topo.nvlink_delay <= 0;
             partition_free(&pt);
+            if (nv)
+                return errf(e, "%s: GPU servers are split between partitions (their GPUs sit on different leaves) and "
+                               "topology.nvlink_delay = 0: an NVSwitch transfer's other end would need no time to "
+                               "hear of it, so no window for the partitions to run apart; give nvlink_delay a "
+                               "positive value", who);
             return errf(e, "%s: a link between partitions has no delay (topology.link_delay = 0): no window "
                            "for the partitions to run apart", who);
         }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/units.h"
 #include "scenario/scenario.h"
 #include "traffic/collective.h"
 #include "traffic/simai.h"
@@ -37,6 +38,52 @@ uint64_t workload_stream(const char *section)
 
 static int fail(struct wl_key *k, const char *sec, const char *key, const char *alt, struct err *e, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* traffic.a2a_weights: "W,W,..." with W*N for N ranks of weight W, each W > 0
+ * -> *w (malloc'ed, *n of them; NULL and 0 when empty). NULL, or why not. */
+static const char *weights_parse(const char *spec, double **w, size_t *n)
+{
+    *w = NULL;
+    *n = 0;
+    size_t cap = 0;
+    for (const char *p = spec; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        errno = 0;
+        double x = strtod(p, &end);
+        if (end == p || errno || !(x > 0) || x > 1e300)
+            return free(*w), *w = NULL, *n = 0, "each weight is a number above 0, e.g. 4,1,1,1 or 4*2,1*6";
+        unsigned long long rep = 1;
+        p = end;
+        if (*p == '*') {
+            rep = strtoull(p + 1, &end, 10);
+            if (end == p + 1 || rep == 0 || rep > 10000000)
+                return free(*w), *w = NULL, *n = 0, "W*N needs a count N from 1 to 10000000";
+            p = end;
+        }
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p && *p != ',')
+            return free(*w), *w = NULL, *n = 0, "weights are separated by commas, e.g. 4,1,1,1 or 4*2,1*6";
+        if (*p)
+            p++;
+        if (*n + rep > 10000000)
+            return free(*w), *w = NULL, *n = 0, "more than 10000000 weights";
+        if (*n + rep > cap) {
+            cap = (*n + rep) * 2;
+            double *nw = realloc(*w, cap * sizeof *nw);
+            if (!nw)
+                return free(*w), *w = NULL, *n = 0, "out of memory";
+            *w = nw;
+        }
+        for (unsigned long long i = 0; i < rep; i++)
+            (*w)[(*n)++] = x;
+    }
+    return NULL;
+}
 
 /* Sets k to "sec.key" / "sec.alt" and e to "sec.<fmt>". */
 static int fail(struct wl_key *k, const char *sec, const char *key, const char *alt, struct err *e, const char *fmt, ...)
@@ -171,6 +218,31 @@ static int check_gen(const struct config *c, const char *s, const struct cfg_tra
         for (size_t i = 0; t && !rc && i < n; i++)
             if (*not_host(t, ids[i], buf, sizeof buf))
                 rc = fail(k, s, "hosts", NULL, e, "hosts: %s", buf);
+        int64_t ranks = n ? (int64_t)n : g->group;
+        double *w;
+        size_t nw;
+        const char *wrong = weights_parse(g->a2a_weights, &w, &nw);
+        uint64_t rate;
+        free(w);
+        if (rc) {
+        } else if (wrong) {
+            rc = fail(k, s, "a2a_weights", NULL, e, "a2a_weights: '%.100s': %s", g->a2a_weights, wrong);
+        } else if ((nw || g->a2a_zipf > 0) && g->collective != COLL_ALLTOALL) {
+            rc = fail(k, s, nw ? "a2a_weights" : "a2a_zipf", "collective", e, "%s: skewed shares are for collective = "
+                      "alltoall (MoE token routing)", nw ? "a2a_weights" : "a2a_zipf");
+        } else if (nw && g->a2a_zipf > 0) {
+            rc = fail(k, s, "a2a_zipf", "a2a_weights", e, "a2a_zipf: set either a2a_zipf or a2a_weights, not both");
+        } else if (nw && ranks > 0 && (int64_t)nw != ranks) {
+            rc = fail(k, s, "a2a_weights", "group", e, "a2a_weights: %zu weights for %" PRId64 " ranks (one per "
+                      "destination rank, in rank order)", nw, ranks);
+        } else if (g->slow_rank >= 0 && ranks > 0 && g->slow_rank >= ranks) {
+            rc = fail(k, s, "slow_rank", "group", e, "slow_rank: rank %" PRId64 " of a job of %" PRId64 " ranks (0 to %"
+                      PRId64 ", or -1: none)", g->slow_rank, ranks, ranks - 1);
+        } else if (g->slow_nic[0] && g->slow_rank < 0) {
+            rc = fail(k, s, "slow_nic", NULL, e, "slow_nic: whose NIC? set %s.slow_rank", s);
+        } else if (g->slow_nic[0] && (wrong = parse_rate(g->slow_nic, &rate))) {
+            rc = fail(k, s, "slow_nic", NULL, e, "slow_nic: '%.60s': %s", g->slow_nic, wrong);
+        }
         free(ids);
         return rc;
     }
@@ -340,7 +412,7 @@ static int gen_simai(struct flow_list *out, const struct config *c, const char *
         goto out;
     }
     struct simai_opts o = {.name = s, .iterations = (uint32_t)g->iterations, .chunks = (uint32_t)g->chunks,
-                           .channels = (uint32_t)c->simai.channels, .rail_rings = c->simai.ring_order == SIMAI_RING_RAIL, .start = g->start, .send_lat = c->simai.send_lat, .pg = pg, .gpus = gpus};
+                           .channels = (uint32_t)c->simai.channels, .rail_rings = c->simai.ring_order == SIMAI_RING_RAIL, .flow_qps = c->simai.qp == SIMAI_QP_FLOW, .start = g->start, .send_lat = c->simai.send_lat, .pg = pg, .gpus = gpus};
     rc = traffic_simai(out, t, &w, &o, e);
     if (rc < 0 && strcmp(s, "traffic") != 0) {
         struct err sub = *e;
@@ -443,6 +515,19 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
             rc = errf(&sub, "traffic.hosts: bad host list '%.100s': %s", g->hosts, why);
             break;
         }
+        double *w;
+        size_t nw;
+        if ((why = weights_parse(g->a2a_weights, &w, &nw))) {
+            free(ids);
+            rc = errf(&sub, "traffic.a2a_weights: '%.100s': %s", g->a2a_weights, why);
+            break;
+        }
+        uint64_t nic = 0;
+        if (g->slow_nic[0] && (why = parse_rate(g->slow_nic, &nic))) {
+            free(ids), free(w);
+            rc = errf(&sub, "traffic.slow_nic: '%.60s': %s", g->slow_nic, why);
+            break;
+        }
         struct coll_opts o = {
             .name = s,
             .algo = g->collective,
@@ -460,9 +545,19 @@ static int generate(struct flow_list *out, const struct config *c, const char *s
             .hosts = n ? ids : NULL,
             .n_hosts = n,
             .taken = taken,
+            .gap_dist = g->gap_dist,
+            .gap_spread = g->gap_spread,
+            .slow = g->slow_rank >= 0,
+            .slow_rank = g->slow_rank >= 0 ? (uint32_t)g->slow_rank : 0,
+            .slow_factor = g->slow_factor,
+            .slow_nic = nic,
+            .a2a_weights = w,
+            .n_weights = nw,
+            .a2a_zipf = g->a2a_zipf,
         };
         rc = traffic_collective(out, t, &o, &r, &sub);
         free(ids);
+        free(w);
         break;
     }
     case TRAFFIC_SIMAI:

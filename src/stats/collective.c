@@ -17,12 +17,35 @@
 #include "stats/output.h"
 #include "traffic/collective.h"
 
-/* Back from the straggler: each flow's prerequisite met last (a finish, or
- * for a "sent" prerequisite the earlier of its finish and this start), while
- * it belongs to the same iteration. */
-static void critical_path(const struct scenario *sc, struct coll_iter *c)
+/* The prerequisite of flow x met last (in iteration iter of its job, or in
+ * any if UINT32_MAX: a finish, or for a "sent" prerequisite the earlier of
+ * its finish and x's start), or UINT32_MAX; *met its time. */
+static uint32_t met_last(const struct scenario *sc, uint32_t x, uint32_t iter, simtime_t *met)
 {
     const struct flow_list *fl = &sc->flows;
+    const struct sim *s = &sc->sim;
+    const struct flow_spec *fs = &fl->v[x];
+    uint32_t next = UINT32_MAX;
+    *met = -1;
+    for (uint32_t k = 0; k < fs->ndeps; k++) {
+        uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
+        if (id >= s->n_flows || fl->v[id].job != fs->job || (iter != UINT32_MAX && fl->v[id].iter != iter))
+            continue;
+        simtime_t t = d & FLOW_DEP_RECV ? s->flows[id].rcv_done : s->flows[id].finish;
+        if ((d & (FLOW_DEP_SENT | FLOW_DEP_QP)) && t > s->flows[x].start)
+            t = s->flows[x].start;
+        if (t > *met) {
+            *met = t;
+            next = id;
+        }
+    }
+    return next;
+}
+
+/* Back from the straggler: each flow's prerequisite met last, while it
+ * belongs to the same iteration. */
+static void critical_path(const struct scenario *sc, struct coll_iter *c)
+{
     const struct sim *s = &sc->sim;
     c->path_worst = UINT32_MAX;
     if (c->straggler == UINT32_MAX || c->done != c->flows)
@@ -39,21 +62,8 @@ static void critical_path(const struct scenario *sc, struct coll_iter *c)
             c->path_worst = x;
             c->path_excess = excess;
         }
-        const struct flow_spec *fs = &fl->v[x];
-        uint32_t next = UINT32_MAX;
-        simtime_t met = -1;
-        for (uint32_t k = 0; k < fs->ndeps; k++) {
-            uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
-            if (id >= s->n_flows || fl->v[id].iter != c->iter || fl->v[id].job != fs->job)
-                continue;
-            simtime_t t = d & FLOW_DEP_RECV ? s->flows[id].rcv_done : s->flows[id].finish;
-            if ((d & (FLOW_DEP_SENT | FLOW_DEP_QP)) && t > q->start) /* sent some time before it ended */
-                t = q->start;
-            if (t > met) {
-                met = t;
-                next = id;
-            }
-        }
+        simtime_t met;
+        uint32_t next = met_last(sc, x, c->iter, &met);
         if (next == UINT32_MAX)
             break;
         x = next;
@@ -126,6 +136,63 @@ simtime_t coll_job_span(const struct scenario *sc, const struct coll_iter *it, s
     return last - first;
 }
 
+void coll_job_path(const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t job, struct coll_jpath *p)
+{
+    const struct coll_job *jb = &sc->flows.jobs[job];
+    const struct sim *s = &sc->sim;
+    memset(p, 0, sizeof *p);
+    p->straggler_host = p->straggler_rank = UINT32_MAX;
+    p->per = p->per_without = -1;
+    simtime_t span = coll_job_span(sc, it, n, job, &p->per);
+    if (span < 0)
+        return;
+    uint32_t x = UINT32_MAX;
+    simtime_t end = -1;
+    for (size_t i = jb->first_flow; i < jb->first_flow + jb->n_flows && i < s->n_flows; i++)
+        if (s->flows[i].rcv_done > end) { /* ties: the lowest id */
+            end = s->flows[i].rcv_done;
+            x = (uint32_t)i;
+        }
+    simtime_t *by_host = calloc(sc->topo.n_nodes ? sc->topo.n_nodes : 1, sizeof *by_host);
+    uint32_t slow_host = jb->slow_rank != UINT32_MAX ? jb->hosts[jb->slow_rank] : UINT32_MAX;
+    for (uint32_t guard = 0; x != UINT32_MAX && guard <= s->n_flows; guard++) {
+        const struct qp *q = &s->flows[x];
+        const struct flow_spec *fs = &sc->flows.v[x];
+        simtime_t met, gx = 0, nx = 0;
+        uint32_t next = met_last(sc, x, UINT32_MAX, &met);
+        p->flows++;
+        if (next != UINT32_MAX && fs->dep_delay > 0 && met + fs->dep_delay >= q->start) { /* held by its compute */
+            p->compute += fs->dep_delay;
+            if (fs->iter > 0 && fs->dep_delay > jb->gap)
+                gx = fs->dep_delay - jb->gap;
+        }
+        if (slow_host != UINT32_MAX && jb->slow_nic && jb->nic_nominal > jb->slow_nic && !q->local &&
+            (q->src == slow_host || q->dst == slow_host))
+            nx = (simtime_t)llround((double)q->size * 8 *
+                                    ((double)T_SEC / (double)jb->slow_nic - (double)T_SEC / (double)jb->nic_nominal));
+        p->gap_excess += gx;
+        p->nic += nx;
+        for (int k = 0; k < 2 && by_host; k++) { /* a rank's compute is its own; the slow NIC's time is its host's */
+            uint32_t h = k ? slow_host : fs->src;
+            simtime_t v = k ? nx : gx;
+            if (!v || h >= sc->topo.n_nodes)
+                continue;
+            by_host[h] += v;
+            if (by_host[h] > p->straggler_time || (by_host[h] == p->straggler_time && h < p->straggler_host)) {
+                p->straggler_time = by_host[h];
+                p->straggler_host = h;
+            }
+        }
+        x = next;
+    }
+    free(by_host);
+    for (uint32_t r = 0; p->straggler_host != UINT32_MAX && r < jb->n; r++)
+        if (jb->hosts[r] == p->straggler_host)
+            p->straggler_rank = r;
+    simtime_t m = (simtime_t)jb->iterations;
+    p->per_without = (span - p->gap_excess - p->nic - (m - 1) * jb->gap) / m;
+}
+
 void coll_why(const struct qp *q, char *buf, size_t n)
 {
     buf[0] = 0;
@@ -141,6 +208,41 @@ void coll_why(const struct qp *q, char *buf, size_t n)
 }
 
 static bool complete(const struct coll_iter *c) { return c->flows && c->done == c->flows; }
+
+/* summary.json: a job's straggler settings, all-to-all shares and its critical path across iterations. */
+static void straggler_json(FILE *f, const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t j)
+{
+    static const char *const dist[] = {"fixed", "uniform", "normal", "exponential"};
+    const struct coll_job *jb = &sc->flows.jobs[j];
+    fprintf(f, "\"stragglers\": {\"gap_dist\": \"%s\", \"gap_spread_us\": %.3f, ", dist[jb->gap_dist & 3],
+            (double)jb->gap_spread / T_US);
+    if (jb->slow_rank != UINT32_MAX)
+        fprintf(f, "\"slow_rank\": %u, \"slow_host\": %u, \"slow_factor\": %g, ", jb->slow_rank, jb->hosts[jb->slow_rank],
+                jb->slow_factor);
+    else
+        fprintf(f, "\"slow_rank\": null, \"slow_host\": null, \"slow_factor\": null, ");
+    if (jb->slow_nic)
+        fprintf(f, "\"slow_nic_Gbps\": %g}, ", (double)jb->slow_nic / 1e9);
+    else
+        fprintf(f, "\"slow_nic_Gbps\": null}, ");
+    if (jb->algo == COLL_ALLTOALL)
+        fprintf(f, "\"a2a_shares\": \"%s\", \"a2a_zipf\": %g, ", !jb->a2a_weighted ? "even" : jb->a2a_zipf > 0 ? "zipf" : "weights",
+                jb->a2a_zipf);
+    struct coll_jpath p;
+    coll_job_path(sc, it, n, j, &p);
+    if (p.per < 0) {
+        fprintf(f, "\"job_critical_path\": null, \"time_per_iteration_without_stragglers_us\": null, ");
+        return;
+    }
+    fprintf(f, "\"job_critical_path\": {\"flows\": %u, \"compute_us\": %.3f, \"gap_excess_us\": %.3f, \"slow_nic_us\": %.3f, ",
+            p.flows, (double)p.compute / T_US, (double)p.gap_excess / T_US, (double)p.nic / T_US);
+    if (p.straggler_host != UINT32_MAX)
+        fprintf(f, "\"straggler_rank\": %u, \"straggler_host\": %u, \"straggler_us\": %.3f}, ", p.straggler_rank,
+                p.straggler_host, (double)p.straggler_time / T_US);
+    else
+        fprintf(f, "\"straggler_rank\": null, \"straggler_host\": null, \"straggler_us\": 0}, ");
+    fprintf(f, "\"time_per_iteration_without_stragglers_us\": %.3f, ", (double)p.per_without / T_US);
+}
 
 int collective_write_csv(const struct scenario *sc, const char *dir, struct err *e)
 {
@@ -160,16 +262,26 @@ int collective_write_csv(const struct scenario *sc, const char *dir, struct err 
     fputs("job,collective,hosts,size_bytes,chunks,iteration,start_ns,end_ns,time_ns,algbw_GBps,busbw_GBps,flows,"
           "flows_done,straggler_flow,straggler_src,straggler_dst,straggler_step,straggler_fct_ns,straggler_why,path_flows,"
           "path_paused,path_rerouted,path_retransmitted,path_worst_flow,path_worst_step,path_worst_excess_ns,path_worst_why,"
-          "path_inherited_ns,job_iteration_ns,job_busbw_GBps\n",
+          "path_inherited_ns,job_iteration_ns,job_busbw_GBps,job_path_compute_ns,job_path_straggler_ns,job_straggler_rank,"
+          "job_straggler_host,job_iteration_without_ns\n",
           f);
+    struct coll_jpath jp = {0};
     for (size_t k = 0; k < n; k++) {
         const struct coll_iter *c = &it[k];
         const struct coll_job *jb = &sc->flows.jobs[c->job];
-        char tail[64] = ",";
-        simtime_t per;
-        if (coll_job_span(sc, it, n, c->job, &per) > 0 && per > 0)
-            snprintf(tail, sizeof tail, "%.3f,%.4f", (double)per / T_NS,
-                     (double)jb->size / ((double)per / T_NS) * coll_busbw_factor(jb->algo, jb->n));
+        char tail[160] = ",,,,,,";
+        if (k == 0 || it[k - 1].job != c->job) /* the job's columns, on each of its rows */
+            coll_job_path(sc, it, n, c->job, &jp);
+        if (jp.per > 0) {
+            int w = snprintf(tail, sizeof tail, "%.3f,%.4f,%.3f,%.3f,", (double)jp.per / T_NS,
+                             (double)jb->size / ((double)jp.per / T_NS) * coll_busbw_factor(jb->algo, jb->n),
+                             (double)jp.compute / T_NS, (double)(jp.gap_excess + jp.nic) / T_NS);
+            if (jp.straggler_host != UINT32_MAX)
+                w += snprintf(tail + w, sizeof tail - (size_t)w, "%u,%u", jp.straggler_rank, jp.straggler_host);
+            else
+                w += snprintf(tail + w, sizeof tail - (size_t)w, ",");
+            snprintf(tail + w, sizeof tail - (size_t)w, ",%.3f", (double)jp.per_without / T_NS);
+        }
         fprintf(f, "%s,%s,%u,%llu,%u,%u,", jb->name, coll_name(jb->algo), jb->n, (unsigned long long)jb->size,
                 jb->chunks, c->iter);
         if (c->start != T_NEVER)
@@ -251,6 +363,7 @@ void collective_write_json(FILE *f, const struct scenario *sc)
                     "\"busbw_GBps\": %.4f, ", (double)span / T_US, (double)per / T_US, alg, alg * f_bus);
         else
             fprintf(f, "\"job_span_us\": null, \"time_per_iteration_us\": null, \"algbw_GBps\": null, \"busbw_GBps\": null, ");
+        straggler_json(f, sc, it, n, (uint32_t)j);
         if (slow != SIZE_MAX) {
             const struct qp *q = &sc->sim.flows[it[slow].straggler];
             char why[64];

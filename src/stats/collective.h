@@ -35,6 +35,25 @@ struct coll_iter *coll_iters(const struct scenario *sc, size_t *n);
  * more than the job's: this is the time its busbw is reported at. -1 if an
  * iteration of the job is not complete. it: coll_iters' records. */
 simtime_t coll_job_span(const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t job, simtime_t *per_iter);
+/* A job's critical path across its iterations (stragglers, issue 37 item 5):
+ * from its last arrival back through each flow's prerequisite met last,
+ * iteration boundaries included. compute: the gaps on it (a flow held by its
+ * compute gap, dep_delay); gap_excess: of those, the part beyond compute_gap
+ * (a slow rank, gap_dist's draws); nic: the slow NIC's extra serialisation of
+ * the path's flows it sends or receives (payload at slow_nic against the rate
+ * it replaced). straggler_host: the host with the most of the two on the
+ * path (UINT32_MAX: none), straggler_rank its rank. per_without: nccl-tests'
+ * time per iteration with that time taken off the span (an estimate where
+ * the path would change without it; exact on an idle fabric for a ring), -1
+ * if an iteration is not complete. */
+struct coll_jpath {
+    uint32_t flows;
+    simtime_t compute, gap_excess, nic;
+    uint32_t straggler_host, straggler_rank;
+    simtime_t straggler_time;
+    simtime_t per, per_without;
+};
+void coll_job_path(const struct scenario *sc, const struct coll_iter *it, size_t n, uint32_t job, struct coll_jpath *p);
 /* Why a flow was slow, from its counters: "paused+rerouted+retransmitted" or "none". */
 void coll_why(const struct qp *q, char *buf, size_t n);
 

@@ -597,6 +597,7 @@ static int write_parallel(struct output *o, struct err *e)
     }
     fprintf(f, "  \"windows\": %llu,\n  \"messages\": %llu,\n  \"global_events\": %llu,\n", (unsigned long long)st.windows,
             (unsigned long long)st.messages, (unsigned long long)st.global_events);
+    fprintf(f, "  \"pool_packets\": %llu,\n", (unsigned long long)sim_parallel_pool_packets(s));
     fprintf(f, "  \"loop_wall_seconds\": %.6f,\n  \"busy_seconds\": [", st.loop);
     for (uint32_t t = 0; t < st.threads; t++)
         fprintf(f, "%s%.6f", t ? ", " : "", st.busy[t]);

@@ -84,6 +84,15 @@ int topo_partition(struct partition *pt, const struct topo *t, uint32_t want, st
             if (t->links[l].delay < pt->lookahead)
                 pt->lookahead = t->links[l].delay;
         }
+    /* 4. a GPU server whose GPUs lie in several partitions: its NVSwitch is cut */
+    for (uint32_t G = t->gpus_per_server, m = 0; G > 1 && m < t->n_hosts / G; m++)
+        for (uint32_t i = 1; i < G; i++)
+            if (pt->part[t->hosts[m * G + i]] != pt->part[t->hosts[m * G]]) {
+                pt->n_split_servers++;
+                if (t->nvlink_delay < pt->lookahead)
+                    pt->lookahead = t->nvlink_delay;
+                break;
+            }
     return 0;
 }
 

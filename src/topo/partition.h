@@ -16,6 +16,10 @@
  *      spines) are spread round-robin over the partitions.
  *   3. A host follows the switch at the other end of its link (a host linked
  *      only to a host goes to partition 0).
+ *   4. A GPU server (topo.gpus_per_server) whose GPUs lie in several
+ *      partitions (a rail fabric's: GPU i on rail i's leaf) is split: its
+ *      NVSwitch is cut like a link of delay nvlink_delay, a transfer's stage
+ *      for the other GPU a message that comes that much ahead (net/nvswitch.c).
  * P = 0 (auto) is the number of pods for fattree and clos, else the number of
  * edge switches; P is capped at the number of edge switches, so P > pods
  * splits pods into groups of edge switches (their aggregation switches are
@@ -32,7 +36,8 @@ struct partition {
     uint32_t *part;       /* node id -> partition 0 .. n_parts-1 */
     uint32_t n_cut;
     uint32_t *cut;        /* indices of cut links, ascending */
-    simtime_t lookahead;  /* smallest delay over cut links; T_NEVER when nothing is cut */
+    simtime_t lookahead;  /* smallest delay over cut links and split servers' NVSwitches; T_NEVER when nothing is cut */
+    uint32_t n_split_servers; /* GPU servers whose GPUs lie in several partitions (rule 4) */
     uint32_t *nodes;      /* nodes per partition, n_parts entries */
     uint32_t *hosts;      /* hosts per partition */
 };

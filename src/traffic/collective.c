@@ -46,6 +46,7 @@
  * model and what it leaves out (NCCL's FIFO credits, LL/LL128, tree, NVLS). */
 #include "traffic/collective.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "topo/topo.h"
@@ -110,12 +111,51 @@ static size_t hier_xfers(const struct coll_opts *o, uint32_t G, uint32_t M, uint
     return k;
 }
 
-/* Step s's transfers into x; their count. G > 0: hierarchical (hier_xfers). */
-static size_t step_xfers(const struct coll_opts *o, uint32_t n, uint32_t G, uint32_t s, struct xfer *x)
+/* Hierarchical all-to-all (hierarchy = server), intra-server first: phase 1
+ * gathers on GPU g of each server everything its server sends to GPU g of
+ * any server ((m, g') -> (m, g): the blocks for (m*, g), every m*), over
+ * NVLink; phase 2 delivers across servers on each rail ((m, g) -> (m*, g):
+ * the blocks of all G GPUs of server m for (m*, g)). Pairwise: G-1 then M-1
+ * steps (offset s+1 in the server, then across servers); all: one step per
+ * phase. b(d): the bytes each rank sends destination d (wb, else u). */
+static uint32_t a2a_phase1(int a2a, uint32_t G) { return a2a == COLL_A2A_ALL ? 1 : G - 1; }
+static uint32_t a2a_hier_steps(int a2a, uint32_t G, uint32_t M)
 {
-    if (G)
-        return hier_xfers(o, G, n / G, s, x);
+    return a2a_phase1(a2a, G) + (M < 2 ? 0 : a2a == COLL_A2A_ALL ? 1 : M - 1);
+}
+
+static size_t hier_a2a_xfers(const struct coll_opts *o, uint32_t G, uint32_t M, uint32_t s, const uint64_t *wb,
+                             uint64_t u, struct xfer *x)
+{
+    uint32_t P1 = a2a_phase1(o->a2a, G);
+    bool all = o->a2a == COLL_A2A_ALL, intra = s < P1;
+    uint32_t lo = all ? 1 : (intra ? s : s - P1) + 1, hi = all ? (intra ? G : M) : lo + 1;
+    size_t k = 0;
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t g = 0; g < G; g++)
+            for (uint32_t off = lo; off < hi; off++) {
+                uint64_t b = 0;
+                if (intra) { /* every block for GPU (g + off) mod G of any server */
+                    uint32_t g2 = (g + off) % G;
+                    for (uint32_t m2 = 0; m2 < M; m2++)
+                        b += wb ? wb[m2 * G + g2] : u;
+                    x[k++] = (struct xfer){m * G + g, m * G + g2, b};
+                } else { /* the server's G blocks for (m + off, g) */
+                    uint32_t d = (m + off) % M * G + g;
+                    x[k++] = (struct xfer){m * G + g, d, G * (wb ? wb[d] : u)};
+                }
+            }
+    return k;
+}
+
+/* Step s's transfers into x; their count. G > 0: hierarchical (hier_xfers,
+ * hier_a2a_xfers). wb: an all-to-all's bytes per destination, or NULL. */
+static size_t step_xfers(const struct coll_opts *o, uint32_t n, uint32_t G, uint32_t s, const uint64_t *wb,
+                         struct xfer *x)
+{
     uint64_t u = (o->size + n - 1) / n;
+    if (G)
+        return o->algo == COLL_ALLTOALL ? hier_a2a_xfers(o, G, n / G, s, wb, u, x) : hier_xfers(o, G, n / G, s, x);
     size_t k = 0;
     if (o->algo == COLL_HD_ALLREDUCE) {
         uint32_t m = log2u(n);
@@ -125,11 +165,11 @@ static size_t step_xfers(const struct coll_opts *o, uint32_t n, uint32_t G, uint
     } else if (o->algo == COLL_ALLTOALL && o->a2a == COLL_A2A_ALL) {
         for (uint32_t r = 0; r < n; r++)
             for (uint32_t off = 1; off < n; off++)
-                x[k++] = (struct xfer){r, (r + off) % n, u};
+                x[k++] = (struct xfer){r, (r + off) % n, wb ? wb[(r + off) % n] : u};
     } else {
         uint32_t off = o->algo == COLL_ALLTOALL ? s + 1 : 1;
         for (uint32_t r = 0; r < n; r++)
-            x[k++] = (struct xfer){r, (r + off) % n, u};
+            x[k++] = (struct xfer){r, (r + off) % n, wb ? wb[(r + off) % n] : u};
     }
     return k;
 }
@@ -261,10 +301,16 @@ static uint64_t piece_lo(uint64_t L, uint32_t p, uint32_t c) { return L * p / c;
  * it (HD halving: the half it sends on is the half of what it kept), or,
  * doubling, its own block of the step before followed by what it received
  * (HD doubling: it sends what it has, now twice as much). */
-enum coll_map { MAP_IDENT, MAP_HALF, MAP_DOUBLE, MAP_BARRIER /* every piece of what arrived */ };
+enum coll_map {
+    MAP_IDENT, MAP_HALF, MAP_DOUBLE,
+    MAP_BARRIER,    /* every piece of what arrived */
+    MAP_BARRIER_A2A /* and, pairwise, the rank's own last sends (which waited for its earlier receives) */
+};
 
 static int step_map(const struct coll_opts *o, uint32_t n, uint32_t G, uint32_t s)
 {
+    if (G && o->algo == COLL_ALLTOALL) /* phase 2 forwards what phase 1 gathered */
+        return s == a2a_phase1(o->a2a, G) ? MAP_BARRIER_A2A : MAP_IDENT;
     if (G) /* hierarchical: a phase starts once the last one's data is all there */
         return s == G - 1 || s == G - 1 + 2 * (n / G - 1) ? MAP_BARRIER : MAP_IDENT;
     if (o->algo != COLL_HD_ALLREDUCE)
@@ -306,6 +352,73 @@ static uint32_t add_overlap(uint32_t *dl, uint32_t nd, size_t first, size_t stri
     return nd;
 }
 
+int coll_a2a_shares(const struct coll_opts *o, uint32_t n, struct rng *r, uint64_t *dst, struct err *e)
+{
+    if (!o->n_weights && !(o->a2a_zipf > 0))
+        return 0;
+    if (o->n_weights && o->n_weights != n)
+        return errf(e, "traffic.a2a_weights: %zu weights for %" PRIu32 " ranks (one per destination rank, in rank order)",
+                    o->n_weights, n);
+    double *w = malloc(n * sizeof *w), sum = 0, cum = 0;
+    uint32_t *perm = malloc(n * sizeof *perm);
+    if (!w || !perm) {
+        free(w), free(perm);
+        return errf(e, "out of memory");
+    }
+    if (o->n_weights) {
+        for (uint32_t d = 0; d < n; d++)
+            if (!((w[d] = o->a2a_weights[d]) > 0) || !isfinite(w[d])) {
+                free(w), free(perm);
+                return errf(e, "traffic.a2a_weights: weight %" PRIu32 " is %g: every destination needs a share above 0", d,
+                            o->a2a_weights[d]);
+            }
+    } else { /* the k-th most popular destination (a seeded order of the ranks) gets 1 / (k+1)^s */
+        for (uint32_t d = 0; d < n; d++)
+            perm[d] = d;
+        for (uint32_t k = 0; k + 1 < n; k++) {
+            uint32_t j = k + (uint32_t)rng_below(r, n - k), tmp = perm[k];
+            perm[k] = perm[j];
+            perm[j] = tmp;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            w[perm[k]] = pow((double)(k + 1), -o->a2a_zipf);
+    }
+    for (uint32_t d = 0; d < n; d++)
+        sum += w[d];
+    uint64_t prev = 0; /* cumulative rounding: the shares add up to S exactly */
+    for (uint32_t d = 0; d < n; d++) {
+        cum += w[d];
+        uint64_t hi = d + 1 == n ? o->size : (uint64_t)floor((double)o->size * cum / sum);
+        hi = hi < prev ? prev : hi > o->size ? o->size : hi;
+        dst[d] = hi - prev;
+        prev = hi;
+    }
+    free(w), free(perm);
+    return 1;
+}
+
+/* A rank's compute gap before an iteration (coll_opts: gap_dist). */
+static simtime_t draw_gap(const struct coll_opts *o, struct rng *r)
+{
+    double g = (double)o->gap, sp = (double)o->gap_spread;
+    switch (o->gap_dist) {
+    case COLL_GAP_UNIFORM:
+        g += sp * (2 * rng_uniform(r) - 1);
+        break;
+    case COLL_GAP_NORMAL: { /* Box-Muller */
+        double u1 = rng_uniform(r), u2 = rng_uniform(r);
+        g += sp * sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
+        break;
+    }
+    case COLL_GAP_EXP:
+        g += rng_exp(r, sp);
+        break;
+    default:
+        break;
+    }
+    return g > 0 ? (simtime_t)llround(g) : 0;
+}
+
 int traffic_collective(struct flow_list *out, const struct topo *t, const struct coll_opts *o, struct rng *r,
                        struct err *e)
 {
@@ -324,9 +437,9 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
         if (t->gpus_per_server < 2)
             return errf(e, "traffic.hierarchy: %s needs GPU servers (topology.type = rail)",
                         o->hierarchy == COLL_HIER_RAIL ? "rail" : "server");
-        if (o->hierarchy == COLL_HIER_SERVER && o->algo != COLL_RING_ALLREDUCE)
-            return errf(e, "traffic.hierarchy: server is a hierarchical all-reduce (collective = ring_allreduce), not %s",
-                        coll_name(o->algo));
+        if (o->hierarchy == COLL_HIER_SERVER && o->algo != COLL_RING_ALLREDUCE && o->algo != COLL_ALLTOALL)
+            return errf(e, "traffic.hierarchy: server is a hierarchical all-reduce (collective = ring_allreduce) or "
+                        "all-to-all (alltoall), not %s", coll_name(o->algo));
         if (o->hierarchy == COLL_HIER_RAIL && o->algo != COLL_RING_ALLREDUCE && o->algo != COLL_ALLGATHER &&
             o->algo != COLL_REDUCESCATTER)
             return errf(e, "traffic.hierarchy: rail rings are for ring collectives (ring_allreduce, allgather, "
@@ -337,14 +450,29 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
         if (o->hierarchy == COLL_HIER_SERVER)
             G = t->gpus_per_server;
     }
+    if ((o->n_weights || o->a2a_zipf > 0) && o->algo != COLL_ALLTOALL)
+        return errf(e, "traffic.%s: skewed shares are for collective = alltoall (MoE), not %s",
+                    o->n_weights ? "a2a_weights" : "a2a_zipf", coll_name(o->algo));
+    if (o->slow && o->slow_rank >= n)
+        return errf(e, "traffic.slow_rank: rank %" PRIu32 " of a job of %" PRIu32 " ranks (0 to %" PRIu32 ", or -1: none)",
+                    o->slow_rank, n, n - 1);
+    if (o->slow_nic && !o->slow)
+        return errf(e, "traffic.slow_nic: whose NIC? set traffic.slow_rank");
     uint32_t c = o->chunks ? o->chunks : 1, C = o->channels ? o->channels : 1;
-    uint32_t steps = G ? hier_steps(G, n / G) : coll_steps(o->algo, o->a2a, n);
-    uint64_t u = G ? ((o->size + G - 1) / G + n / G - 1) / (n / G) : (o->size + n - 1) / n; /* the smallest transfer */
+    bool hier_a2a = G && o->algo == COLL_ALLTOALL;
+    uint32_t steps = hier_a2a ? a2a_hier_steps(o->a2a, G, n / G) : G ? hier_steps(G, n / G) : coll_steps(o->algo, o->a2a, n);
+    /* the most transfers in a step: every rank sends per_step / n */
+    uint64_t per_step = o->algo == COLL_ALLTOALL && o->a2a == COLL_A2A_ALL
+                            ? (uint64_t)n * (hier_a2a ? (G > n / G ? G : n / G) - 1 : n - 1)
+                            : n;
+    uint64_t iter_T = hier_a2a && o->a2a == COLL_A2A_ALL /* transfers in an iteration */
+                          ? (uint64_t)n * (G - 1) + (n / G > 1 ? (uint64_t)n * (n / G - 1) : 0)
+                          : per_step * steps;
+    uint64_t u = G && !hier_a2a ? ((o->size + G - 1) / G + n / G - 1) / (n / G) : (o->size + n - 1) / n; /* the smallest transfer */
     if (u / ((uint64_t)c * C) == 0)
         return errf(e, "traffic.size: %" PRIu64 " bytes over %" PRIu32 " hosts in %" PRIu32 " channels of %" PRIu32
                     " chunks leaves empty pieces", o->size, n, C, c);
-    uint64_t per_step = o->algo == COLL_ALLTOALL && o->a2a == COLL_A2A_ALL ? (uint64_t)n * (n - 1) : n;
-    uint64_t total = per_step * c * C * steps * o->iterations;
+    uint64_t total = iter_T * c * C * o->iterations;
     if (total > COLL_MAX_FLOWS || out->n + total > FLOW_DEP_ID)
         return errf(e, "traffic.%s: this job is %" PRIu64 " flows (%" PRIu32 " iterations x %" PRIu32 " steps x %"
                     PRIu32 " channels x %" PRIu32 " chunks x %" PRIu64 "), more than %u: use fewer hosts, iterations, "
@@ -361,7 +489,8 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     uint64_t per_rank = per_step / n; /* transfers a rank sends (and receives) in a step */
     struct qp_tab qt = {0};
     qt.cap = 16;
-    while (qt.cap < 2 * per_step * C * (G ? 2 : o->algo == COLL_HD_ALLREDUCE ? log2u(n) : 1))
+    /* queue pairs: all-to-all has one per transfer of an iteration */
+    while (qt.cap < 2 * C * (o->algo == COLL_ALLTOALL ? iter_T : per_step * (G ? 2 : o->algo == COLL_HD_ALLREDUCE ? log2u(n) : 1)))
         qt.cap *= 2;
     uint32_t *rank = malloc(n * sizeof *rank), *perm = malloc((size_t)C * n * sizeof *perm);
     uint32_t *iperm = malloc((size_t)C * n * sizeof *iperm);
@@ -372,12 +501,17 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     uint32_t *dl = malloc((maxd + 1) * sizeof *dl);
     qt.key = calloc(qt.cap, sizeof *qt.key);
     qt.last = malloc(qt.cap * sizeof *qt.last);
+    bool skew = o->algo == COLL_ALLTOALL && (o->n_weights || o->a2a_zipf > 0);
+    bool strag = o->gap_dist != COLL_GAP_FIXED || o->slow;
+    uint64_t *wb = skew ? malloc(n * sizeof *wb) : NULL; /* bytes each rank sends each destination */
+    simtime_t *gaps = strag ? malloc(n * sizeof *gaps) : NULL; /* per rank, this iteration */
     struct coll_job *jobs = realloc(out->jobs, (out->n_jobs + 1) * sizeof *jobs);
     size_t n0 = out->n, d0 = out->n_deps;
     int rc = 0;
     if (jobs)
         out->jobs = jobs;
-    if (!rank || !perm || !iperm || !x || !px || !off || !idx || !poff || !pidx || !dl || !jobs || !qt.key || !qt.last) {
+    if (!rank || !perm || !iperm || !x || !px || !off || !idx || !poff || !pidx || !dl || !jobs || !qt.key || !qt.last ||
+        (skew && !wb) || (strag && !gaps)) {
         rc = errf(e, "out of memory");
         goto out;
     }
@@ -393,6 +527,18 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                 goto out;
             }
         }
+    if (skew) {
+        if ((rc = coll_a2a_shares(o, n, r, wb, e)) < 0)
+            goto out;
+        rc = 0;
+        for (uint32_t d = 0; d < n; d++)
+            if (wb[d] < (uint64_t)c * C) {
+                rc = errf(e, "traffic.%s: rank %" PRIu32 " is sent %" PRIu64 " bytes by each rank, fewer than channels x "
+                          "chunks (%" PRIu32 "): raise size or lower the skew", o->n_weights ? "a2a_weights" : "a2a_zipf",
+                          d, wb[d], c * C);
+                goto out;
+            }
+    }
     /* Rank r of channel ch is group member perm[ch n + r]: the same order on
      * every channel, except NCCL's rail-aligned rings: channel ch visits
      * server m's GPUs from (ch - m) mod G on, so it leaves server m by GPU
@@ -411,7 +557,12 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     size_t prev_base = 0, prev_T = 0;
     for (uint32_t it = 0; it < o->iterations; it++)
         for (uint32_t s = 0; s < steps; s++) {
-            size_t T = step_xfers(o, n, G, s, x), base = out->n; /* piece q of (ch, j): base + (q C + ch) T + j */
+            size_t T = step_xfers(o, n, G, s, wb, x), base = out->n; /* piece q of (ch, j): base + (q C + ch) T + j */
+            for (uint32_t v = 0; strag && it > 0 && s == 0 && v < n; v++) { /* each rank's compute before iteration it */
+                gaps[v] = draw_gap(o, r);
+                if (o->slow && v == o->slow_rank)
+                    gaps[v] = (simtime_t)llround((double)gaps[v] * o->slow_factor);
+            }
             int map = s > 0 ? step_map(o, n, G, s) : MAP_IDENT;
             step_index(x, T, n, off, idx);
             for (uint32_t p = 0; p < c; p++)
@@ -434,14 +585,19 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                                 bool in = y->dst == a;
                                 if (map == MAP_BARRIER)
                                     nd = in ? add_overlap(dl, nd, first, prev_T * C, Lp, c, 0, Lp, FLOW_DEP_RECV) : nd;
+                                else if (map == MAP_BARRIER_A2A && in) /* everything gathered */
+                                    nd = add_overlap(dl, nd, first, prev_T * C, Lp, c, 0, Lp, FLOW_DEP_RECV);
+                                else if (map == MAP_BARRIER_A2A) { /* pairwise: its last send went after its earlier receives */
+                                    if (o->a2a != COLL_A2A_ALL && first + (c - 1) * prev_T * C != *last)
+                                        dl[nd++] = (uint32_t)(first + (c - 1) * prev_T * C) | FLOW_DEP_SENT;
+                                } else if (o->algo == COLL_ALLTOALL) /* pairwise: piece p a step after piece p of the last, at both ends */
+                                    dl[nd++] = (uint32_t)(first + p * prev_T * C) | (in ? FLOW_DEP_RECV : FLOW_DEP_SENT);
                                 else if (map == MAP_DOUBLE) /* own block first, then the block received */
                                     nd = in ? (x1 > Lp ? add_overlap(dl, nd, first, prev_T * C, Lp, c, x0 > Lp ? x0 - Lp : 0,
                                                                     x1 - Lp, FLOW_DEP_RECV) : nd)
                                             : add_overlap(dl, nd, first, prev_T * C, Lp, c, x0, x1, FLOW_DEP_SENT);
                                 else if (in) /* what arrived is what goes on (HALF: its lower half) */
                                     nd = add_overlap(dl, nd, first, prev_T * C, Lp, c, x0, x1, FLOW_DEP_RECV);
-                                else if (o->algo == COLL_ALLTOALL) /* pairwise: a step after the last, at both ends */
-                                    nd = add_overlap(dl, nd, first, prev_T * C, Lp, c, x0, x1, FLOW_DEP_SENT);
                             }
                         } else if (it > 0 && p == 0) {
                             /* an iteration's first piece: once the rank's last step is done (every piece
@@ -458,7 +614,7 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
                                         dl[nd++] = (uint32_t)(first + (c - 1) * prev_T * C) | FLOW_DEP_SENT;
                                 }
                             }
-                            f.dep_delay = o->gap;
+                            f.dep_delay = gaps ? gaps[pc[a]] : o->gap;
                         }
                         if (it == 0 && s == 0 && p == 0 && o->after && o->after[pc[a]] != UINT32_MAX) {
                             dl[nd++] = o->after[pc[a]]; /* chained after another collective or phase */
@@ -506,12 +662,21 @@ int traffic_collective(struct flow_list *out, const struct topo *t, const struct
     jb->first_rank_host = rank[0];
     jb->first_flow = n0;
     jb->n_flows = out->n - n0;
+    jb->hosts = rank;
+    rank = NULL;
+    jb->slow_rank = o->slow ? o->slow_rank : UINT32_MAX;
+    jb->slow_factor = o->slow_factor;
+    jb->slow_nic = o->slow_nic;
+    jb->gap_dist = o->gap_dist;
+    jb->gap_spread = o->gap_spread;
+    jb->a2a_zipf = o->n_weights ? 0 : o->a2a_zipf;
+    jb->a2a_weighted = skew;
 out:
     if (rc < 0) {
         out->n = n0;
         out->n_deps = d0;
     }
     free(rank), free(perm), free(iperm), free(x), free(px), free(off), free(idx), free(poff), free(pidx), free(dl);
-    free(qt.key), free(qt.last);
+    free(qt.key), free(qt.last), free(wb), free(gaps);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* Growable flow lists, their stable sort, and whole-file reading. */
 #include "traffic/traffic.h"
 #include "traffic/simai.h"
+#include "traffic/collective.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,8 @@ void flow_list_free(struct flow_list *l)
     free(l->name_of);
     free(l->names);
     free(l->deps);
+    for (size_t j = 0; j < l->n_jobs; j++)
+        free(l->jobs[j].hosts);
     free(l->jobs);
     for (size_t i = 0; i < l->n_simai; i++)
         simai_sched_free(&l->simai[i]);

@@ -248,9 +248,9 @@ int simai_parse(struct simai_workload *w, const char *text, const char *fname, s
              tp * pp);
         goto out;
     }
-    if ((all / (tp * pp)) % ep) {
-        errf(e, "%s:1: ep %" PRIu64 " does not divide the data-parallel size %" PRIu64 " (all_gpus / (TP x pp)), as "
-                "SimAI's communicators need", fname, ep, all / (tp * pp));
+    if ((all / tp) % ep) { /* SimAI's communicators ignore pp (simai_group_ranks) */
+        errf(e, "%s:1: ep %" PRIu64 " does not divide all_gpus / model_parallel_NPU_group = %" PRIu64 ", as "
+                "SimAI's communicators need (they take DP = all_gpus / TP whatever pp is)", fname, ep, all / tp);
         goto out;
     }
     if ((pp > 1) != (w->pp_comm > 0))
@@ -352,10 +352,14 @@ int simai_read(struct simai_workload *w, const char *path, struct err *e)
     return rc;
 }
 
+/* SimAI b5ff47c forms its communicators with PP_size = 1 whatever the header's
+ * pp says (Sys::mock_nccl_grobal_group_init: DP_size = all_gpus / TP,
+ * DP_EP_size = DP_size / EP), so DP spans every TP group, pipeline stages
+ * included; pp enters only its report (bubble time). */
 uint32_t simai_group_ranks(const struct simai_workload *w, int group, uint32_t r, uint32_t *out)
 {
     uint32_t tp = w->tp, all = w->all_gpus, n = 0;
-    uint32_t dp = all / (tp * w->pp), l = r / tp, k = r % tp;
+    uint32_t dp = all / tp, l = r / tp, k = r % tp;
     switch (group) {
     case SIMAI_G_TP:
         for (uint32_t j = 0; j < tp; j++)
@@ -479,6 +483,20 @@ static uint32_t channels_of(const struct gen *g, uint32_t n, int algo, uint32_t 
     return c < per ? c : per;
 }
 
+/* SimAI's flows (MockNcclGroup's flow models): each is a new queue pair
+ * whose one prerequisite is the flow its data came in on, so a GPU's
+ * successive steps to one peer may be in flight together. Our collectives
+ * chain a channel's messages to a peer on one queue pair (FLOW_DEP_QP);
+ * this drops that link and keeps the data's. */
+static void drop_qp_dep(struct flow_list *out, struct flow_spec *f)
+{
+    uint32_t *d = out->deps + f->dep0, k = 0;
+    for (uint32_t i = 0; i < f->ndeps; i++)
+        if (!(d[i] & FLOW_DEP_QP))
+            d[k++] = d[i];
+    f->ndeps = k;
+}
+
 /* One collective over ranks[0..n): flows (a ring per channel, each with
  * its share of the bytes), their first flows gated on each rank's state,
  * g->last[rank] = the flows that end it for that rank. */
@@ -523,6 +541,8 @@ static int one_collective(struct gen *g, const struct simai_comm *c, uint64_t si
             uint32_t a = (uint32_t)g->rank_of[f->src], b = (uint32_t)g->rank_of[f->dst];
             if (g->server[a] == g->server[b] && g->nvl[a] != UINT32_MAX && g->nvl[b] != UINT32_MAX)
                 f->src = g->nvl[a], f->dst = g->nvl[b];
+            if (g->o->flow_qps)
+                drop_qp_dep(out, f);
             if (f->step == last_step && (ul_push(&g->last[a], (uint32_t)j) < 0 || ul_push(&g->last[b], (uint32_t)j) < 0)) {
                 free(hosts);
                 return errf(e, "out of memory");

@@ -14,11 +14,11 @@
  *           wg_compute wg_type wg_size wg_update
  *           (compute times in ns, sizes in bytes; a type is ALLREDUCE, ALLGATHER,
  *           REDUCESCATTER, ALLTOALL, each optionally _EP or _DP_EP, or NONE).
- * Communicators (MockNcclGroup): TP groups are TP consecutive GPUs; DP =
- * all_gpus / (TP * PP) GPUs i, i + TP*PP, ...; EP groups take GPU k of EP
- * consecutive TP groups; DP_EP groups GPU k of TP groups i, i+EP, ... A
- * plain type in the fwd/ig columns runs on TP, in the wg column on DP; _EP on
- * EP, _DP_EP on DP_EP. */
+ * Communicators (MockNcclGroup, built with PP_size = 1 whatever pp says):
+ * TP groups are TP consecutive GPUs; DP = all_gpus / TP GPUs i, i + TP, ...;
+ * EP groups take GPU k of EP consecutive TP groups; DP_EP groups GPU k of TP
+ * groups i, i+EP, ... A plain type in the fwd/ig columns runs on TP, in the
+ * wg column on DP; _EP on EP, _DP_EP on DP_EP. */
 #ifndef ROCESIM_SIMAI_H
 #define ROCESIM_SIMAI_H
 #include <stdbool.h>
@@ -95,6 +95,7 @@ struct simai_opts {
     uint32_t iterations, chunks;
     uint32_t channels;         /* rings per collective across servers; 0 = GPUs per server in the group */
     bool rail_rings;           /* rings leave and enter a server on one rail (else SimAI's order) */
+    bool flow_qps;             /* every flow a new queue pair (SimAI's); else a channel's messages share one */
     simtime_t start, send_lat;
     uint16_t pg;
     const uint32_t *gpus;      /* GPU rank -> GPU index (topo_gpu_*), all_gpus of them */

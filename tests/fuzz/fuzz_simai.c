@@ -14,12 +14,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int r = simai_parse(&w, text, "fuzz.simai", &e);
     fuzz_check(r, &e, "fuzz.simai", 1);
     if (r == 0) {
-        if (!w.n_layers || !w.tp || !w.all_gpus || w.all_gpus % (w.tp * w.pp) || (w.all_gpus / (w.tp * w.pp)) % w.ep)
+        if (!w.n_layers || !w.tp || !w.all_gpus || w.all_gpus % (w.tp * w.pp) || (w.all_gpus / w.tp) % w.ep)
             fuzz_fail("accepted an inconsistent header", "");
         uint32_t *ranks = malloc(w.all_gpus * sizeof *ranks);
         for (uint32_t rk = 0; ranks && rk < w.all_gpus && rk < 4096; rk++)
             for (int g = SIMAI_G_TP; g <= SIMAI_G_DP_EP; g++) {
                 uint32_t n = simai_group_ranks(&w, g, rk, ranks), self = 0;
+                /* SimAI's sizes: TP, DP = all_gpus / TP (pp is not a communicator there), EP, DP / EP */
+                uint32_t want[] = {0, w.tp, w.all_gpus / w.tp, w.ep, w.all_gpus / w.tp / w.ep};
+                if (n != want[g])
+                    fuzz_fail("a communicator of the wrong size", "");
                 for (uint32_t i = 0; i < n; i++) {
                     if (ranks[i] >= w.all_gpus)
                         fuzz_fail("a communicator outside all_gpus", "");

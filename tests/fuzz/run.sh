@@ -32,10 +32,7 @@ replay)
 fuzz)
     build=$2 secs=$3
     shift 3
-    # simai is replayed (ctest) but not fuzzed by default until the open finding in
-    # tests/fuzz/open/simai (a communicator invariant of the harness fails with pp = 2) is
-    # understood; `run.sh fuzz BUILD SECS simai` fuzzes it.
-    [ $# -gt 0 ] || set -- ${all% simai}
+    [ $# -gt 0 ] || set -- $all
     for h in "$@"; do
         corpus="$build/corpus/$h" seeddir="$build/seeds/$h" found="$build/findings/$h"
         mkdir -p "$corpus" "$seeddir" "$found"
