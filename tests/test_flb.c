@@ -57,6 +57,12 @@ static void cnm(struct sim *s, uint32_t edge_node, uint32_t flow, int proto, uin
     pkt_free(s, p);
 }
 
+/* The source edge's periodic check of its isolation table (its TIMER_ISO, 0). */
+static void iso_check(struct sim *s, uint32_t edge_node)
+{
+    s->lb->on_timer(s, &s->lbsw[edge_node], s->lb_par, 0);
+}
+
 /* A data packet of `flow` arriving at its source edge from its host. */
 static uint32_t route_packet(struct sim *s, uint32_t edge_node, uint32_t flow)
 {
@@ -176,21 +182,30 @@ static void test_isolation_paths(void **st)
             uint32_t up = route_packet(s, leaf0, f);
             assert_true(flb_isolated(s, leaf0, up) == (f <= 4)); /* congested on, uncongested off */
         }
-    /* releases: 4 and 3 go (60 Gbps left) -> 2 uplinks; then 2 (20 Gbps) -> 1 */
+    /* releases: 4 and 3 go (60 Gbps left): the 3 uplinks stay isolated until the periodic
+     * check recounts them (sec. 3.2), then 2; then 2 goes (20 Gbps) -> 1 at the next check.
+     * (Recounted at each release, flow 0-2's units flickered with every CNM of another flow.) */
     cnm(s, leaf0, 4, 2, 1, C);
     cnm(s, leaf0, 3, 2, 1, C);
+    assert_int_equal(flb_n_table(s, leaf0), 3);
+    assert_int_equal(flb_n_isolated(s, leaf0), 3);
+    iso_check(s, leaf0);
     assert_int_equal(flb_n_isolated(s, leaf0), 2);
     cnm(s, leaf0, 2, 2, 1, C);
     assert_int_equal(flb_n_table(s, leaf0), 2);
+    assert_int_equal(flb_n_isolated(s, leaf0), 2);
+    iso_check(s, leaf0);
+    assert_int_equal(flb_n_table(s, leaf0), 2); /* refreshed within iso_timeout: kept */
     assert_int_equal(flb_n_isolated(s, leaf0), 1);
     assert_true(flb_isolated(s, leaf0, first_up)); /* the last isolated is released first */
     s->now += 100 * T_NS;
     for (uint32_t f = 2; f < 8; f++) /* released flows left the isolated uplink */
         assert_false(flb_isolated(s, leaf0, route_packet(s, leaf0, f)));
     cnm(s, leaf0, 0, 2, 4, C);
+    assert_int_equal(flb_n_isolated(s, leaf0), 1);
     cnm(s, leaf0, 1, 2, 4, C);
     assert_int_equal(flb_n_table(s, leaf0), 0);
-    assert_int_equal(flb_n_isolated(s, leaf0), 0);
+    assert_int_equal(flb_n_isolated(s, leaf0), 0); /* the table empty: every path released at once */
     run_free(&r);
 }
 

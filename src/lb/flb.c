@@ -83,8 +83,19 @@
  *    isolation disabled: the issue 23 audit).
  *  - A non-congestion CNM removes the flow from the table, and entries not
  *    refreshed (by a packet or a CNM) within `iso_timeout` are removed by a
- *    periodic check; the number of isolated units follows the table (the
- *    last isolated is released first).
+ *    periodic check (first `iso_timeout` after the table's first entry, then
+ *    every `iso_timeout`/4 while it has entries). A new entry isolates more
+ *    units at once; units are released only by that check, which recounts
+ *    them from the table (the last isolated is released first), or all at
+ *    once when the table empties (sec. 3.2: "FLB periodically checks the
+ *    isolation table to recalculate the required number of isolation paths,
+ *    releasing one or more paths as necessary. Once the isolation table is
+ *    empty, all isolation paths are released"). (Until issue 39 every
+ *    non-congestion CNM recounted them: a flow alone at line rate over a
+ *    standing queue at K at its own uplink, congested and released at every
+ *    packet, then isolated and released another unit at every packet, and a
+ *    congested flow whose unit was released for that instant was moved onto
+ *    a random isolated path: flb-fig2's f2 onto f1's uplink.)
  *  - With the minimal rate control (transport.cc = flbrc, which declares
  *    FLB its pair: lb_cc_paired(); `notify = auto`)
  *    the source edge also forwards each CNM to the sender (cc_switch_packet,
@@ -457,12 +468,18 @@ static uint32_t iso_need(const struct flb_par *par, const struct flb_sw *fs)
 /* Make the isolated units match the table; `hint` is a unit to isolate first
  * (where the reporting flow's last packet went), UINT32_MAX for none; further
  * ones are the units of row r's paths (the reporting flow's destination; any
- * unit without one) whose first hop holds the most bytes. */
-static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t hint, const struct frow *r)
+ * unit without one) whose first hop holds the most bytes. Units beyond the
+ * need are released only by the periodic check (`release`) or once the table
+ * is empty (sec. 3.2: "FLB periodically checks the isolation table to
+ * recalculate the required number of isolation paths, releasing one or more
+ * paths as necessary. Once the isolation table is empty, all isolation paths
+ * are released"), not at each non-congestion CNM. */
+static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t hint, const struct frow *r,
+                       bool release)
 {
     struct flb_sw *fs = sw->st;
     uint32_t need = iso_need(par, fs);
-    while (fs->n_iso > need)
+    while ((release || !fs->ncf) && fs->n_iso > need)
         fs->kiso[fs->iso_stack[--fs->n_iso]] = false;
     while (fs->n_iso < need) {
         uint32_t pick = UINT32_MAX;
@@ -537,7 +554,7 @@ static void iso_add(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     struct frow *r = to_row(s, fs, (uint32_t)sw->edge, lb_host_edge(s, cc_flow(s, flow)->dst));
     if (f->live && f->path < r->pt.n)
         hint = r->e[f->path].key;
-    iso_update(s, sw, par, hint, r);
+    iso_update(s, sw, par, hint, r, false);
     if (sw->timer_at[TIMER_ISO] < 0 || sw->timer_at[TIMER_ISO] <= now)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout);
 }
@@ -762,7 +779,7 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     } else if (p->lb.proto == CNM_RELEASE) {
         if (!local) {
             iso_drop(s, fs, flow);
-            iso_update(s, sw, par, UINT32_MAX, NULL);
+            iso_update(s, sw, par, UINT32_MAX, NULL, false); /* paths wait for the periodic check */
         }
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_RELEASE, n, p->aux);
@@ -770,7 +787,8 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
 }
 
 /* The periodic check of the isolation table (entries not refreshed within
- * iso_timeout are released); it runs only while the table has entries. */
+ * iso_timeout are released, and the isolated paths recalculated); it runs
+ * only while the table has entries. */
 static void flb_timer(struct sim *s, struct lb_switch *sw, const void *par_, int kind)
 {
     const struct flb_par *par = par_;
@@ -785,7 +803,7 @@ static void flb_timer(struct sim *s, struct lb_switch *sw, const void *par_, int
         else
             i++;
     }
-    iso_update(s, sw, par, UINT32_MAX, NULL);
+    iso_update(s, sw, par, UINT32_MAX, NULL, true);
     if (fs->ncf)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout / 4);
 }
