@@ -220,6 +220,8 @@ struct flb_sw {
     bool notify;
 };
 
+#define CPS 4 /* congestion points a source edge tracks per flow (a 3-tier Clos path has 5 egresses; more are ignored) */
+
 struct flb_flow {
     /* at its source edge */
     simtime_t prev;       /* arrival of its previous packet */
@@ -230,6 +232,8 @@ struct flb_flow {
     uint64_t crate;       /* its converged rate C/n */
     simtime_t ct;         /* last refresh of the entry */
     uint32_t cnm_in;      /* at its source edge: 1 + the port its latest CNM came in by (0 = none; for tests) */
+    uint32_t cps[CPS];    /* at its source edge: the congestion points holding it congested (port + 1) */
+    uint8_t ncps;
 };
 
 #define FB_PATHS 2047u      /* p->lb.fb = PT_FB_VALID | path << 20 | delay / 8 ns */
@@ -375,7 +379,7 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
  * 3.2: each switch keeps the flow's previous hop and forwards the CNM to it):
  * from here, the far end of each link of that path, backwards. */
 static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, const struct centry *f, int proto,
-                     uint32_t n, uint64_t rate)
+                     uint32_t n, uint64_t rate, uint32_t port)
 {
     uint32_t flow = f->flow;
     struct qp *q = cc_flow(s, flow);
@@ -386,6 +390,8 @@ static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *
     c->lb.fb = flow;
     c->aux = rate;
     memcpy(c->lb.b, &n, sizeof n);
+    uint32_t cp = port + 1; /* which congestion point: its source edge counts them per flow */
+    memcpy(c->lb.b + 4, &cp, sizeof cp);
     uint32_t de = lb_host_edge(s, q->dst), fwd[4], back[4];
     if (par->cnm_route == CNM_HOP && f->cpath != PATH_NONE && f->chop > 0 && de != UINT32_MAX &&
         lb_path_ports(s, se, de, f->cpath, fwd, 4) >= f->chop) {
@@ -433,7 +439,7 @@ static void congestion_check(struct sim *s, struct lb_switch *sw, const struct f
     if (f->n_sent >= c->n)
         return; /* already told this n */
     f->n_sent = c->n;
-    cnm_send(s, sw, par, f, CNM_CONGESTED, c->n, lb_port_rate(s, port));
+    cnm_send(s, sw, par, f, CNM_CONGESTED, c->n, lb_port_rate(s, port), port);
 }
 
 /* After a dequeue at a congested port: below K again releases its flows. */
@@ -444,7 +450,7 @@ static void release_check(struct sim *s, struct lb_switch *sw, const struct flb_
     if (!c->congested || lb_port_queue_bytes(s, port, c->q) >= c->k)
         return;
     for (uint32_t i = 0; i < c->n; i++)
-        cnm_send(s, sw, par, &c->e[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
+        cnm_send(s, sw, par, &c->e[i], CNM_RELEASE, c->n, lb_port_rate(s, port), port);
     c->n = 0;
     c->congested = false;
 }
@@ -521,6 +527,7 @@ static bool in_table(const struct flb_sw *fs, const struct flb_flow *f, uint32_t
 static void iso_drop(struct sim *s, struct flb_sw *fs, uint32_t flow)
 {
     struct flb_flow *f = lb_flow_state(s, flow);
+    f->ncps = 0;
     if (!in_table(fs, f, flow)) {
         f->congested = false;
         return;
@@ -768,15 +775,26 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     if (flow >= lb_flow_count(s) || !fs->tab.to)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
-    ((struct flb_flow *)lb_flow_state(s, flow))->cnm_in = p->in_port + 1;
+    struct flb_flow *f = lb_flow_state(s, flow);
+    f->cnm_in = p->in_port + 1;
+    uint32_t cp, i;
+    memcpy(&cp, p->lb.b + 4, sizeof cp);
+    for (i = 0; i < f->ncps && f->cps[i] != cp; i++)
+        ;
     /* a flow to a host of this same switch takes no uplink: nothing to isolate */
     bool local = lb_host_edge(s, cc_flow(s, flow)->dst) == (uint32_t)sw->edge;
     if (p->lb.proto == CNM_CONGESTED) {
+        if (i == f->ncps && f->ncps < CPS)
+            f->cps[f->ncps++] = cp;
         if (!local)
             iso_add(s, sw, par, flow, rate);
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_CONGESTED, n, p->aux);
     } else if (p->lb.proto == CNM_RELEASE) {
+        if (i < f->ncps)
+            f->cps[i] = f->cps[--f->ncps];
+        if (f->ncps)
+            return; /* still congested at another point: released when the last one releases it */
         if (!local) {
             iso_drop(s, fs, flow);
             iso_update(s, sw, par, UINT32_MAX, NULL, false); /* paths wait for the periodic check */
