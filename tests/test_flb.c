@@ -12,6 +12,7 @@
 #include "simrun.h"
 #include "lb/flb.h"
 #include "net/cc.h"
+#include "net/net_impl.h"
 
 /* 2 leaves x 8 hosts (hosts 0-7 on leaf 0, 8-15 on leaf 1), 4 spines; host
  * links 40 Gbps, fabric 400 Gbps (so that only leaf-to-host ports can
@@ -482,6 +483,41 @@ static void test_release_at_last_point(void **st)
     run_free(&r);
 }
 
+/* A queue pair's next message (lb_ops.on_qp_next) keeps its predecessor's
+ * path but not its congestion: message 0 is reported congested and isolated;
+ * message 1 continues the QP (flow_start_on), is not in the isolation table
+ * and leaves the isolated path at its next packet; message 0's release still
+ * empties the table. (With the copied state, message 1 stayed congested on the
+ * isolated path with no table entry a release could clear: issue 37.) */
+static void test_qp_next_message(void **st)
+{
+    (void)st;
+    struct run r;
+    run_setup(&r, "[topology]\ntype = leafspine\nleaves = 2\nspines = 4\nhosts_per_leaf = 8\nlink_delay = 1us\n"
+                  "host_link = 40Gbps\nfabric_link = 40Gbps\n[transport]\ncc = none\n[lb]\nscheme = flb\n"
+                  "[traffic]\npattern = none\n");
+    run_add_flow(&r, 0, 8, 1000000, 1000 * T_MS); /* message 0 of the QP host 0 -> 8 */
+    run_add_flow(&r, 0, 8, 1000000, 1000 * T_MS); /* message 1 */
+    run_build(&r);
+    struct sim *s = &r.sc.sim;
+    uint32_t leaf0 = run_edge_switch(s, 0);
+    const uint64_t C = 40000000000ULL;
+    flow_start(s, &s->flows[0]); /* its packets wait on the host link: the run never steps */
+    uint32_t up0 = route_packet(s, leaf0, 0);
+    cnm(s, leaf0, 0, 1, 4, C);
+    assert_true(flb_isolated(s, leaf0, up0));
+    assert_int_equal(flb_n_table(s, leaf0), 1);
+    flow_start_on(s, &s->flows[1], &s->flows[0]); /* message 1 takes over the QP */
+    assert_int_equal(flb_flow_uplink(s, leaf0, 1), up0); /* its predecessor's path */
+    s->now += 100 * T_NS; /* equal delays: any gap lets a move keep the order */
+    assert_false(flb_isolated(s, leaf0, route_packet(s, leaf0, 1))); /* uncongested: off the isolated path */
+    assert_int_equal(flb_n_table(s, leaf0), 1);
+    cnm(s, leaf0, 0, 2, 4, C); /* message 0's congestion point releases it */
+    assert_int_equal(flb_n_table(s, leaf0), 0);
+    assert_int_equal(flb_n_isolated(s, leaf0), 0);
+    run_free(&r);
+}
+
 /* Each congestion point keeps its own flow table (sec. 3.2: "FLB records flow
  * ID and the source MAC address of the previous hop in the flow table at
  * switches"; issue 39): a flow over K at two ports at once is counted, and told
@@ -665,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_flbrc_incast),
         cmocka_unit_test(test_two_congestion_points),
         cmocka_unit_test(test_release_at_last_point),
+        cmocka_unit_test(test_qp_next_message),
         cmocka_unit_test(test_every_cc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

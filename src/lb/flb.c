@@ -43,7 +43,15 @@
  *    issue 39 one record per flow let only the first port that reported it
  *    count it; that record was written by every switch on the path, which a
  *    partitioned run cannot share. The paper says nothing of a flow at two
- *    congestion points.)
+ *    congestion points.) Each CNM names its congestion point; the source
+ *    edge keeps, per flow, the points holding it congested (up to 4) and
+ *    releases it (isolation table, and the CNM forwarded to its sender) only
+ *    when the last of them releases it: the paper's release is "when the
+ *    queue length of the previously congested port falls below the
+ *    isolation threshold", with one such port per flow (Fig. 6). A release
+ *    from the first port to drain would resume a flow into the congestion it
+ *    is still in (FLB Fig. 16's incast, where the spines' downlinks to the
+ *    client's leaf congest behind its PAUSEs).
  *  - Delivery (`cnm_route = hop`): the paper sends the CNM hop by hop back
  *    along the recorded previous hops to the source edge. Here it is a
  *    PKT_CTRL addressed to the flow's source edge switch (lb_ctrl_packet) in
@@ -512,12 +520,12 @@ static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par
 }
 
 /* Is the flow in this switch's isolation table? Its `congested` flag alone
- * can say so wrongly: a queue pair's next message takes over the balancer's
- * per-flow state (transport.c qp_carry_over), flag and index included, while
- * the table holds the earlier message's id (which the periodic check
- * releases); a RELEASE for the new one then dropped another flow's entry,
- * and with the table empty ran its count below zero (a crash, seen in
- * experiments/rail-lb's MoE all-to-all). */
+ * could say so wrongly when a queue pair's next message took over the
+ * balancer's per-flow state (transport.c qp_carry_over), flag and index
+ * included, while the table held the earlier message's id: a RELEASE for the
+ * new one then dropped another flow's entry, and with the table empty ran its
+ * count below zero (a crash, seen in experiments/rail-lb's MoE all-to-all).
+ * flb_qp_next now clears the copy; this stays as the table's own check. */
 static bool in_table(const struct flb_sw *fs, const struct flb_flow *f, uint32_t flow)
 {
     return f->congested && f->ci < fs->ncf && fs->cflows[f->ci] == flow;
@@ -804,6 +812,26 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     }
 }
 
+/* A queue pair's next message (lb_ops.on_qp_next) keeps its predecessor's
+ * path and timing at the source edge (Algorithm 1 sees one flow), not its
+ * congestion: the isolation table and the congestion points' flow tables
+ * name the predecessor, whose releases (or the table's timeout) end those
+ * entries, and the new message is congested once a congestion point reports
+ * it. (Copied, the flag put the new message on isolated paths with no entry
+ * of its own that a release could clear.) */
+static void flb_qp_next(struct sim *s, const void *par, uint32_t prev, uint32_t flow)
+{
+    (void)par;
+    (void)prev;
+    struct flb_flow *f = lb_flow_state(s, flow);
+    f->congested = false;
+    f->ci = 0;
+    f->crate = 0;
+    f->ct = 0;
+    f->ncps = 0;
+    f->cnm_in = 0;
+}
+
 /* The periodic check of the isolation table (entries not refreshed within
  * iso_timeout are released, and the isolated paths recalculated); it runs
  * only while the table has entries. */
@@ -841,6 +869,7 @@ const struct lb_ops lb_flb = {
     .on_dequeue = flb_dequeue,
     .on_timer = flb_timer,
     .on_ctrl = flb_ctrl,
+    .on_qp_next = flb_qp_next,
 };
 
 /* ---------------------------------------------------------------- for tests (lb/flb.h) */
