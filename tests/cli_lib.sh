@@ -131,7 +131,10 @@ engine_cases() {
     same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
     same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
     same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
+    # FLB+RC on the fat-tree: CNMs from edge, aggregation and core ports, each naming its congestion
+    # point; the source edge releases a flow when the last point holding it congested releases it
     same_as_serial ft-flb-rc "${fat[@]}" --set lb.scheme=flb --set transport.cc=flbrc
+    check grep -q '"control_packets": [1-9]' "$tmp/ft-flb-rc-2/summary.json"
     same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
     check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
     # lossy IRN on lossy links: the receiver's bitmap is its own partition's (and process's) when
