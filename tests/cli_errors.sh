@@ -120,8 +120,6 @@ expect "--set KEY VALUE" "--set transport.cc: expected section.key=value as one 
 expect "rate in Gb" "--set topology.host_link=100Gb: topology.host_link: bad rate '100Gb': unknown rate unit: did you mean Gbps?" flows --set topology.host_link=100Gb
 expect "byte count with a bad unit" "--set transport.mtu=9000X: transport.mtu: bad byte count" flows --set transport.mtu=9000X
 # serial-only refusals: what is refused and which key, in user words
-expect "flb on threads" "--set run.threads=2: run.threads = 2: lb.scheme = flb runs on one thread only: " run --quiet --set lb.scheme=flb --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
-expect "pcn on threads" "--set run.threads=2: run.threads = 2: transport.cc = pcn runs on one thread only: " run --quiet --set transport.cc=pcn --set run.threads=2 --set traffic.duration=10us --out "$TMP/o"
 # a dependency met at another host than the released flow's source (here flow 0's completion, at its
 # sender host0, releases flow 1 at host2) stays serial; collectives' releases are local (cli_parallel)
 printf '2\n0 1 3 100 10000 0\n2 3 3 100 10000 0 0\n' > "$TMP/dep_flows.txt"

@@ -78,6 +78,21 @@ engine_cases() {
     check grep -q '"packets_lost_link": [1-9]' "$tmp/ls-fail-2/summary.json"
     check grep -q '"link_changes": 1[0-9],' "$tmp/ls-fail-2/summary.json"
 
+    # PCN (issue 39): the NP's counters and its CNP period are the receiver's, its end the receiver's own
+    # evidence (the period in which it came to hold the whole message), so a CNP sent after the sender
+    # completed is sent on threads and ranks too, and the run waits for it
+    RANKS3=1 same_as_serial pcn "${small_ls[@]}" --set transport.cc=pcn --set switch.ecn=on
+    check grep -q '"cnps": [1-9]' "$tmp/pcn-2/summary.json"
+    check grep -q '"flows_unfinished": 0,' "$tmp/pcn-2/summary.json"
+
+    # FLB (issue 39): rerouting and isolation at the source edge, each congestion point's flow table its
+    # own port's, CNMs control packets across cut links; with DCQCN and with its minimal rate control
+    # (pause and resume on CNMs), on a leaf-spine and on a fat-tree (isolating upward paths)
+    RANKS3=1 same_as_serial flb "${small_ls[@]}" --set lb.scheme=flb
+    check grep -q '"control_packets": [1-9]' "$tmp/flb-2/summary.json"
+    same_as_serial flb-rc "${small_ls[@]}" --set lb.scheme=flb --set transport.cc=flbrc
+    check grep -q '"control_packets": [1-9]' "$tmp/flb-rc-2/summary.json"
+
     # a collective (issue 37): each step released where its data arrived (FLOW_DEP_RECV), each QP's next
     # message where its predecessor left (FLOW_DEP_QP), each iteration after the rank's own last step
     # plus a compute gap: every release at the host that runs the released flow, in its partition
@@ -116,6 +131,10 @@ engine_cases() {
     same_as_serial ft-letflow "${fat[@]}" --set lb.scheme=letflow
     same_as_serial ft-conga-hpcc "${fat[@]}" --set lb.scheme=conga --set transport.cc=hpcc --set transport.window=bdp
     same_as_serial ft-drill "${fat[@]}" --set lb.scheme=drill --set run.partitions=8
+    # FLB+RC on the fat-tree: CNMs from edge, aggregation and core ports, each naming its congestion
+    # point; the source edge releases a flow when the last point holding it congested releases it
+    same_as_serial ft-flb-rc "${fat[@]}" --set lb.scheme=flb --set transport.cc=flbrc
+    check grep -q '"control_packets": [1-9]' "$tmp/ft-flb-rc-2/summary.json"
     same_as_serial ft-conweave-fail "${fat[@]}" --set lb.scheme=conweave --set topology.switch_fail=agg0.0@60us-200us,core3@100us
     check grep -q '"packets_lost_link": [1-9]' "$tmp/ft-conweave-fail-2/summary.json"
     # lossy IRN on lossy links: the receiver's bitmap is its own partition's (and process's) when

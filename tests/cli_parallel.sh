@@ -4,7 +4,7 @@
 # what describes the engine rather than the network (wall time, rates, RSS,
 # events run, the pool's peak, the command line and run.threads itself), for
 # 2 and 4 threads (more threads than cores is fine), on leaf-spine, fat-tree,
-# Clos and HPCC's fat.txt, with DCQCN, HPCC and several load balancers. Each
+# Clos and HPCC's fat.txt, with DCQCN, HPCC, PCN, FLB and several load balancers. Each
 # case is checked to exercise what it claims (flows finished, PAUSEs sent,
 # packets crossing partitions); runs that must stay serial are refused with
 # the reason, exit 2.
@@ -103,7 +103,6 @@ refused() { # WHAT ARGS...
     check test $? -eq 2
     check grep -q "run.threads = 2: .*$what" "$tmp/err"
 }
-refused "transport.cc = pcn runs on one thread only" --set transport.cc=pcn
 refused "run.ns3_timing" --set run.ns3_timing=on
 refused "output.partition_report" --set output.partition_report=on
 # a GPU server split between partitions with an NVSwitch of no delay: no window (net/nvswitch.c)

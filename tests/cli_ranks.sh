@@ -3,7 +3,7 @@
 # cli/dist_mpi.c) gives the serial run's bytes: fct.csv, pfc.csv,
 # pfc_ports.csv, the monitors' files and summary.json less the engine's own
 # lines, for 2 ranks of one thread, 2 ranks of 2 threads and 3 ranks, on
-# leaf-spine, fat-tree, Clos and HPCC's fat.txt, with DCQCN, HPCC and several
+# leaf-spine, fat-tree, Clos and HPCC's fat.txt, with DCQCN, HPCC, PCN, FLB and several
 # load balancers, IRN on lossy links, link and switch failures, a run stopped
 # mid-way, the monitors, the PFC deadlock check (a global event whose graph
 # every rank contributes to) and the watchdog. Only rank 0 writes; what
@@ -117,7 +117,6 @@ refused() { # WHAT ARGS...
     check grep -q "2 MPI ranks: .*$what.*run it in one process" "$tmp/err"
     check grep -q 'Exit code: *2' "$tmp/err"
 }
-refused "transport.cc = pcn runs on one thread only" --set transport.cc=pcn
 refused "run.ns3_timing" --set run.ns3_timing=on
 echo "cli_ranks: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

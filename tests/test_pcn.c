@@ -56,6 +56,7 @@ static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
     for (int k = 0; k <= CC_TIMERS; k++)
         f->qp.timer_at[k] = -1;
     f->qp.state = FLOW_ACTIVE;
+    f->qp.rcv_done = T_NEVER; /* the receiver does not hold the whole message yet */
     cc_pcn.init(&f->s, &f->qp, f->st, f->par);
     f->qp.rate = rate; /* after init, as a flow already at this rate */
 }
@@ -302,6 +303,36 @@ static void test_np(void **st)
     assert_non_null(c);
     assert_int_equal(c->flags, PF_CC1 | PF_CC2);
     assert_int_equal(c->aux, 1600000000ULL); /* 4000 B / 20 us */
+    fix_free(&f);
+}
+
+/* The NP's end is its own (issue 39): the period in which the receiver came
+ * to hold the whole message sends its CNP like any other, even when the
+ * sender has already completed (it cannot know that), and is the last; a late
+ * duplicate restarts nothing. */
+static void test_np_last_period(void **st)
+{
+    (void)st;
+    struct fix f;
+    fix_init(&f, G40, G40);
+    simtime_t t0 = 200 * T_US;
+    for (int i = 0; i < 10; i++)
+        rx(&f, t0 + i * T_US, 1000, false);
+    assert_non_null(tick(&f)); /* a whole period, the message not yet all here */
+    rx(&f, f.s.now + 5 * T_US, 1000, true);
+    f.qp.rcv_done = f.s.now; /* that was its last byte */
+    f.qp.state = FLOW_DONE;  /* and the sender already has the last ACK */
+    struct pktq *q = &f.s.nics[0].ackq;
+    uint32_t n = q->n;
+    f.s.now = f.qp.timer_at[0];
+    f.qp.timer_at[0] = -1;
+    cc_pcn.on_timer(&f.s, &f.qp, f.rx, f.par, 0);
+    assert_int_equal(q->n, n + 1); /* the last period's CNP: one marked packet, congested */
+    assert_int_equal(q->tail->flags, PF_CC1 | PF_CC2);
+    assert_int_equal(f.qp.timer_at[0], -1); /* and the NP stops */
+    rx(&f, f.s.now + 3 * T_US, 1000, false); /* a duplicate */
+    assert_int_equal(f.qp.timer_at[0], -1);
+    assert_int_equal(f.s.c.cnps, 2);
     fix_free(&f);
 }
 
@@ -651,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_rp_fig10),
         cmocka_unit_test(test_rp_marked),
         cmocka_unit_test(test_np),
+        cmocka_unit_test(test_np_last_period),
         cmocka_unit_test(test_np_ecn),
         cmocka_unit_test(test_fig1),
         cmocka_unit_test(test_fluid_drain),

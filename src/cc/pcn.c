@@ -27,13 +27,18 @@
  *    (PF_CC1) and the receiving rate = bytes / T, or, with one packet in the
  *    period, its size / its inter-arrival time (Fig. 8);
  *  - otherwise a CNP without the flag (receiving rate 0).
- *  The period timer keeps running while the flow is active, as Fig. 8 resets
- *  it and waits again after every expiry; the simulator drops it once the
- *  flow is done, that is once the sender has its last ACK (sim.c's timer
- *  dispatch reads the sender's f->state). The NP's counters are its own
- *  record (struct pcn_np, cc_ops.rx_state_size); that end of the timer is
- *  what still ties the NP to the sender and keeps PCN serial-only
- *  (docs/parallel.md, "Schemes, partitioned").
+ *  The period timer keeps running, as Fig. 8 resets it and waits again after
+ *  every expiry, until the period in which the receiver came to hold the
+ *  whole message: that period's CNP is sent like any other ("the CNP is not
+ *  generated when none of its packets is received in period T" is the only
+ *  exception the text makes), and the NP stops. The NP decides on its own
+ *  evidence, as a receiving NIC does: it never learns when the sender has its
+ *  last ACK. (Until issue 39 the simulator dropped the timer once the sender
+ *  completed, which a receiver cannot see in time; that suppressed the last
+ *  period's CNP of flows whose ACK reached the sender first: 163 of 12,362
+ *  CNPs in pcn-fig2-quick.) The NP's counters are its own record
+ *  (struct pcn_np, cc_ops.rx_state_size) and its timer runs at the receiver
+ *  (rx_timers), so PCN runs partitioned (docs/parallel.md).
  *
  * RP (sender), Algorithm 1: start at line rate with w = w_min.
  *  - CNP with ECN:    rate = min(rate, recRate·(1 - w_min)), w = w_min;
@@ -190,6 +195,8 @@ static void pcn_on_timer(struct sim *s, struct qp *qp, void *st, const void *par
     }
     c->rec_num = c->ecn_num = 0;
     c->rec_bytes = 0;
+    if (qp->rcv_done != T_NEVER)
+        return; /* it holds the whole message: this was its last period (np_on stays: a late duplicate restarts nothing) */
     cc_timer_set(s, qp, T_NP, cc_now(s) + p->period);
 }
 
@@ -238,9 +245,6 @@ const struct cc_ops cc_pcn = {
     .on_timer = pcn_on_timer,
     .rx_timers = 1u << T_NP, /* the NP's period runs at the receiver */
     .rx_state_size = sizeof(struct pcn_np),
-    .serial_only = "transport.cc = pcn runs on one thread only: the receiver's CNP period stops when the sender "
-                   "completes the flow, which the receiver's partition would learn a lookahead too late "
-                   "(choose another transport.cc to run on threads)",
     .on_rx_data = pcn_on_rx_data,
     .port_state_size = sizeof(struct pcn_port),
     .sw_enqueue = pcn_sw_enqueue,

@@ -35,10 +35,23 @@
  *  - When the queue drains below K after a dequeue, every flow congested there
  *    gets a CNM with the non-congestion flag (and the final n) and the port
  *    forgets them.
- *  - A flow is congested at one port at a time (the first that reported it);
- *    the paper keeps the previous hop per flow, the flow id is its idealised
- *    flow table. The congestion point keeps, per congested flow, the path
- *    word and hop of its latest packet there (its flow-table entry).
+ *  - Each congestion point keeps its own flow table (§3.2: "FLB records flow
+ *    ID and the source MAC address of the previous hop in the flow table at
+ *    switches"): per congested flow, the path word and hop of its latest
+ *    packet there, the way back for its CNMs, and the n its last CNM carried.
+ *    A flow congested at two ports is counted, and told, by each. (Until
+ *    issue 39 one record per flow let only the first port that reported it
+ *    count it; that record was written by every switch on the path, which a
+ *    partitioned run cannot share. The paper says nothing of a flow at two
+ *    congestion points.) Each CNM names its congestion point; the source
+ *    edge keeps, per flow, the points holding it congested (up to 4) and
+ *    releases it (isolation table, and the CNM forwarded to its sender) only
+ *    when the last of them releases it: the paper's release is "when the
+ *    queue length of the previously congested port falls below the
+ *    isolation threshold", with one such port per flow (Fig. 6). A release
+ *    from the first port to drain would resume a flow into the congestion it
+ *    is still in (FLB Fig. 16's incast, where the spines' downlinks to the
+ *    client's leaf congest behind its PAUSEs).
  *  - Delivery (`cnm_route = hop`): the paper sends the CNM hop by hop back
  *    along the recorded previous hops to the source edge. Here it is a
  *    PKT_CTRL addressed to the flow's source edge switch (lb_ctrl_packet) in
@@ -78,8 +91,19 @@
  *    isolation disabled: the issue 23 audit).
  *  - A non-congestion CNM removes the flow from the table, and entries not
  *    refreshed (by a packet or a CNM) within `iso_timeout` are removed by a
- *    periodic check; the number of isolated units follows the table (the
- *    last isolated is released first).
+ *    periodic check (first `iso_timeout` after the table's first entry, then
+ *    every `iso_timeout`/4 while it has entries). A new entry isolates more
+ *    units at once; units are released only by that check, which recounts
+ *    them from the table (the last isolated is released first), or all at
+ *    once when the table empties (sec. 3.2: "FLB periodically checks the
+ *    isolation table to recalculate the required number of isolation paths,
+ *    releasing one or more paths as necessary. Once the isolation table is
+ *    empty, all isolation paths are released"). (Until issue 39 every
+ *    non-congestion CNM recounted them: a flow alone at line rate over a
+ *    standing queue at K at its own uplink, congested and released at every
+ *    packet, then isolated and released another unit at every packet, and a
+ *    congested flow whose unit was released for that instant was moved onto
+ *    a random isolated path: flb-fig2's f2 onto f1's uplink.)
  *  - With the minimal rate control (transport.cc = flbrc, which declares
  *    FLB its pair: lb_cc_paired(); `notify = auto`)
  *    the source edge also forwards each CNM to the sender (cc_switch_packet,
@@ -167,11 +191,21 @@ struct fmrow {            /* at the destination edge */
     struct fmeas e[];
 };
 
+/* A congested flow's entry in its congestion point's flow table: the switch's
+ * own, so a parallel run's partitions never share it (issue 39). */
+struct centry {
+    uint32_t flow;
+    uint32_t n_sent;      /* n its last CNM carried */
+    uint32_t cpath;       /* the path word its latest packet here carried (PATH_NONE: none) */
+    uint8_t chop;         /* ...and this switch's place on it (0 = the source edge) */
+};
+
 /* An egress port as a congestion point. */
 struct cpoint {
     uint64_t k;         /* isolation threshold, bytes */
-    uint32_t *flows;    /* flows congested here */
+    struct centry *e;   /* flows congested here, in the order they became so */
     uint32_t n, cap;
+    uint32_t last;      /* the entry found last (packets of a flow come in trains) */
     int q;              /* the queue that crossed K */
     bool congested;
 };
@@ -194,6 +228,8 @@ struct flb_sw {
     bool notify;
 };
 
+#define CPS 4 /* congestion points a source edge tracks per flow (a 3-tier Clos path has 5 egresses; more are ignored) */
+
 struct flb_flow {
     /* at its source edge */
     simtime_t prev;       /* arrival of its previous packet */
@@ -203,12 +239,9 @@ struct flb_flow {
     uint32_t ci;          /* its index there */
     uint64_t crate;       /* its converged rate C/n */
     simtime_t ct;         /* last refresh of the entry */
-    /* at the congestion point */
-    uint32_t cport;       /* congested at global port cport - 1; 0 = nowhere */
-    uint32_t n_sent;      /* n its last CNM carried */
-    uint32_t cpath;       /* the path word its latest packet there carried (PATH_NONE: none) */
-    uint8_t chop;         /* ...and the congestion point's place on it (0 = the source edge) */
     uint32_t cnm_in;      /* at its source edge: 1 + the port its latest CNM came in by (0 = none; for tests) */
+    uint32_t cps[CPS];    /* at its source edge: the congestion points holding it congested (port + 1) */
+    uint8_t ncps;
 };
 
 #define FB_PATHS 2047u      /* p->lb.fb = PT_FB_VALID | path << 20 | delay / 8 ns */
@@ -353,9 +386,10 @@ static void k_setup(struct sim *s, struct lb_switch *sw, const struct flb_par *p
  * hop by hop, the path the flow's latest packet took to this switch (sec.
  * 3.2: each switch keeps the flow's previous hop and forwards the CNM to it):
  * from here, the far end of each link of that path, backwards. */
-static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t flow, int proto, uint32_t n,
-                     uint64_t rate)
+static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *par, const struct centry *f, int proto,
+                     uint32_t n, uint64_t rate, uint32_t port)
 {
+    uint32_t flow = f->flow;
     struct qp *q = cc_flow(s, flow);
     uint32_t se = lb_host_edge(s, q->src);
     if (se == UINT32_MAX)
@@ -364,7 +398,8 @@ static void cnm_send(struct sim *s, struct lb_switch *sw, const struct flb_par *
     c->lb.fb = flow;
     c->aux = rate;
     memcpy(c->lb.b, &n, sizeof n);
-    const struct flb_flow *f = lb_flow_state(s, flow);
+    uint32_t cp = port + 1; /* which congestion point: its source edge counts them per flow */
+    memcpy(c->lb.b + 4, &cp, sizeof cp);
     uint32_t de = lb_host_edge(s, q->dst), fwd[4], back[4];
     if (par->cnm_route == CNM_HOP && f->cpath != PATH_NONE && f->chop > 0 && de != UINT32_MAX &&
         lb_path_ports(s, se, de, f->cpath, fwd, 4) >= f->chop) {
@@ -383,26 +418,36 @@ static void congestion_check(struct sim *s, struct lb_switch *sw, const struct f
     struct cpoint *c = &fs->cp[port - sw->port0];
     if (lb_port_queue_bytes(s, port, q) + p->size <= c->k)
         return;
-    struct flb_flow *f = lb_flow_state(s, p->flow);
     if (!c->congested) {
         c->congested = true;
         c->q = q;
     }
-    if (f->cport == 0) {
-        if (c->n == c->cap)
-            c->flows = grow(s, c->flows, &c->cap, sizeof *c->flows);
-        c->flows[c->n++] = p->flow;
-        f->cport = port + 1;
-    } else if (f->cport != port + 1) {
-        return; /* congested elsewhere */
+    /* its entry in this switch's flow table, made at its first congested packet
+     * (a scan only while the port is over K, of the flows congested here) */
+    struct centry *f = NULL;
+    if (c->last < c->n && c->e[c->last].flow == p->flow) {
+        f = &c->e[c->last];
+    } else {
+        for (uint32_t i = 0; i < c->n && !f; i++)
+            if (c->e[i].flow == p->flow) {
+                f = &c->e[i];
+                c->last = i;
+            }
     }
-    /* its flow-table entry here: the way it came (for the CNMs' way back) */
+    if (!f) {
+        if (c->n == c->cap)
+            c->e = grow(s, c->e, &c->cap, sizeof *c->e);
+        c->last = c->n;
+        f = &c->e[c->n++];
+        *f = (struct centry){.flow = p->flow};
+    }
+    /* the way it came (for the CNMs' way back) */
     f->cpath = p->lb.path;
     f->chop = p->lb.path == PATH_NONE ? 0 : (uint8_t)(p->lb.path_hop - 1);
     if (f->n_sent >= c->n)
         return; /* already told this n */
     f->n_sent = c->n;
-    cnm_send(s, sw, par, p->flow, CNM_CONGESTED, c->n, lb_port_rate(s, port));
+    cnm_send(s, sw, par, f, CNM_CONGESTED, c->n, lb_port_rate(s, port), port);
 }
 
 /* After a dequeue at a congested port: below K again releases its flows. */
@@ -412,14 +457,8 @@ static void release_check(struct sim *s, struct lb_switch *sw, const struct flb_
     struct cpoint *c = &fs->cp[port - sw->port0];
     if (!c->congested || lb_port_queue_bytes(s, port, c->q) >= c->k)
         return;
-    for (uint32_t i = 0; i < c->n; i++) {
-        struct flb_flow *f = lb_flow_state(s, c->flows[i]);
-        if (f->cport == port + 1) {
-            f->cport = 0;
-            f->n_sent = 0;
-            cnm_send(s, sw, par, c->flows[i], CNM_RELEASE, c->n, lb_port_rate(s, port));
-        }
-    }
+    for (uint32_t i = 0; i < c->n; i++)
+        cnm_send(s, sw, par, &c->e[i], CNM_RELEASE, c->n, lb_port_rate(s, port), port);
     c->n = 0;
     c->congested = false;
 }
@@ -443,12 +482,18 @@ static uint32_t iso_need(const struct flb_par *par, const struct flb_sw *fs)
 /* Make the isolated units match the table; `hint` is a unit to isolate first
  * (where the reporting flow's last packet went), UINT32_MAX for none; further
  * ones are the units of row r's paths (the reporting flow's destination; any
- * unit without one) whose first hop holds the most bytes. */
-static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t hint, const struct frow *r)
+ * unit without one) whose first hop holds the most bytes. Units beyond the
+ * need are released only by the periodic check (`release`) or once the table
+ * is empty (sec. 3.2: "FLB periodically checks the isolation table to
+ * recalculate the required number of isolation paths, releasing one or more
+ * paths as necessary. Once the isolation table is empty, all isolation paths
+ * are released"), not at each non-congestion CNM. */
+static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par *par, uint32_t hint, const struct frow *r,
+                       bool release)
 {
     struct flb_sw *fs = sw->st;
     uint32_t need = iso_need(par, fs);
-    while (fs->n_iso > need)
+    while ((release || !fs->ncf) && fs->n_iso > need)
         fs->kiso[fs->iso_stack[--fs->n_iso]] = false;
     while (fs->n_iso < need) {
         uint32_t pick = UINT32_MAX;
@@ -475,12 +520,12 @@ static void iso_update(struct sim *s, struct lb_switch *sw, const struct flb_par
 }
 
 /* Is the flow in this switch's isolation table? Its `congested` flag alone
- * can say so wrongly: a queue pair's next message takes over the balancer's
- * per-flow state (transport.c qp_carry_over), flag and index included, while
- * the table holds the earlier message's id (which the periodic check
- * releases); a RELEASE for the new one then dropped another flow's entry,
- * and with the table empty ran its count below zero (a crash, seen in
- * experiments/rail-lb's MoE all-to-all). */
+ * could say so wrongly when a queue pair's next message took over the
+ * balancer's per-flow state (transport.c qp_carry_over), flag and index
+ * included, while the table held the earlier message's id: a RELEASE for the
+ * new one then dropped another flow's entry, and with the table empty ran its
+ * count below zero (a crash, seen in experiments/rail-lb's MoE all-to-all).
+ * flb_qp_next now clears the copy; this stays as the table's own check. */
 static bool in_table(const struct flb_sw *fs, const struct flb_flow *f, uint32_t flow)
 {
     return f->congested && f->ci < fs->ncf && fs->cflows[f->ci] == flow;
@@ -490,6 +535,7 @@ static bool in_table(const struct flb_sw *fs, const struct flb_flow *f, uint32_t
 static void iso_drop(struct sim *s, struct flb_sw *fs, uint32_t flow)
 {
     struct flb_flow *f = lb_flow_state(s, flow);
+    f->ncps = 0;
     if (!in_table(fs, f, flow)) {
         f->congested = false;
         return;
@@ -523,7 +569,7 @@ static void iso_add(struct sim *s, struct lb_switch *sw, const struct flb_par *p
     struct frow *r = to_row(s, fs, (uint32_t)sw->edge, lb_host_edge(s, cc_flow(s, flow)->dst));
     if (f->live && f->path < r->pt.n)
         hint = r->e[f->path].key;
-    iso_update(s, sw, par, hint, r);
+    iso_update(s, sw, par, hint, r, false);
     if (sw->timer_at[TIMER_ISO] < 0 || sw->timer_at[TIMER_ISO] <= now)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout);
 }
@@ -737,26 +783,58 @@ static void flb_ctrl(struct sim *s, struct lb_switch *sw, const void *par_, stru
     if (flow >= lb_flow_count(s) || !fs->tab.to)
         return;
     uint64_t rate = p->aux / (n ? n : 1);
-    ((struct flb_flow *)lb_flow_state(s, flow))->cnm_in = p->in_port + 1;
+    struct flb_flow *f = lb_flow_state(s, flow);
+    f->cnm_in = p->in_port + 1;
+    uint32_t cp, i;
+    memcpy(&cp, p->lb.b + 4, sizeof cp);
+    for (i = 0; i < f->ncps && f->cps[i] != cp; i++)
+        ;
     /* a flow to a host of this same switch takes no uplink: nothing to isolate */
     bool local = lb_host_edge(s, cc_flow(s, flow)->dst) == (uint32_t)sw->edge;
     if (p->lb.proto == CNM_CONGESTED) {
+        if (i == f->ncps && f->ncps < CPS)
+            f->cps[f->ncps++] = cp;
         if (!local)
             iso_add(s, sw, par, flow, rate);
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_CONGESTED, n, p->aux);
     } else if (p->lb.proto == CNM_RELEASE) {
+        if (i < f->ncps)
+            f->cps[i] = f->cps[--f->ncps];
+        if (f->ncps)
+            return; /* still congested at another point: released when the last one releases it */
         if (!local) {
             iso_drop(s, fs, flow);
-            iso_update(s, sw, par, UINT32_MAX, NULL);
+            iso_update(s, sw, par, UINT32_MAX, NULL, false); /* paths wait for the periodic check */
         }
         if (fs->notify)
             notify_host(s, sw, flow, FLBRC_RELEASE, n, p->aux);
     }
 }
 
+/* A queue pair's next message (lb_ops.on_qp_next) keeps its predecessor's
+ * path and timing at the source edge (Algorithm 1 sees one flow), not its
+ * congestion: the isolation table and the congestion points' flow tables
+ * name the predecessor, whose releases (or the table's timeout) end those
+ * entries, and the new message is congested once a congestion point reports
+ * it. (Copied, the flag put the new message on isolated paths with no entry
+ * of its own that a release could clear.) */
+static void flb_qp_next(struct sim *s, const void *par, uint32_t prev, uint32_t flow)
+{
+    (void)par;
+    (void)prev;
+    struct flb_flow *f = lb_flow_state(s, flow);
+    f->congested = false;
+    f->ci = 0;
+    f->crate = 0;
+    f->ct = 0;
+    f->ncps = 0;
+    f->cnm_in = 0;
+}
+
 /* The periodic check of the isolation table (entries not refreshed within
- * iso_timeout are released); it runs only while the table has entries. */
+ * iso_timeout are released, and the isolated paths recalculated); it runs
+ * only while the table has entries. */
 static void flb_timer(struct sim *s, struct lb_switch *sw, const void *par_, int kind)
 {
     const struct flb_par *par = par_;
@@ -771,7 +849,7 @@ static void flb_timer(struct sim *s, struct lb_switch *sw, const void *par_, int
         else
             i++;
     }
-    iso_update(s, sw, par, UINT32_MAX, NULL);
+    iso_update(s, sw, par, UINT32_MAX, NULL, true);
     if (fs->ncf)
         lb_timer_set(s, sw, TIMER_ISO, now + par->iso_timeout / 4);
 }
@@ -784,8 +862,6 @@ const struct lb_ops lb_flb = {
     .node_state_size = sizeof(struct flb_sw),
     .flow_state_size = sizeof(struct flb_flow),
     .all_packets = true,
-    .serial_only = "lb.scheme = flb runs on one thread only: each flow keeps one record of where it last met congestion, "
-                   "which every switch on its path reads and writes (choose another lb.scheme to run on threads)",
     .init = flb_init,
     .on_arrival = flb_arrival,
     .choose = flb_choose,
@@ -793,6 +869,7 @@ const struct lb_ops lb_flb = {
     .on_dequeue = flb_dequeue,
     .on_timer = flb_timer,
     .on_ctrl = flb_ctrl,
+    .on_qp_next = flb_qp_next,
 };
 
 /* ---------------------------------------------------------------- for tests (lb/flb.h) */

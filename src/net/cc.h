@@ -76,7 +76,9 @@ struct cc_ops {
     void (*on_timer)(struct sim *s, struct qp *qp, void *st, const void *par, int kind);
     /* Bit k set: timer kind k runs at the receiver (PCN's CNP period), not
      * at the sender; the partition report counts its events there
-     * (docs/parallel.md). */
+     * (docs/parallel.md). It fires after the sender completed too (the
+     * receiver cannot know that in time): the scheme ends it by not setting
+     * it again, and while it is set the run does not end. */
     uint8_t rx_timers;
     /* Per-flow state of the receiver's side (zeroed bytes, apart from
      * state_size's record): on_rx_data and the rx_timers get it as `st`, the

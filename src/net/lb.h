@@ -112,6 +112,10 @@ struct lb_ops {
     /* A PKT_CTRL addressed to this switch (p->lb.to_node), p->in_port the port it came in by
      * (UINT32_MAX if sent by this switch itself); freed after the call. */
     void (*on_ctrl)(struct sim *s, struct lb_switch *sw, const void *par, struct pkt *p);
+    /* Flow `flow` starts as the next message of `prev`'s queue pair (SIM_DEP_QP), at
+     * its sender: its per-flow state is a copy of prev's (transport.c qp_carry_over).
+     * A scheme undoes here what belonged to prev's message alone. NULL: keep the copy. */
+    void (*on_qp_next)(struct sim *s, const void *par, uint32_t prev, uint32_t flow);
 
     /* ---- the host side (sender NIC); `h` is the sending host's record */
     size_t host_state_size; /* per host, zeroed, at h->st */

@@ -323,6 +323,7 @@ struct sim {
     uint32_t n_starts;         /* entries in start_order: n_flows, or a partition's own flows (net/shard.c) */
     uint32_t next_start;       /* cursor into start_order */
     uint32_t n_src;            /* flows whose source is here: n_flows, or a partition's (net/shard.c) */
+    uint32_t rx_armed;         /* receivers' timers armed here (cc_ops.rx_timers): they keep the run going */
     struct par *par;           /* a parallel run's model side (net/shard.c, over engine/); NULL in the serial loop */
     bool is_shard;             /* this sim is one partition of a parallel run (net/shard.c) */
     const uint32_t *port_peer; /* ...then each port's peer, and where the packets on its link wait */

@@ -12,11 +12,24 @@ simtime_t cc_now(const struct sim *s) { return s->now; }
 
 uint32_t cc_mtu(const struct sim *s) { return s->p.mtu; }
 
-void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at) { timer_set(s, qp, kind, at); }
+/* A receiver's timer (cc_ops.rx_timers) armed counts in s->rx_armed, which
+ * keeps the run (or its partition) from ending while it is (sim.c all_done). */
+static inline bool rx_timer(const struct sim *s, int kind)
+{
+    return s->slot[0].ops && s->slot[0].ops->rx_timers >> kind & 1; /* (no ops: a test's bare sim) */
+}
+
+void cc_timer_set(struct sim *s, struct qp *qp, int kind, simtime_t at)
+{
+    if (__builtin_expect(rx_timer(s, kind), 0) && qp->timer_at[kind] < 0)
+        s->rx_armed++;
+    timer_set(s, qp, kind, at);
+}
 
 void cc_timer_cancel(struct sim *s, struct qp *qp, int kind)
 {
-    (void)s;
+    if (__builtin_expect(rx_timer(s, kind), 0) && qp->timer_at[kind] >= 0)
+        s->rx_armed--;
     qp->timer_at[kind] = -1;
 }
 

@@ -190,11 +190,13 @@ static __attribute__((noinline, cold)) void rare_event(struct sim *s, unsigned k
 }
 
 /* Its flows (those whose source is here: all of them in the serial loop,
- * sim_start) done, its starts made, none of its packets in use: the serial
- * run's end, and a partition's quiet (sim_run_window). */
+ * sim_start) done, its starts made, none of its packets in use and no
+ * receiver's timer armed here (PCN's NP, which ends on its own evidence: it
+ * may still send a CNP after its sender completed): the serial run's end, and
+ * a partition's quiet (sim_run_window). */
 static inline bool all_done(const struct sim *s)
 {
-    return s->c.flows_completed == s->n_src && s->next_start == s->n_starts && s->pool.in_use == 0;
+    return s->c.flows_completed == s->n_src && s->next_start == s->n_starts && s->pool.in_use == 0 && !s->rx_armed;
 }
 
 /* shard: a parallel run's partition (sim_run_window), a constant, so the serial loop
@@ -278,7 +280,11 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
         }
         int kind = (int)ev_kind(ev) - EV_TIMER0;
         struct qp *f = &s->flows[id];
-        if (f->state != FLOW_ACTIVE || f->timer_ev[kind] != s->now)
+        /* A receiver's timer (cc_ops.rx_timers) ends where its scheme says, not
+         * when the sender completes: its receiver cannot see that in time
+         * (docs/parallel.md, PCN) */
+        bool rx = s->slot[0].ops->rx_timers >> kind & 1;
+        if ((f->state != FLOW_ACTIVE && !rx) || f->timer_ev[kind] != s->now)
             break; /* the flow is done, or an earlier entry superseded this one */
         f->timer_ev[kind] = -1;
         simtime_t want = f->timer_at[kind];
@@ -290,13 +296,12 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *s, const 
             break;
         }
         f->timer_at[kind] = -1;
-        lazy_before(s, kind < CC_TIMERS && s->slot[0].ops->rx_timers >> kind & 1 ? f->dst : f->src, s->now, ev->handle);
+        s->rx_armed -= rx;
+        lazy_before(s, rx ? f->dst : f->src, s->now, ev->handle);
         if (kind == TIMER_RTO)
             rto_fire(s, f);
         else if (s->slot[0].ops->on_timer) /* the CC's timers (companions have none), the receiver's with its record */
-            s->slot[0].ops->on_timer(s, f,
-                                     s->slot[0].ops->rx_timers >> kind & 1 ? slot_rx_state(&s->slot[0], id)
-                                                                           : sim_cc_state(s, id),
+            s->slot[0].ops->on_timer(s, f, rx ? slot_rx_state(&s->slot[0], id) : sim_cc_state(s, id),
                                      s->slot[0].par, kind);
         break;
     }

@@ -480,6 +480,8 @@ static void qp_carry_over(struct sim *s, struct qp *f, const struct qp *prev)
     if (s->lb_fstride)
         memcpy(s->lb_fstate + (size_t)f->id * s->lb_fstride, s->lb_fstate + (size_t)prev->id * s->lb_fstride,
                s->lb_fstride);
+    if (s->lb->on_qp_next)
+        s->lb->on_qp_next(s, s->lb_par, prev->id, f->id);
     f->rate = prev->rate;
     f->win = prev->win;
     f->lb_out = prev->lb_out;

@@ -722,6 +722,10 @@ static int build_flows(struct scenario *sc, const struct topo *t, uint64_t *max_
         f->ideal_fct = pair_rtt + tx_time(f->size + HDR_DATA * npkts, pi.bw);
         f->nack_timer = 0;
         f->rcv_done = T_NEVER;
+        /* no timer set: flow_start says so again at the sender, but a receiver's timer
+         * (cc_ops.rx_timers) in another MPI rank's process never sees that start */
+        for (int k = 0; k <= CC_TIMERS; k++)
+            f->timer_at[k] = f->timer_ev[k] = -1;
     }
     if (nvs_setup(s, t->gpus_per_server, t->nvlink, t->nvlink_delay) < 0) /* GPU servers: flows inside one over its NVSwitch */
         return errf(e, "too large to simulate: %u flows inside GPU servers' NVSwitches need 2 event ids each (28 bits)",
