@@ -50,19 +50,28 @@ static void on_done(void *ctx, const struct sim *s, const struct qp *f)
     }
 }
 
-static void run_pair(const char *wake, struct seen *w, struct qp *a, struct qp *b)
+/* Host 0 sends A (to host 1, a_bytes) and B (to host 2, b_bytes) through one
+ * switch, under nic_wake = wake and the [transport] lines `extra`; the CC
+ * slot runs cc. */
+static void setup_pair(struct run *r, const char *wake, const char *extra, uint64_t a_bytes, uint64_t b_bytes,
+                       const struct cc_ops *cc)
 {
     char ini[512];
     snprintf(ini, sizeof ini,
              "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 3\n"
-             "[transport]\ncc = none\nwindow = 1000B\nnic_wake = %s\n[traffic]\npattern = none\n",
-             wake);
+             "[transport]\ncc = none\n%snic_wake = %s\n[traffic]\npattern = none\n",
+             extra, wake);
+    run_setup(r, ini);
+    run_add_flow(r, 0, 1, a_bytes, 0);
+    run_add_flow(r, 0, 2, b_bytes, 0);
+    run_build(r);
+    r->sc.sim.slot[0].ops = cc;
+}
+
+static void run_pair(const char *wake, struct seen *w, struct qp *a, struct qp *b)
+{
     struct run r;
-    run_setup(&r, ini);
-    run_add_flow(&r, 0, 1, 100000, 0);  /* A: 100 packets */
-    run_add_flow(&r, 0, 2, 2000000, 0); /* B: outlasts A in both modes */
-    run_build(&r);
-    r.sc.sim.slot[0].ops = &cc_pace;
+    setup_pair(&r, wake, "window = 1000B\n", 100000, 2000000, &cc_pace); /* A: 100 packets; B outlasts A in both modes */
     *w = (struct seen){0};
     r.sc.sim.hooks.ctx = w;
     r.sc.sim.hooks.flow_done = on_done;
@@ -144,17 +153,8 @@ static const struct cc_ops cc_pace_both = {.name = "test-pace-both", .help = "",
 
 static struct qp run_sent(const char *wake, struct qp *a)
 {
-    char ini[512];
-    snprintf(ini, sizeof ini,
-             "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 3\n"
-             "[transport]\ncc = none\nnic_wake = %s\n[traffic]\npattern = none\n",
-             wake);
     struct run r;
-    run_setup(&r, ini);
-    run_add_flow(&r, 0, 1, 10000, 0);  /* A: 10 packets */
-    run_add_flow(&r, 0, 2, 200000, 0); /* B */
-    run_build(&r);
-    r.sc.sim.slot[0].ops = &cc_pace_both;
+    setup_pair(&r, wake, "", 10000, 200000, &cc_pace_both); /* A: 10 packets */
     sim_run(&r.sc.sim);
     run_check_invariants(&r);
     *a = r.sc.sim.flows[0];
