@@ -98,20 +98,41 @@ for ro in simai rail; do
 done
 
 # 3c. SimAI's flows (MockNcclGroup): each ring flow a new queue pair whose one prerequisite is the flow its
-#     data came in on (r), so a GPU's successive steps to one peer can be in flight together; simai.qp =
-#     channel chains a channel's messages to a peer on one queue pair (q), as pattern = collective does.
+#     data came in on, met when that flow completes (its sender has the last ACK: ns-3-alibabacloud's
+#     QpComplete is what tells SimAI's receiver), so a GPU's successive steps to one peer can be in flight
+#     together; simai.qp = channel chains a channel's messages to a peer on one queue pair (q) and starts a
+#     step when its data arrived (r), as pattern = collective does.
 for qp in flow channel; do
     if "$BIN" flows "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" \
-        --set simai.qp=$qp >"$TMP/flows_$qp.txt" 2>"$TMP/flows_$qp.err"; then
-        r=$(awk 'NR > 1 && NF == 7 && $7 != "-" { n++; if ($7 ~ /^[0-9]+r(\+|$)/) one_r++; if ($7 ~ /q/) q++ } END { print n, one_r + 0, q + 0 }' "$TMP/flows_$qp.txt")
-        # 8 rings x 16 GPUs x 29 steps after the first
-        want="3712 3712 0"; [ $qp = channel ] && want="3712 0 3712"
-        [ "$r" = "$want" ] && ok "qp $qp: (flows with prerequisites, with only their data's, with a queue pair's) = $r" ||
+        --set simai.qp=$qp --set simai.send_lat=3us >"$TMP/flows_$qp.txt" 2>"$TMP/flows_$qp.err"; then
+        r=$(awk 'NR > 1 && NF == 7 && $7 != "-" { n++; if ($7 ~ /^[0-9]+(\+|$)/) one++; if ($7 ~ /r/) r++; if ($7 ~ /q/) q++ }
+            END { print n, one + 0, r + 0, q + 0 }' "$TMP/flows_$qp.txt")
+        # 8 rings x 16 GPUs x 29 steps after the first: (with prerequisites, only one completion, r, q)
+        want="3712 3712 0 0"; [ $qp = channel ] && want="3712 0 3712 3712"
+        [ "$r" = "$want" ] && ok "qp $qp: (flows with prerequisites, with only one completion, with data's, with a queue pair's) = $r" ||
             bad "qp $qp" "'$r', want '$want'"
     else
         bad "qp $qp" "exit $?: $(cat "$TMP/flows_$qp.err")"
     fi
 done
+# ...and each such flow starts AS_SEND_LAT (3 us) + SimAI's endpoint-delay (10 ns) after its parent completed
+if run tp16_lat "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" --set simai.send_lat=3us; then
+    r=$(awk 'NR == FNR { if (FNR > 1 && $7 ~ /^[0-9]+\+/) { split($7, a, "+"); par[FNR - 2] = a[1] } next }
+        { split($0, f, ","); if (FNR > 1) { st[f[1]] = f[5]; fin[f[1]] = f[6] } }
+        END { for (i in par) { n++; if (st[i] - fin[par[i]] == 3010) k++ } print n, k + 0 }' "$TMP/flows_flow.txt" "$TMP/tp16_lat/fct.csv")
+    [ "$r" = "3712 3712" ] && ok "qp flow: every ring step starts 3.010 us after its parent completed ($r)" ||
+        bad "qp flow" "(flows, started 3010 ns after the parent's completion) = '$r'"
+    # SimAI's Total time is when its GPU 0 has finished (its report runs there), not the last GPU: GPU 0's
+    # last flow (NIC host 0 or NVLink host 27) + the 2 ns of ig and wg compute after it
+    r=$(awk -F, 'NR > 1 { if ($6 > m) m = $6; if (($2 == 0 || $3 == 0 || $2 == 27 || $3 == 27) && $6 > m0) m0 = $6 }
+        END { printf "%.3f %.3f", (m0 + 2) / 1000, m / 1000 }' "$TMP/tp16_lat/fct.csv")
+    t=$(e2e tp16_lat "total exposed comm" | cut -d, -f6)
+    echo "$r $t" | awk '{ exit !($3 == $1 && $1 < $2) }' &&
+        ok "tp16: Total time $t us = GPU 0's end, before the job's last flow (GPU 0 +2 ns, last: $r)" ||
+        bad "tp16 total" "total $t, (GPU 0's end, last flow) = $r"
+else
+    bad "tp16_lat" "exit $?: $(cat "$TMP/tp16_lat.err")"
+fi
 
 # 4. Bad inputs: FILE:LINE and exit 2.
 W="HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 8"

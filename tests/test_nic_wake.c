@@ -13,7 +13,8 @@
  * Setup: host 0 sends A (0 -> 1, stop-and-wait: a window of one packet) and
  * B (0 -> 2, no window, paced at 10 Gbps by the test's CC) through one
  * switch. Under exact, B keeps its pace whatever A does; under ns3, B sends
- * one packet per A ACK while A lives, then its pace again. */
+ * one packet per A ACK while A lives, then its pace again. simai (SimAI's
+ * ns-3-alibabacloud) also counts QPs with no data left: test_paced_qp_beside_sent_qp. */
 #include "testutil.h"
 #include <stdio.h>
 #include "ccfix.h"
@@ -49,19 +50,28 @@ static void on_done(void *ctx, const struct sim *s, const struct qp *f)
     }
 }
 
-static void run_pair(const char *wake, struct seen *w, struct qp *a, struct qp *b)
+/* Host 0 sends A (to host 1, a_bytes) and B (to host 2, b_bytes) through one
+ * switch, under nic_wake = wake and the [transport] lines `extra`; the CC
+ * slot runs cc. */
+static void setup_pair(struct run *r, const char *wake, const char *extra, uint64_t a_bytes, uint64_t b_bytes,
+                       const struct cc_ops *cc)
 {
     char ini[512];
     snprintf(ini, sizeof ini,
              "[topology]\ntype = leafspine\nleaves = 1\nspines = 1\nhosts_per_leaf = 3\n"
-             "[transport]\ncc = none\nwindow = 1000B\nnic_wake = %s\n[traffic]\npattern = none\n",
-             wake);
+             "[transport]\ncc = none\n%snic_wake = %s\n[traffic]\npattern = none\n",
+             extra, wake);
+    run_setup(r, ini);
+    run_add_flow(r, 0, 1, a_bytes, 0);
+    run_add_flow(r, 0, 2, b_bytes, 0);
+    run_build(r);
+    r->sc.sim.slot[0].ops = cc;
+}
+
+static void run_pair(const char *wake, struct seen *w, struct qp *a, struct qp *b)
+{
     struct run r;
-    run_setup(&r, ini);
-    run_add_flow(&r, 0, 1, 100000, 0);  /* A: 100 packets */
-    run_add_flow(&r, 0, 2, 2000000, 0); /* B: outlasts A in both modes */
-    run_build(&r);
-    r.sc.sim.slot[0].ops = &cc_pace;
+    setup_pair(&r, wake, "window = 1000B\n", 100000, 2000000, &cc_pace); /* A: 100 packets; B outlasts A in both modes */
     *w = (struct seen){0};
     r.sc.sim.hooks.ctx = w;
     r.sc.sim.hooks.flow_done = on_done;
@@ -125,11 +135,57 @@ static void test_rate_change_wake(void **st)
     }
 }
 
+/* simai: as SimAI's ns-3-alibabacloud, whose DequeueAndTransmit counts every
+ * QP still on the NIC, also one that has sent all its data and waits for the
+ * ACKs. Host 0 sends A (0 -> 1, 10 packets, no window: all sent within a
+ * microsecond) and B (0 -> 2, paced at 10 Gbps). Once A's last packet is out,
+ * its m_nextAvail is past: under ns3 B keeps its pace, under simai B's next
+ * packet waits for A's first ACK, a round trip after A started. */
+static void pace_both_init(struct sim *s, struct qp *qp, void *st, const void *par)
+{
+    (void)s, (void)st, (void)par;
+    qp->win = 0;
+    if (qp->id == 1)
+        qp->rate = G10;
+}
+
+static const struct cc_ops cc_pace_both = {.name = "test-pace-both", .help = "", .params = pace_params, .init = pace_both_init};
+
+static struct qp run_sent(const char *wake, struct qp *a)
+{
+    struct run r;
+    setup_pair(&r, wake, "", 10000, 200000, &cc_pace_both); /* A: 10 packets */
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    *a = r.sc.sim.flows[0];
+    struct qp b = r.sc.sim.flows[1];
+    run_free(&r);
+    return b;
+}
+
+static void test_paced_qp_beside_sent_qp(void **st)
+{
+    (void)st;
+    struct qp an, as;
+    struct qp bn = run_sent("ns3", &an), bs = run_sent("simai", &as);
+    simtime_t pace = tx_time(1048, G10), line = tx_time(1048, G100);
+    print_message("ns3:   A done %.3f us, B gaps %.1f-%.1f ns\n", an.finish / 1e6, bn.gap_min / 1e3, bn.gap_max / 1e3);
+    print_message("simai: A done %.3f us, B gaps %.1f-%.1f ns\n", as.finish / 1e6, bs.gap_min / 1e3, bs.gap_max / 1e3);
+    assert_int_equal(an.finish, as.finish); /* A itself is not held */
+    /* ns3: B never waits beyond its pace, except behind one A packet */
+    assert_true(bn.gap_min >= pace && bn.gap_max <= pace + line);
+    /* simai: one gap of B lasts until A's first ACK: more than twice its pace, less than A's life */
+    assert_true(bs.gap_max > 2 * pace && bs.gap_max < as.finish);
+    assert_int_equal(bs.gap_min, pace);
+    assert_true(bs.finish > bn.finish);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paced_qp_beside_window_bound_qp),
         cmocka_unit_test(test_rate_change_wake),
+        cmocka_unit_test(test_paced_qp_beside_sent_qp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

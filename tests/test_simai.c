@@ -95,6 +95,11 @@ static void test_defaults_and_none(void **st)
     assert_int_equal(w.layers[0].c[SIMAI_WG].type, SIMAI_REDUCESCATTER);
     assert_int_equal(w.layers[0].c[SIMAI_WG].group, SIMAI_G_DP_EP);
     simai_free(&w);
+    /* pp_comm is also read without its colon, as SimAI's header writers spell it */
+    assert_int_equal(simai_parse(&w, "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 pp: 2 pp_comm 4096 "
+                                     "all_gpus: 16\n1\n" LAYER, "c.txt", &e), 0);
+    assert_int_equal(w.pp_comm, 4096);
+    simai_free(&w);
 }
 
 static void expect_group(const struct simai_workload *w, int g, uint32_t r, const uint32_t *want, uint32_t n)
@@ -173,6 +178,13 @@ static void test_bad_lines(void **st)
          "b.txt:1: pp_comm:: bad value 'z'"},
         {"HYBRID_TRANSFORMER model_parallel_NPU_group: 8 all_gpus: 8 ga:\n1\n" LAYER, "b.txt:1: ga: needs a value"},
         {"HYBRID_TRANSFORMER model_parallel_NPU_group: 8 all_gpus: 12\n1\n" LAYER, "b.txt:1: all_gpus 12 is not a multiple"},
+        {"HYBRID_TRANSFORMER model_parallel_NPU_group: 8 all_gpus: 8 checkpoints: 2 0 1\n1\n" LAYER,
+         "b.txt:1: checkpoints: 2: activation recomputation"},
+        {"HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 all_gpus: 8 checkpoint_initiates: 1 0\n1\n" LAYER,
+         "b.txt:1: checkpoint_initiates: 1: activation recomputation"},
+        {"HYBRID_TRANSFORMER model_parallel_NPU_group: 8 all_gpus: 8 " /* 65 fields */
+         "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h\n1\n" LAYER,
+         "b.txt:1: the header has 65 fields"},
         {"HYBRID_TRANSFORMER model_parallel_NPU_group: 8 all_gpus: 8 pp: 2\n1\n" LAYER,
          "b.txt:1: all_gpus 8 is not a multiple of model_parallel_NPU_group x pp = 16"},
         {"HYBRID_TRANSFORMER model_parallel_NPU_group: 2 ep: 3 all_gpus: 8\n1\n" LAYER, "b.txt:1: ep 3 does not divide"},
@@ -183,6 +195,7 @@ static void test_bad_lines(void **st)
         {HDR "1\nl -1 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0\n", "b.txt:3: 11 fields, expected 12"},
         {HDR "1\nl -1 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1 1\n", "b.txt:3: 13 fields, expected 12"},
         {HDR "1\nl y 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1\n", "b.txt:3: depen 'y'"},
+        {HDR "1\nl 1x 10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1\n", "b.txt:3: depen '1x'"},
         {HDR "1\nl -1 -10 ALLREDUCE 4096 1 NONE 0 1 NONE 0 1\n", "b.txt:3: fwd_compute '-10'"},
         {HDR "1\nl -1 10 ALLREDUCE_TP 4096 1 NONE 0 1 NONE 0 1\n", "b.txt:3: fwd_type 'ALLREDUCE_TP'"},
         {HDR "1\nl -1 10 ALLREDUCE 4k 1 NONE 0 1 NONE 0 1\n", "b.txt:3: fwd_size '4k'"},

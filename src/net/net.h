@@ -172,6 +172,7 @@ struct sim_params {
     simtime_t flowlet_gap;    /* statistics: fct.csv's flowlets column */
     bool ns3_timing;      /* serialisation and pacing truncated to whole ns, as ns-3 does */
     bool nic_wake_ns3;    /* NIC wake-ups as ns-3's QbbNetDevice schedules them (nic.c) */
+    bool nic_wake_sent;   /* ...and, as ns-3-alibabacloud's, counting QPs whose data is all sent */
     simtime_t stop;       /* 0 = none */
 };
 

@@ -159,8 +159,8 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
         struct qp *f = &s->flows[nic->qps[idx]];
         /* IRN retransmits holes first, whatever the window (they are already in flight) */
         uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
-        if ((seq != UINT64_MAX || f->snd_nxt < f->size) && f->next_avail < due)
-            due = f->next_avail; /* nic_wake = ns3: window-bound and paused QPs count too */
+        if ((seq != UINT64_MAX || f->snd_nxt < f->size || s->p.nic_wake_sent) && f->next_avail < due)
+            due = f->next_avail; /* nic_wake = ns3: window-bound and paused QPs count too; simai: and sent ones */
         if (seq == UINT64_MAX) {
             if (f->snd_nxt >= f->size || qp_win_bound(s, f))
                 continue;
@@ -192,7 +192,12 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
          * the earliest m_nextAvail of every QP with data left, and not at all
          * if that time is not in the future: a window-bound (or paused) QP
          * whose turn has come leaves the paced ones to the next ACK or
-         * transmission end. (A scheme's hold, which ns-3 lacks, keeps its own.) */
+         * transmission end. (A scheme's hold, which ns-3 lacks, keeps its own.)
+         * nic_wake = simai: SimAI's ns-3-alibabacloud (c2bfbf4) dropped the
+         * loop's skip of QPs with no bytes left, so a QP that has sent all
+         * its data and waits for the ACKs (it leaves the NIC when they are
+         * in) counts with its last m_nextAvail, usually past: the paced QPs
+         * beside it then wait for the next ACK, CNP or new QP. */
         if (nic->wake_at != T_NEVER && nic->wake_at >= s->now)
             return NULL;
         if (due > s->now && due != T_NEVER)

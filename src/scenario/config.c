@@ -102,7 +102,7 @@ static const struct param transport_head[] = {
     {"ooo_window", P_INT, F(cfg_transport, ooo_window), "64", "reorder = bitmap: packets beyond the next expected one the receiver takes (MP-RDMA's L, 64 as its public simulators), beyond dropped and NACKed; 0 = auto: 64 doubled until it holds the largest BDP (cc.mprdma.profile = bdp)", NULL, 0, 65536},
     PARAM_END};
 static const struct param transport_tail[] = {
-    {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},
+    {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs; simai = as SimAI's ns-3-alibabacloud, which also counts QPs that have sent all their data and wait for its ACKs, so a paced QP beside one of those waits for the next ACK too (a SimAI.conf sets it)", NIC_WAKE_CHOICES, 0, 0},
     PARAM_END};
 #define NROWS(t) (sizeof t / sizeof *t - 1)
 static struct param transport_params[NROWS(transport_head) + CC_COMPANIONS_MAX + NROWS(transport_tail) + 1];
@@ -190,8 +190,9 @@ static const struct param simai_params[] = {
     {"conf", P_STR, F(cfg_simai, conf), "", "a SimAI.conf (ns-3-alibabacloud's network config): its keys are applied where this key is set, so keys set after it override it (docs/simai.md lists which are read, warned about and ignored)", NULL, 0, 0},
     {"channels", P_INT, F(cfg_simai, channels), "0", "pattern=simai: rings (channels) of a ring collective whose GPUs fill several servers alike, each ring entering and leaving a server on one rail (NCCL-like), the bytes split evenly; 0 = the GPUs per server in it; 1 = one ring", NULL, 0, 64},
     {"ring_order", P_ENUM, F(cfg_simai, ring_order), "simai", "pattern=simai, rings across servers: simai = SimAI's order (every server visited alike: ring c leaves a server from GPU c-1, enters the next at GPU c, another rail); rail = every other server reversed, so a ring leaves and enters on one rail (NCCL on rail-optimised fabrics)", SIMAI_RING_CHOICES, 0, 0},
-    {"qp", P_ENUM, F(cfg_simai, qp), "flow", "pattern=simai: flow = every flow a new queue pair that starts when its data is there, so a GPU's successive ring steps to one peer can be in flight together (SimAI's MockNccl flows); channel = one queue pair per channel and peer, its messages back to back (NCCL, and pattern=collective)", SIMAI_QP_CHOICES, 0, 0},
+    {"qp", P_ENUM, F(cfg_simai, qp), "flow", "pattern=simai: flow = every flow a new queue pair that starts when the flow its data came in on has completed (its sender has the last ACK, as SimAI's frontend notifies the receiver), so a GPU's successive ring steps to one peer can be in flight together (SimAI's MockNccl flows); channel = one queue pair per channel and peer, its messages back to back (NCCL, and pattern=collective), each step starting when its data arrived", SIMAI_QP_CHOICES, 0, 0},
     {"send_lat", P_TIME, F(cfg_simai, send_lat), "0", "pattern=simai: delay before every flow of the job, SimAI's AS_SEND_LAT (its docs: 6us)", NULL, 0, 1e15},
+    {"endpoint_delay", P_TIME, F(cfg_simai, endpoint_delay), "10ns", "pattern=simai: a further delay before every flow of the job, SimAI's system-layer endpoint-delay (Sys communication_delay: 10 ns unless a SimAI system config sets endpoint-delay)", NULL, 0, 1e15},
     PARAM_END};
 
 const struct cfg_section cfg_sections[] = {

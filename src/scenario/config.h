@@ -23,8 +23,8 @@ enum reorder_mode { REORDER_GBN, REORDER_BUFFER, REORDER_BITMAP };
  * SwitchNode::AckHighPrio, so its switches queue ACKs with the data) */
 enum ack_prio { ACK_PRIO_OFF, ACK_PRIO_ON, ACK_PRIO_NIC };
 #define ACK_PRIO_CHOICES "off|on|nic"
-enum nic_wake { NIC_WAKE_EXACT, NIC_WAKE_NS3 };
-#define NIC_WAKE_CHOICES "exact|ns3"
+enum nic_wake { NIC_WAKE_EXACT, NIC_WAKE_NS3, NIC_WAKE_SIMAI };
+#define NIC_WAKE_CHOICES "exact|ns3|simai"
 enum traffic_pattern { TRAFFIC_POISSON, TRAFFIC_FILE, TRAFFIC_NONE, TRAFFIC_INCAST, TRAFFIC_PERMUTATION, TRAFFIC_BURST,
                        TRAFFIC_COLLECTIVE, TRAFFIC_SIMAI };
 #define TRAFFIC_CHOICES "poisson|file|none|incast|permutation|burst|collective|simai"
@@ -186,6 +186,7 @@ enum simai_qp { SIMAI_QP_FLOW, SIMAI_QP_CHANNEL };
 struct cfg_simai {
     char conf[PARAM_STR_MAX]; /* SimAI.conf, read where this key is set */
     simtime_t send_lat;       /* SimAI's AS_SEND_LAT: before every flow of a SimAI job */
+    simtime_t endpoint_delay; /* SimAI's system endpoint-delay: also before every flow */
     int64_t channels;         /* rings per collective across servers; 0 = the GPUs per server in it */
     int ring_order;           /* enum simai_ring */
     int qp;                   /* enum simai_qp */

@@ -407,7 +407,7 @@ static int load_ns3(struct config *c, const char *text, const char *fname, bool 
         /* and ns-3's paths: its ECMP indexes next hops in the order its BFS builds */
         cfg_set_key(c, "topology", "next_hop_order", "ns3", fname, false, e) < 0 ||
         /* and its NIC's wake-ups, which slow a paced QP beside a window-bound one */
-        cfg_set_key(c, "transport", "nic_wake", "ns3", fname, false, e) < 0)
+        cfg_set_key(c, "transport", "nic_wake", simai ? "simai" : "ns3", fname, false, e) < 0)
         goto out;
     const char *selected = "none";
     char others[512] = "";

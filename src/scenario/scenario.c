@@ -505,7 +505,8 @@ static void build_params(struct sim *s, const struct config *cfg)
      * (core/eventq.h); ns-3's own insertion order where outputs match ns-3 */
     if (!s->p.ns3_timing)
         evq_order_by_handle(&s->evq);
-    s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3;
+    s->p.nic_wake_ns3 = tp->nic_wake == NIC_WAKE_NS3 || tp->nic_wake == NIC_WAKE_SIMAI;
+    s->p.nic_wake_sent = tp->nic_wake == NIC_WAKE_SIMAI;
     s->dl.timeout = cfg->run.deadlock_timeout;
 }
 

@@ -15,7 +15,10 @@
  * running in the order they finish. algbw = size / total comm in GiB/s
  * (SimAI's GBps = 2^-30), busbw = algbw x 2(n-1)/n (all-reduce) or (n-1)/n.
  * total exposed comm = workload finished - job start - total comp, as SimAI's
- * ns-3 report computes it. Bubble (pipeline) time as SimAI's formula: the
+ * ns-3 report computes it; workload finished = when rank 0 has finished its
+ * last compute and collective, as SimAI reports when its GPU 0 has (other
+ * GPUs may finish later: summary.json's simai_jobs time_us is the job's
+ * span, to its last flow). Bubble (pipeline) time as SimAI's formula: the
  * per-layer fwd+ig exposed comm and all compute of layers not named
  * embedding_layer, x (pp-1)/(ga x vpp); Expose_PP_comm is 0 (SimAI's default
  * pp_overlap_ratio 1 makes it 0). */
@@ -162,6 +165,10 @@ static int write_job(const struct scenario *sc, const struct simai_sched *j, con
         rc = errf(e, "%s: cannot create", path);
         goto out;
     }
+    /* SimAI reports when its GPU 0 has finished (Workload::check_for_sim_end on generator 0, at
+     * Sys::boostedTick()), not when the last GPU has: rank 0's timeline end. Unfinished: the last flow. */
+    if (complete)
+        end = t;
     double total_comp = us(comp_total), total_exposed = us(end - j->start) - total_comp;
     double dp = 0, dpep = 0, tpx = 0, epx = 0, bubble = 0, sum[9] = {0};
     for (uint32_t L = 0; L < nl; L++) {

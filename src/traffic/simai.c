@@ -16,7 +16,9 @@
  * through their NICs. A GPU's first flows of a collective wait for the flows
  * that ended its last blocking collective (the last step it sent or received)
  * plus the compute since then plus send_lat (SimAI's AS_SEND_LAT, before every
- * flow); waiting for a weight-gradient collective adds its last flows to that
+ * flow) plus endpoint_delay (its system layer's endpoint-delay, 10 ns by
+ * default, which every flow also passes: Sys communication_delay through
+ * MemBus); waiting for a weight-gradient collective adds its last flows to that
  * set. That is exact when no compute lies between the last blocking
  * collective and the wait (every forward layer with a TP collective); after
  * compute with no collective, max(blocking end, wg end) + that compute
@@ -487,13 +489,18 @@ static uint32_t channels_of(const struct gen *g, uint32_t n, int algo, uint32_t 
  * whose one prerequisite is the flow its data came in on, so a GPU's
  * successive steps to one peer may be in flight together. Our collectives
  * chain a channel's messages to a peer on one queue pair (FLOW_DEP_QP);
- * this drops that link and keeps the data's. */
-static void drop_qp_dep(struct flow_list *out, struct flow_spec *f)
+ * this drops that link and keeps the data's. And SimAI tells the receiver
+ * that a flow's data is there when the flow's queue pair completes, i.e.
+ * when its sender has the last ACK (ns-3-alibabacloud RdmaHw::ReceiveAck ->
+ * QpComplete -> the frontend's qp_finish -> notify_receiver_receive_data),
+ * not when the last byte arrives: the data's link becomes a completion
+ * (no flag) instead of FLOW_DEP_RECV. */
+static void simai_flow_deps(struct flow_list *out, struct flow_spec *f)
 {
     uint32_t *d = out->deps + f->dep0, k = 0;
     for (uint32_t i = 0; i < f->ndeps; i++)
         if (!(d[i] & FLOW_DEP_QP))
-            d[k++] = d[i];
+            d[k++] = d[i] & ~FLOW_DEP_RECV;
     f->ndeps = k;
 }
 
@@ -542,16 +549,16 @@ static int one_collective(struct gen *g, const struct simai_comm *c, uint64_t si
             if (g->server[a] == g->server[b] && g->nvl[a] != UINT32_MAX && g->nvl[b] != UINT32_MAX)
                 f->src = g->nvl[a], f->dst = g->nvl[b];
             if (g->o->flow_qps)
-                drop_qp_dep(out, f);
+                simai_flow_deps(out, f);
             if (f->step == last_step && (ul_push(&g->last[a], (uint32_t)j) < 0 || ul_push(&g->last[b], (uint32_t)j) < 0)) {
                 free(hosts);
                 return errf(e, "out of memory");
             }
             if (f->ndeps) {
-                f->dep_delay += g->o->send_lat;
+                f->dep_delay += g->o->send_lat + g->o->endpoint_delay;
                 continue;
             }
-            simtime_t d = g->acc[a] + comp + g->o->send_lat;
+            simtime_t d = g->acc[a] + comp + g->o->send_lat + g->o->endpoint_delay;
             if (g->sync[a].n == 0) {
                 f->start += d;
                 continue;

@@ -95,8 +95,11 @@ struct simai_opts {
     uint32_t iterations, chunks;
     uint32_t channels;         /* rings per collective across servers; 0 = GPUs per server in the group */
     bool rail_rings;           /* rings leave and enter a server on one rail (else SimAI's order) */
-    bool flow_qps;             /* every flow a new queue pair (SimAI's); else a channel's messages share one */
+    bool flow_qps;             /* every flow a new queue pair that starts when the flow its data came in on
+                                * has completed (SimAI's); else a channel's messages share one, each step
+                                * starting when its data arrived (NCCL's) */
     simtime_t start, send_lat;
+    simtime_t endpoint_delay;  /* SimAI's system layer endpoint-delay, also before every flow */
     uint16_t pg;
     const uint32_t *gpus;      /* GPU rank -> GPU index (topo_gpu_*), all_gpus of them */
 };
