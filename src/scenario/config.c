@@ -99,7 +99,7 @@ static const struct param transport_head[] = {
     {"ooo_window", P_INT, F(cfg_transport, ooo_window), "64", "reorder = bitmap: packets beyond the next expected one the receiver takes (MP-RDMA's L, 64 as its public simulators), beyond dropped and NACKed; 0 = auto: 64 doubled until it holds the largest BDP (cc.mprdma.profile = bdp)", NULL, 0, 65536},
     PARAM_END};
 static const struct param transport_tail[] = {
-    {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},
+    {"nic_wake", P_ENUM, F(cfg_transport, nic_wake), "exact", "when an idle NIC wakes for a paced QP: exact = at the earliest time any QP may send; ns3 = as ns-3 HPCC's QbbNetDevice (one pending wake-up, none while a window-bound or paused QP is already due; a rate change only moves a pending one earlier; a finished QP leaves the round robin only when a scan passes it), so paced QPs beside a window-bound one wait for ACKs", NIC_WAKE_CHOICES, 0, 0},
     PARAM_END};
 #define NROWS(t) (sizeof t / sizeof *t - 1)
 static struct param transport_params[NROWS(transport_head) + CC_COMPANIONS_MAX + NROWS(transport_tail) + 1];
