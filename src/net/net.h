@@ -115,7 +115,7 @@ struct node { /* one cache line: a parallel run's partitions each write their ow
 struct nic {
     uint32_t node, port;
     struct pktq ackq;
-    uint32_t *qps;     /* active flow ids */
+    uint32_t *qps;     /* active flow ids (nic_wake = ns3: and finished ones until a scan passes them) */
     uint32_t nqps, cap, rr_last;
     uint32_t ndone;    /* nic_wake = ns3: finished QPs still in qps[] (nic.c, nic_qp_done) */
     uint32_t nstale;   /* entries in stale[] (in what was padding) */

@@ -270,5 +270,3 @@ void nic_qp_done(struct sim *s, struct nic *nic, uint32_t id)
     else
         nic_remove_qp(nic, id);
 }
-
-
