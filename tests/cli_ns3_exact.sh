@@ -45,6 +45,19 @@
 #     flow ended by then cannot depend on what starts or happens later). 35
 #     RED marks by then; ns-3's seed 2 moves some FCTs. No PAUSE in either.
 #     Both data files are gzipped.
+#   web50ack: DCQCN with PFC drops (docs/validation.md Appendix I): WebSearch
+#     at 50 % plus 60->1 incasts of 500 KB on fat.txt, 500 us of arrivals
+#     (728 flows), the DCQCN config HPCC's run.py writes (ACK_HIGH_PRIO 1,
+#     HAS_WIN 0) with 4 MiB buffers, stopped at 1.3 ms; ns-3's fct.txt and
+#     pfc.txt of that run (362 and 2532 lines) and its 39 465 "Drop ... Headroom
+#     full" lines (ACKs queued behind a PAUSE). Needs ns-3's NIC round robin
+#     (src/net/nic.c): a finished QP stays in the list until a scan passes it,
+#     and the round-robin position is not renumbered when it goes. Without
+#     that, host 284's first packet after a RESUME at 1 253 808 ns belongs to
+#     another QP and pfc.txt differs from line 2440 (the 362 FCTs and the
+#     drop count by 1.3 ms do not change yet; over the full run they do).
+#     (The full 5 ms run, 707 FCTs, 6870 PFC lines, 56 179 drops, is
+#     byte-identical too: Appendix I.) File names changed; data gzipped.
 # A case may bring its own topology (CASE-topology.txt, read as mix/topology.txt)
 # and ns-3's pfc.txt (CASE-pfc-ns3.txt), which must then be rocesim's byte for
 # byte; DROPS, if given, is the lossless drops ns-3 printed ("Drop" lines).

@@ -67,7 +67,8 @@ int lb_ecmp_pick(const struct sim *s, const struct lb_switch *sw, const struct p
 
 uint32_t lb_host_active_flows(const struct sim *s, uint32_t host_node)
 {
-    return s->nics[s->host_index[host_node]].nqps;
+    const struct nic *nic = &s->nics[s->host_index[host_node]];
+    return nic->nqps - nic->ndone; /* finished QPs may linger in qps[] (nic_qp_done) */
 }
 
 void lb_probe_send(struct sim *s, uint32_t from, uint32_t to, uint32_t path, uint8_t prio)

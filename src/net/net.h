@@ -133,8 +133,9 @@ struct lazy_node {
 struct nic {
     uint32_t node, port;
     struct pktq ackq;
-    uint32_t *qps;     /* active flow ids */
+    uint32_t *qps;     /* active flow ids (nic_wake = ns3: and finished ones until a scan passes them) */
     uint32_t nqps, cap, rr_last;
+    uint32_t ndone;    /* nic_wake = ns3: finished QPs still in qps[] (nic.c, nic_qp_done) */
     uint32_t nstale;   /* entries in stale[] (in what was padding) */
     simtime_t wake_at; /* pending NIC_WAKE event time, or T_NEVER */
     /* run.ns3_timing: the times of queued NIC_WAKE events that a newer

@@ -191,7 +191,7 @@ void nic_wake_at(struct sim *s, struct nic *nic, simtime_t t);
 bool nic_wake_stale(struct nic *nic, simtime_t now);
 struct pkt *make_data(struct sim *s, struct qp *f, uint64_t seq);
 void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id);
-void nic_remove_qp(struct nic *nic, uint32_t id);
+void nic_qp_done(struct sim *s, struct nic *nic, uint32_t id);
 /* paths.c */
 void lb_paths_free(struct sim *s);
 void lb_paths_alloc(struct sim *s);

@@ -138,6 +138,29 @@ static simtime_t tx_hold(struct sim *s, struct qp *f)
     return until;
 }
 
+/* nic_wake = ns3: ns-3's RdmaEgressQueue::GetNextQindex removes finished QPs
+ * from its list only when a scan has passed one: every finished QP from the
+ * first one it passed (`first`) to the end of the list goes, the others close
+ * up, and the QP it chose (`pick`, UINT32_MAX for none) is renumbered; its
+ * round-robin position (m_rrlast) is not, so the next scan may start at
+ * another QP than with the finished ones gone at once. Returns pick's new index. */
+static uint32_t nic_qps_compact(struct sim *s, struct nic *nic, uint32_t first, uint32_t pick)
+{
+    uint32_t nxt = first;
+    nic->ndone--;
+    for (uint32_t i = first + 1; i < nic->nqps; i++) {
+        if (s->flows[nic->qps[i]].state == FLOW_DONE) {
+            nic->ndone--;
+            continue;
+        }
+        if (i == pick)
+            pick = nxt;
+        nic->qps[nxt++] = nic->qps[i];
+    }
+    nic->nqps = nxt;
+    return pick;
+}
+
 struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
 {
     struct port *pt = &s->ports[pid];
@@ -149,7 +172,7 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
         if (!port_paused(pt, cls))
             return q_pop(&nic->ackq);
     }
-    uint32_t n = nic->nqps;
+    uint32_t n = nic->nqps, first_done = UINT32_MAX;
     simtime_t soonest = T_NEVER, due = T_NEVER, held = T_NEVER;
     /* round robin from the QP after the last one served; one division per
      * call, not per QP visited (a host with many QPs visits them all) */
@@ -157,6 +180,11 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
     for (uint32_t i = 1; i <= n; i++) {
         idx = idx + 1 == n ? 0 : idx + 1;
         struct qp *f = &s->flows[nic->qps[idx]];
+        if (__builtin_expect(nic->ndone != 0, 0) && f->state == FLOW_DONE) {
+            if (idx < first_done) /* nic_qp_done: it leaves when a scan passes it */
+                first_done = idx;
+            continue;
+        }
         /* IRN retransmits holes first, whatever the window (they are already in flight) */
         uint64_t seq = s->p.irn ? irn_next_retx(s, f) : UINT64_MAX;
         if ((seq != UINT64_MAX || f->snd_nxt < f->size || s->p.nic_wake_sent) && f->next_avail < due)
@@ -183,9 +211,13 @@ struct pkt *nic_dequeue(struct sim *s, uint32_t pid)
                 continue;
             }
         }
+        if (__builtin_expect(first_done != UINT32_MAX, 0))
+            idx = nic_qps_compact(s, nic, first_done, idx);
         nic->rr_last = idx;
         return make_data(s, f, seq);
     }
+    if (__builtin_expect(first_done != UINT32_MAX, 0))
+        (void)nic_qps_compact(s, nic, first_done, UINT32_MAX);
     if (s->p.nic_wake_ns3) {
         /* ns-3's QbbNetDevice::DequeueAndTransmit: with nothing to send it
          * schedules its one wake-up (m_nextSend), only if none is pending, at
@@ -227,7 +259,7 @@ void nic_add_qp(struct sim *s, struct nic *nic, uint32_t id)
     nic->qps[nic->nqps++] = id;
 }
 
-void nic_remove_qp(struct nic *nic, uint32_t id)
+static void nic_remove_qp(struct nic *nic, uint32_t id)
 {
     for (uint32_t i = 0; i < nic->nqps; i++)
         if (nic->qps[i] == id) {
@@ -239,3 +271,12 @@ void nic_remove_qp(struct nic *nic, uint32_t id)
         }
 }
 
+/* A QP has finished: it leaves the round robin now, or, with nic_wake = ns3,
+ * when a scan passes it (nic_qps_compact), as in ns-3. */
+void nic_qp_done(struct sim *s, struct nic *nic, uint32_t id)
+{
+    if (s->p.nic_wake_ns3)
+        nic->ndone++;
+    else
+        nic_remove_qp(nic, id);
+}

@@ -304,7 +304,7 @@ void pfc_receive(struct sim *s, uint32_t pid, struct pkt *p)
             /* every active QP of this priority is now head-of-line blocked */
             struct nic *nic = nic_of(s, pt->node);
             for (uint32_t i = 0; i < nic->nqps; i++)
-                if (s->flows[nic->qps[i]].pg == q)
+                if (s->flows[nic->qps[i]].pg == q && s->flows[nic->qps[i]].state != FLOW_DONE)
                     FLOW_FLAG_SET(s->flows[nic->qps[i]].ever_paused); /* switches set it too */
         }
     } else if (port_paused(pt, q)) {

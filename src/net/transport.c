@@ -87,7 +87,7 @@ void flow_complete(struct sim *s, struct qp *f)
     f->irn_tx = NULL;
     s->c.flows_completed++;
     if (!f->local)
-        nic_remove_qp(nic_of(s, f->src), f->id);
+        nic_qp_done(s, nic_of(s, f->src), f->id);
     if (s->deps)
         deps_release(s, f);
     if (s->hooks.flow_done)
