@@ -1,5 +1,6 @@
 #include "ccfix.h"
 #include "testutil.h"
+#include "core/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,7 @@ void fix_init_line(struct fix *f, const struct cc_ops *cc, uint64_t line, uint64
     f->s.n_hosts = 1;
     f->s.nics = calloc(1, sizeof *f->s.nics);
     f->s.n_nodes = 1; /* the host: a rate change may wake its NIC, which asks its node (nic_wake_at) */
-    f->s.nodes = aligned_alloc(64, sizeof *f->s.nodes);
-    memset(f->s.nodes, 0, sizeof *f->s.nodes);
+    f->s.nodes = xcalloc_aligned(1, sizeof *f->s.nodes, _Alignof(struct node));
     f->s.host_index = calloc(1, sizeof *f->s.host_index);
     f->s.nics[0].wake_at = T_NEVER;
     f->s.now = 100 * T_US;

@@ -36,7 +36,7 @@ static void fix_init(struct fix *f, uint64_t line, uint64_t rate)
     f->s.p.mtu = 1000;
     f->s.ack_size = 60;
     f->s.n_hosts = f->s.n_nodes = f->s.n_ports = 1;
-    f->s.nodes = calloc(1, sizeof *f->s.nodes);
+    f->s.nodes = xcalloc_aligned(1, sizeof *f->s.nodes, _Alignof(struct node)); /* one cache line, as scenario.c gives it */
     f->s.ports = xcalloc_pages(1, sizeof *f->s.ports); /* (sim_free frees them as build_ports allocates) */
     f->s.plink = calloc(1, sizeof *f->s.plink);
     f->s.nics = calloc(1, sizeof *f->s.nics);
