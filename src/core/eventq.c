@@ -481,6 +481,20 @@ static inline void push_rank(struct eventq *q, struct heap4 *h, simtime_t t, uin
     heap_push(h, (uint64_t)(t - q->base) << EV_SEQ_BITS | r);
 }
 
+/* Whether a push (or place) that missed the heaps' window, with lo the
+ * earliest of it and everything pending, needs a renumbering first: when
+ * ranks ran out, or lo is before base, or base can move up and so extend the
+ * horizon. Not when the horizon was cut short by the heaps' capacity
+ * (NEAR_CAP entries before it: span < EV_SPAN): moving base up leaves it
+ * where it is, and beyond it t joins the far list, in its order there, as it
+ * would after the renumbering. (Renumbering there anyway sorted every pending
+ * entry at each such push: SimAI's 128-GPU all-reduce, ~526,000 timers
+ * pending, spent 85 % of its CPU in it.) */
+static inline bool renumber_helps(const struct eventq *q, simtime_t lo)
+{
+    return q->seq >= EV_SEQ_LIMIT || lo < q->base || (lo != q->base && q->span >= (uint64_t)EV_SPAN);
+}
+
 static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *h, simtime_t t, uint32_t handle)
 {
     if (__builtin_expect(!q->rh, 0) && rh_init(q, t)) {
@@ -490,9 +504,7 @@ static __attribute__((noinline)) void push_slow(struct eventq *q, struct heap4 *
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
-    /* renumbering helps when ranks ran out, t is before base, or base can
-     * move up; otherwise t is simply beyond the horizon */
-    if (q->seq >= EV_SEQ_LIMIT || lo != q->base)
+    if (renumber_helps(q, lo))
         renumber(q, lo);
     if (t >= q->limit)
         far_add(q, t, handle);
@@ -580,7 +592,7 @@ void evq_place_take_slow(struct eventq *q, uint32_t *ord, simtime_t t)
     simtime_t lo = live_min(q);
     if (t < lo)
         lo = t;
-    if (q->seq >= EV_SEQ_LIMIT || lo != q->base || q->far_seq >= EV_PLACE_NONE)
+    if (renumber_helps(q, lo) || q->far_seq >= EV_PLACE_NONE)
         renumber(q, lo);
     *ord = t < q->limit ? q->seq++ : (uint32_t)q->far_seq++;
 }
