@@ -98,8 +98,6 @@ static void dcqcn_init(struct sim *s, struct qp *qp, void *st, const void *par)
     d->target = qp->rate;
 }
 
-/* Apply every alpha tick at or before now. The first tick after a CNP adds g;
- * the rest only decay. */
 /* One alpha update: ns-3's UpdateAlphaMp, the CNP flag read and cleared. */
 static void alpha_step(struct dcqcn *d, const struct dcqcn_par *p)
 {
@@ -108,6 +106,8 @@ static void alpha_step(struct dcqcn *d, const struct dcqcn_par *p)
     d->alpha_cnp = false;
 }
 
+/* Apply every alpha tick at or before now. The first tick after a CNP adds g;
+ * the rest only decay. */
 static void alpha_catch_up(struct dcqcn *d, const struct dcqcn_par *p, simtime_t now)
 {
     uint64_t due = (uint64_t)((now - d->t0) / p->alpha_resume_interval);
