@@ -100,28 +100,52 @@ done
 # 3c. SimAI's flows (MockNcclGroup): each ring flow a new queue pair whose one prerequisite is the flow its
 #     data came in on, met when that flow completes (its sender has the last ACK: ns-3-alibabacloud's
 #     QpComplete is what tells SimAI's receiver), so a GPU's successive steps to one peer can be in flight
-#     together; simai.qp = channel chains a channel's messages to a peer on one queue pair (q) and starts a
-#     step when its data arrived (r), as pattern = collective does.
+#     together; yet not out of order (simai.recv_hold): SimAI hands a flow's data over only against a
+#     posted receive, and a GPU posts step s's when it issues its step-s send, so each flow has a floor,
+#     its GPU's previous flow to that peer (b); simai.qp = channel chains a channel's messages to a peer
+#     on one queue pair (q) and starts a step when its data arrived (r), as pattern = collective does.
 for qp in flow channel; do
     if "$BIN" flows "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" \
         --set simai.qp=$qp --set simai.send_lat=3us >"$TMP/flows_$qp.txt" 2>"$TMP/flows_$qp.err"; then
-        r=$(awk 'NR > 1 && NF == 7 && $7 != "-" { n++; if ($7 ~ /^[0-9]+(\+|$)/) one++; if ($7 ~ /r/) r++; if ($7 ~ /q/) q++ }
-            END { print n, one + 0, r + 0, q + 0 }' "$TMP/flows_$qp.txt")
-        # 8 rings x 16 GPUs x 29 steps after the first: (with prerequisites, only one completion, r, q)
-        want="3712 3712 0 0"; [ $qp = channel ] && want="3712 0 3712 3712"
-        [ "$r" = "$want" ] && ok "qp $qp: (flows with prerequisites, with only one completion, with data's, with a queue pair's) = $r" ||
+        r=$(awk 'NR > 1 && NF == 7 && $7 != "-" { n++; if ($7 ~ /^[0-9]+(,[0-9]+b)?(\+|$)/) one++; if ($7 ~ /r/) r++
+                if ($7 ~ /q/) q++; if ($7 ~ /b/) b++ }
+            END { print n, one + 0, r + 0, q + 0, b + 0 }' "$TMP/flows_$qp.txt")
+        # 8 rings x 16 GPUs x 29 steps after the first: (with prerequisites, only one completion [+ a
+        # floor], r, q, b)
+        want="3712 3712 0 0 3712"; [ $qp = channel ] && want="3712 0 3712 3712 0"
+        [ "$r" = "$want" ] && ok "qp $qp: (flows with prerequisites, with one completion, data's, queue pair's, floors) = $r" ||
             bad "qp $qp" "'$r', want '$want'"
     else
         bad "qp $qp" "exit $?: $(cat "$TMP/flows_$qp.err")"
     fi
 done
-# ...and each such flow starts AS_SEND_LAT (3 us) + SimAI's endpoint-delay (10 ns) after its parent completed
-if run tp16_lat "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" --set simai.send_lat=3us; then
-    r=$(awk 'NR == FNR { if (FNR > 1 && $7 ~ /^[0-9]+\+/) { split($7, a, "+"); par[FNR - 2] = a[1] } next }
+# ...and each such flow starts AS_SEND_LAT (3 us) + SimAI's endpoint-delay (10 ns) after its parent completed,
+# or with its floor (the GPU's previous flow to that peer) if that started later; none before its floor.
+# With 64 MiB (tp16_64m: DCQCN cuts the inter-server QPs unevenly) some are held (their data came before
+# their floor started), and with simai.recv_hold = off some of those overtake the step before.
+steps() { # steps RUN: (flows, started 3010 ns after the parent's completion or with the floor, held, overtook)
+    awk 'NR == FNR { if (FNR > 1 && $7 ~ /^[0-9]+,[0-9]+b\+/) { split($7, a, /[,b+]/); par[FNR - 2] = a[1]
+            flo[FNR - 2] = a[2] } next }
         { split($0, f, ","); if (FNR > 1) { st[f[1]] = f[5]; fin[f[1]] = f[6] } }
-        END { for (i in par) { n++; if (st[i] - fin[par[i]] == 3010) k++ } print n, k + 0 }' "$TMP/flows_flow.txt" "$TMP/tp16_lat/fct.csv")
-    [ "$r" = "3712 3712" ] && ok "qp flow: every ring step starts 3.010 us after its parent completed ($r)" ||
-        bad "qp flow" "(flows, started 3010 ns after the parent's completion) = '$r'"
+        END { for (i in par) { n++; want = fin[par[i]] + 3010; if (st[flo[i]] > want) { want = st[flo[i]]; h++ }
+                if (st[i] == want) k++; if (st[i] < st[flo[i]]) o++ }
+            print n, k + 0, h + 0, o + 0 }' "$TMP/flows_hold.txt" "$TMP/$1/fct.csv"
+}
+H="$D/tp16_64m.txt --set topology.file=$D/topo_16g.txt --set simai.conf=$D/conf.txt --set simai.send_lat=3us"
+# shellcheck disable=SC2086 # H is words
+if "$BIN" flows $H >"$TMP/flows_hold.txt" 2>"$TMP/flows_hold.err" && run hold $H && run nohold $H --set simai.recv_hold=off; then
+    r=$(steps hold)
+    echo "$r" | awk '{ exit !($1 == 3712 && $2 == 3712 && $3 > 0 && $4 == 0) }' &&
+        ok "qp flow: every ring step starts 3.010 us after its parent completed, or with its floor if held; none before it ($r)" ||
+        bad "qp flow" "(flows, started 3010 ns after the parent's completion or with the floor, held, before the floor) = '$r'"
+    r=$(steps nohold)
+    echo "$r" | awk '{ exit !($1 == 3712 && $3 > 0 && $4 > 0) }' &&
+        ok "recv_hold off: ring steps overtake the GPU's step before to that peer ($r)" ||
+        bad "recv_hold off" "(flows, ..., before the floor) = '$r'"
+else
+    bad "hold" "exit $?: $(cat "$TMP/flows_hold.err" "$TMP/hold.err" "$TMP/nohold.err" 2>/dev/null)"
+fi
+if run tp16_lat "$D/tp16.txt" --set topology.file="$D/topo_16g.txt" --set simai.conf="$D/conf.txt" --set simai.send_lat=3us; then
     # SimAI's Total time is when its GPU 0 has finished (its report runs there), not the last GPU: GPU 0's
     # last flow (NIC host 0 or NVLink host 27) + the 2 ns of ig and wg compute after it
     r=$(awk -F, 'NR > 1 { if ($6 > m) m = $6; if (($2 == 0 || $3 == 0 || $2 == 27 || $3 == 27) && $6 > m0) m0 = $6 }

@@ -594,10 +594,10 @@ static void test_flowfile_errors(void **state)
          "f.txt:5: flow 3 is on a cycle of dependencies"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,0\n", "f.txt:3: waits for flow 0 twice"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0,\n", "f.txt:3: dependency list '0,' ends with a comma"},
-        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 x\n", "f.txt:3: dependency 'x' is not a flow id (use ID[s|r|q],...[+DELAY_S] or -)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 x\n", "f.txt:3: dependency 'x' is not a flow id (use ID[s|r|q|b],...[+DELAY_S] or -)"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 0+-1\n", "f.txt:3: dependency delay '-1' is negative"},
         {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 +0.1\n", "f.txt:3: dependency field '+0.1' names no flow (use - for none)"},
-        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 -1\n", "f.txt:3: dependency '-1' is not a flow id (use ID[s|r|q],...[+DELAY_S] or -)"},
+        {"2\n0 1 3 100 10 0 -\n1 2 3 100 10 0 -1\n", "f.txt:3: dependency '-1' is not a flow id (use ID[s|r|q|b],...[+DELAY_S] or -)"},
         /* q: the next message on the same queue pair: same hosts, one predecessor, one successor */
         {"2\n0 1 3 100 10 0 -\n0 2 3 100 10 0 0q\n", "f.txt:3: flow 1 continues the queue pair of a flow between other hosts"},
         {"3\n0 1 3 100 10 0 -\n0 1 3 100 10 0 -\n0 1 3 100 10 0 0q,1q\n", "f.txt:4: flow 2 continues two queue pairs"},

@@ -11,6 +11,11 @@
  * arrived, at the receiving host, as NCCL's and htsim's recv_done triggers).
  * A flow that continues a queue pair (SIM_DEP_QP) takes over the previous
  * message's CC and balancer state at its start (flow_start_on).
+ * A SIM_DEP_START prerequisite is met when that flow starts (flow_start_on),
+ * and only bounds the dependent's start from below: it starts no earlier than
+ * that flow did, its delay counting from its other prerequisites (SimAI's
+ * receive posting, simai.c). Such a flow keeps its start floor as each of its
+ * prerequisites is met, since the one met last may be the start.
  * Dependents are released in ascending flow id, so a seed still reproduces
  * a run bit for bit. */
 #include "net/net_impl.h"
@@ -21,7 +26,7 @@
 /* CSR of the flows waiting for each flow, those with one of the flags in `want` (0: none). */
 static void csr(uint32_t n, const uint32_t *off, const uint32_t *pre, uint32_t want, uint32_t **o_off, uint32_t **o_v)
 {
-    const uint32_t flags = SIM_DEP_SENT | SIM_DEP_RECV | SIM_DEP_QP;
+    const uint32_t flags = SIM_DEP_SENT | SIM_DEP_RECV | SIM_DEP_QP | SIM_DEP_START;
     uint32_t *so = xcalloc((size_t)n + 1, sizeof *so), m = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = off[i]; k < off[i + 1]; k++)
@@ -58,6 +63,12 @@ void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const
     csr(n, off, pre, 0, &d->succ_off, &d->succ);
     csr(n, off, pre, SIM_DEP_SENT | SIM_DEP_QP, &d->sent_off, &d->sent);
     csr(n, off, pre, SIM_DEP_RECV, &d->recv_off, &d->recv);
+    csr(n, off, pre, SIM_DEP_START, &d->start_off, &d->start);
+    d->floor = xcalloc(n ? n : 1, 1);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = off[i]; k < off[i + 1]; k++)
+            if (pre[k] & SIM_DEP_START)
+                d->floor[i] = 1;
     d->qp_prev = xcalloc(n ? n : 1, sizeof *d->qp_prev);
     for (uint32_t i = 0; i < n; i++) {
         d->qp_prev[i] = UINT32_MAX;
@@ -68,15 +79,18 @@ void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const
     s->deps = d;
 }
 
-static void release(struct sim *s, const uint32_t *v, uint32_t from, uint32_t to)
+/* by_start: the prerequisites met are starts (SIM_DEP_START): no delay. */
+static void release(struct sim *s, const uint32_t *v, uint32_t from, uint32_t to, bool by_start)
 {
     struct sim_deps *d = s->deps;
     for (uint32_t k = from; k < to; k++) {
         uint32_t j = v[k];
+        struct qp *g = &s->flows[j];
+        simtime_t at = s->now + (by_start ? 0 : d->delay[j]);
+        if (d->floor[j] && g->start < at)
+            g->start = at;
         if (--d->wait[j])
             continue;
-        struct qp *g = &s->flows[j];
-        simtime_t at = s->now + d->delay[j];
         if (g->start > at)
             at = g->start;
         g->start = at;
@@ -86,17 +100,23 @@ static void release(struct sim *s, const uint32_t *v, uint32_t from, uint32_t to
 
 void deps_release(struct sim *s, const struct qp *f)
 {
-    release(s, s->deps->succ, s->deps->succ_off[f->id], s->deps->succ_off[f->id + 1]);
+    release(s, s->deps->succ, s->deps->succ_off[f->id], s->deps->succ_off[f->id + 1], false);
 }
 
 void deps_sent(struct sim *s, const struct qp *f)
 {
-    release(s, s->deps->sent, s->deps->sent_off[f->id], s->deps->sent_off[f->id + 1]);
+    release(s, s->deps->sent, s->deps->sent_off[f->id], s->deps->sent_off[f->id + 1], false);
 }
 
 void deps_recv(struct sim *s, const struct qp *f)
 {
-    release(s, s->deps->recv, s->deps->recv_off[f->id], s->deps->recv_off[f->id + 1]);
+    release(s, s->deps->recv, s->deps->recv_off[f->id], s->deps->recv_off[f->id + 1], false);
+}
+
+void deps_started(struct sim *s, const struct qp *f)
+{
+    if (s->deps->start_off[f->id] != s->deps->start_off[f->id + 1])
+        release(s, s->deps->start, s->deps->start_off[f->id], s->deps->start_off[f->id + 1], true);
 }
 
 void deps_start(struct sim *s, uint32_t id)
@@ -113,7 +133,8 @@ void deps_start(struct sim *s, uint32_t id)
  * release is made as is when every prerequisite is met at the released flow's
  * own source host:
  *  - none (completion: the last ACK at the prerequisite's sender, flow_complete),
- *    SIM_DEP_SENT and SIM_DEP_QP (make_data at its sender): at src(pre);
+ *    SIM_DEP_SENT and SIM_DEP_QP (make_data at its sender), SIM_DEP_START (its
+ *    start): at src(pre);
  *  - SIM_DEP_RECV (receive_data at its receiver): at dst(pre).
  * A collective's prerequisites all are (docs/collectives.md: a step waits for
  * what its rank received and sent; an iteration's first piece for its rank's
@@ -126,10 +147,11 @@ const char *deps_parallel_refusal(const struct sim *s)
 {
     struct sim_deps *d = s->deps;
     static const char *const kind[] = {"completion (its last ACK at its sender)", "last byte sent",
-                                       "last byte received (at its receiver)"};
-    const uint32_t *lists[3][2] = {{d->succ_off, d->succ}, {d->sent_off, d->sent}, {d->recv_off, d->recv}};
+                                       "last byte received (at its receiver)", "start"};
+    const uint32_t *lists[4][2] = {{d->succ_off, d->succ}, {d->sent_off, d->sent}, {d->recv_off, d->recv},
+                                   {d->start_off, d->start}};
     for (uint32_t i = 0; i < s->n_flows; i++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             uint32_t at = k == 2 ? s->flows[i].dst : s->flows[i].src;
             for (uint32_t e = lists[k][0][i]; e < lists[k][0][i + 1]; e++) {
                 uint32_t j = lists[k][1][e];
@@ -168,6 +190,9 @@ void sim_deps_free(struct sim *s)
     free(d->sent);
     free(d->recv_off);
     free(d->recv);
+    free(d->start_off);
+    free(d->start);
+    free(d->floor);
     free(d->qp_prev);
     free(d);
     s->deps = NULL;

@@ -408,6 +408,8 @@ struct sim_deps {
     uint32_t *succ_off, *succ;  /* waiting for a flow's completion */
     uint32_t *sent_off, *sent;  /* ...for its last byte to leave the sender (SIM_DEP_SENT, SIM_DEP_QP) */
     uint32_t *recv_off, *recv;  /* ...for its receiver to have the last byte (SIM_DEP_RECV) */
+    uint32_t *start_off, *start; /* ...for it to start (SIM_DEP_START) */
+    uint8_t *floor;             /* per flow: it has a SIM_DEP_START prerequisite (its start floor is kept as each is met) */
     uint32_t *qp_prev;          /* per flow: the message it continues the queue pair of (UINT32_MAX: none) */
     char why[200];              /* deps_parallel_refusal's reason */
 };
@@ -415,11 +417,13 @@ struct sim_deps {
  * (pre[off[i] .. off[i+1]) are flow indices with at most one flag: SIM_DEP_SENT
  * "after its last byte was sent", SIM_DEP_RECV "after its receiver had the
  * last byte", SIM_DEP_QP "after the previous message on the same queue pair
- * was sent, continuing that QP"; none: after it completed) and delays. */
+ * was sent, continuing that QP", SIM_DEP_START "not before it started"
+ * (the delay does not count from this one); none: after it completed) and delays. */
 #define SIM_DEP_SENT 0x80000000u
 #define SIM_DEP_RECV 0x40000000u
 #define SIM_DEP_QP 0x20000000u
-#define SIM_DEP_ID 0x1fffffffu
+#define SIM_DEP_START 0x10000000u
+#define SIM_DEP_ID 0x0fffffffu
 void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const simtime_t *delay);
 /* Why the dependencies keep a run serial (NULL: every release is local to the
  * host that runs the released flow, so a partitioned run makes it where the

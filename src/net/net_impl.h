@@ -44,6 +44,7 @@ void deps_release(struct sim *s, const struct qp *f);
 void deps_start(struct sim *s, uint32_t id);
 void deps_sent(struct sim *s, const struct qp *f);
 void deps_recv(struct sim *s, const struct qp *f); /* f's receiver has its last byte */
+void deps_started(struct sim *s, const struct qp *f); /* f starts (SIM_DEP_START) */
 /* nvswitch.c: a transfer inside a GPU server (qp.local) starts at its sender;
  * its stages are EV_LOCAL(id); nvs_arrive pushes one at `at` where it runs
  * (a parallel run's message for another partition lands here: par_post). */

@@ -494,6 +494,8 @@ void flow_start(struct sim *s, struct qp *f) { flow_start_on(s, f, NULL); }
 
 void flow_start_on(struct sim *s, struct qp *f, const struct qp *prev)
 {
+    if (s->deps)
+        deps_started(s, f);
     if (f->local) {
         nvs_start(s, f);
         return;

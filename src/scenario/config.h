@@ -190,6 +190,7 @@ struct cfg_simai {
     int64_t channels;         /* rings per collective across servers; 0 = the GPUs per server in it */
     int ring_order;           /* enum simai_ring */
     int qp;                   /* enum simai_qp */
+    bool recv_hold;           /* qp = flow: a GPU's ring step not before its previous one (SimAI's posted receives) */
 };
 
 /* Settings that exist only because the scenario came from an ns-3 config. */

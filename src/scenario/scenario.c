@@ -742,7 +742,7 @@ static int build_order(struct scenario *sc, struct err *e)
     if (flow_list_order(&sc->flows, s->start_order) < 0) /* qp ids are flow-list indices */
         return errf(e, "out of memory ordering %u flows", s->n_flows);
     _Static_assert(SIM_DEP_SENT == FLOW_DEP_SENT && SIM_DEP_RECV == FLOW_DEP_RECV && SIM_DEP_QP == FLOW_DEP_QP &&
-                       SIM_DEP_ID == FLOW_DEP_ID, "one set of flags for both layers");
+                       SIM_DEP_START == FLOW_DEP_START && SIM_DEP_ID == FLOW_DEP_ID, "one set of flags for both layers");
     if (sc->flows.n_deps) { /* flows that wait for others (collectives, a flow file's dependency column) */
         uint32_t *off = xcalloc((size_t)s->n_flows + 1, sizeof *off), *pre = xcalloc(sc->flows.n_deps, sizeof *pre);
         simtime_t *delay = xcalloc(s->n_flows ? s->n_flows : 1, sizeof *delay);

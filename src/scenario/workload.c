@@ -420,7 +420,7 @@ static int gen_simai(struct flow_list *out, const struct config *c, const char *
         goto out;
     }
     struct simai_opts o = {.name = s, .iterations = (uint32_t)g->iterations, .chunks = (uint32_t)g->chunks,
-                           .channels = (uint32_t)c->simai.channels, .rail_rings = c->simai.ring_order == SIMAI_RING_RAIL, .flow_qps = c->simai.qp == SIMAI_QP_FLOW, .start = g->start, .send_lat = c->simai.send_lat, .endpoint_delay = c->simai.endpoint_delay, .pg = pg, .gpus = gpus};
+                           .channels = (uint32_t)c->simai.channels, .rail_rings = c->simai.ring_order == SIMAI_RING_RAIL, .flow_qps = c->simai.qp == SIMAI_QP_FLOW, .recv_hold = c->simai.recv_hold, .start = g->start, .send_lat = c->simai.send_lat, .endpoint_delay = c->simai.endpoint_delay, .pg = pg, .gpus = gpus};
     rc = traffic_simai(out, t, &w, &o, e);
     if (rc < 0 && strcmp(s, "traffic") != 0) {
         struct err sub = *e;

@@ -31,7 +31,7 @@ static uint32_t met_last(const struct scenario *sc, uint32_t x, uint32_t iter, s
         uint32_t d = fl->deps[fs->dep0 + k], id = d & FLOW_DEP_ID;
         if (id >= s->n_flows || fl->v[id].job != fs->job || (iter != UINT32_MAX && fl->v[id].iter != iter))
             continue;
-        simtime_t t = d & FLOW_DEP_RECV ? s->flows[id].rcv_done : s->flows[id].finish;
+        simtime_t t = d & FLOW_DEP_RECV ? s->flows[id].rcv_done : d & FLOW_DEP_START ? s->flows[id].start : s->flows[id].finish;
         if ((d & (FLOW_DEP_SENT | FLOW_DEP_QP)) && t > s->flows[x].start)
             t = s->flows[x].start;
         if (t > *met) {

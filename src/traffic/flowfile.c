@@ -220,13 +220,17 @@ static int parse_deps(struct flow_list *out, struct flow_spec *f, const char *s,
     size_t at = out->n_deps;
     for (const char *p = s; p < end;) {
         const char *c = memchr(p, ',', (size_t)(end - p)), *q = c ? c : end;
-        uint32_t flag = 0; /* s: sent, r: received, q: the same queue pair's previous message */
+        uint32_t flag = 0; /* s: sent, r: received, q: the same queue pair's previous message, b: began */
         if (q > p + 1)
-            flag = q[-1] == 's' ? FLOW_DEP_SENT : q[-1] == 'r' ? FLOW_DEP_RECV : q[-1] == 'q' ? FLOW_DEP_QP : 0;
+            flag = q[-1] == 's'   ? FLOW_DEP_SENT
+                   : q[-1] == 'r' ? FLOW_DEP_RECV
+                   : q[-1] == 'q' ? FLOW_DEP_QP
+                   : q[-1] == 'b' ? FLOW_DEP_START
+                                  : 0;
         uint64_t id;
         int rc = parse_uint(p, (int)(q - p - (flag != 0)), UINT64_MAX, &id);
         if (rc == -1)
-            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s|r|q],...[+DELAY_S] or -)", fname, line,
+            return errf(e, "%s:%d: dependency '%.*s' is not a flow id (use ID[s|r|q|b],...[+DELAY_S] or -)", fname, line,
                         (int)(q - p > 40 ? 40 : q - p), p);
         if (rc == -2 || id >= count)
             return errf(e, "%s:%d: waits for flow %.*s, which does not exist (the file has flows 0..%" PRIu64 ")", fname,
@@ -372,6 +376,7 @@ void flowfile_write(FILE *f, const struct flow_list *l)
                         l->deps[s->dep0 + k] & FLOW_DEP_SENT  ? "s"
                         : l->deps[s->dep0 + k] & FLOW_DEP_RECV ? "r"
                         : l->deps[s->dep0 + k] & FLOW_DEP_QP   ? "q"
+                        : l->deps[s->dep0 + k] & FLOW_DEP_START ? "b"
                                                                : "");
             if (s->dep_delay > 0) {
                 uint64_t d = (uint64_t)s->dep_delay;

@@ -494,13 +494,27 @@ static uint32_t channels_of(const struct gen *g, uint32_t n, int algo, uint32_t 
  * when its sender has the last ACK (ns-3-alibabacloud RdmaHw::ReceiveAck ->
  * QpComplete -> the frontend's qp_finish -> notify_receiver_receive_data),
  * not when the last byte arrives: the data's link becomes a completion
- * (no flag) instead of FLOW_DEP_RECV. */
-static void simai_flow_deps(struct flow_list *out, struct flow_spec *f)
+ * (no flag) instead of FLOW_DEP_RECV.
+ * Yet the data is handed to the GPU only against a receive it has posted:
+ * the frontend matches an arriving flow to a posted receive by (tag =
+ * channel and step, sender, receiver) and holds one that comes first
+ * (entry.h notify_receiver_receive_data -> recvHash), and a GPU posts the
+ * receive for its step s's data when it issues its own step-s send
+ * (NcclTreeFlowModel::ready, which then sends). So a GPU's step s+1 is not
+ * issued before its step s, though its data came first; when it was held,
+ * it goes the moment the step-s send is issued (the receive matches at once,
+ * sim_recv), and both start together. The dropped queue-pair link, the
+ * GPU's previous message to the same peer on this channel, becomes that
+ * floor (FLOW_DEP_START). (SimAI's step s+1 starts a MemBus pass, 10 ns,
+ * after its step s; ours at the same time.) */
+static void simai_flow_deps(struct flow_list *out, struct flow_spec *f, bool hold)
 {
     uint32_t *d = out->deps + f->dep0, k = 0;
     for (uint32_t i = 0; i < f->ndeps; i++)
         if (!(d[i] & FLOW_DEP_QP))
             d[k++] = d[i] & ~FLOW_DEP_RECV;
+        else if (hold)
+            d[k++] = (d[i] & FLOW_DEP_ID) | FLOW_DEP_START;
     f->ndeps = k;
 }
 
@@ -549,7 +563,7 @@ static int one_collective(struct gen *g, const struct simai_comm *c, uint64_t si
             if (g->server[a] == g->server[b] && g->nvl[a] != UINT32_MAX && g->nvl[b] != UINT32_MAX)
                 f->src = g->nvl[a], f->dst = g->nvl[b];
             if (g->o->flow_qps)
-                simai_flow_deps(out, f);
+                simai_flow_deps(out, f, g->o->recv_hold);
             if (f->step == last_step && (ul_push(&g->last[a], (uint32_t)j) < 0 || ul_push(&g->last[b], (uint32_t)j) < 0)) {
                 free(hosts);
                 return errf(e, "out of memory");

@@ -98,6 +98,8 @@ struct simai_opts {
     bool flow_qps;             /* every flow a new queue pair that starts when the flow its data came in on
                                 * has completed (SimAI's); else a channel's messages share one, each step
                                 * starting when its data arrived (NCCL's) */
+    bool recv_hold;            /* flow_qps: a GPU's step to a peer starts no earlier than its previous
+                                * one (SimAI posts a step's receive when it issues that step's send) */
     simtime_t start, send_lat;
     simtime_t endpoint_delay;  /* SimAI's system layer endpoint-delay, also before every flow */
     uint16_t pg;

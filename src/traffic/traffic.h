@@ -31,8 +31,10 @@ struct flow_spec {
 #define FLOW_DEP_QP 0x20000000u   /* the previous message on this flow's queue pair: met when its last byte
                                    * left the sender; this flow continues that QP (same source port, the
                                    * CC's and the balancer's state carried over: docs/collectives.md) */
-#define FLOW_DEP_FLAGS (FLOW_DEP_SENT | FLOW_DEP_RECV | FLOW_DEP_QP)
-#define FLOW_DEP_ID 0x1fffffffu
+#define FLOW_DEP_START 0x10000000u /* met when the flow starts; the dependent starts no earlier than it did
+                                    * (its dep_delay counts from its other prerequisites only) */
+#define FLOW_DEP_FLAGS (FLOW_DEP_SENT | FLOW_DEP_RECV | FLOW_DEP_QP | FLOW_DEP_START)
+#define FLOW_DEP_ID 0x0fffffffu
     /* Collectives (collective.c): 1 + index into flow_list.jobs, 0 = none;
      * the iteration and the step of the algorithm it belongs to. */
     uint16_t job;
