@@ -283,6 +283,43 @@ static void test_flowfile_dep_sent(void **st)
     unlink(path);
 }
 
+/* "0b": a floor, not a wait. Flow 2 waits for flow 1's completion + 1 us and
+ * for flow 0 to have started (20 us): it starts with flow 0, the delay not
+ * counted from that. Flow 3 waits for flow 0's start and flow 1's completion
+ * + 30 us, which comes later: the floor, met first, changes nothing. The
+ * suffix is written back. */
+static void test_flowfile_dep_start(void **st)
+{
+    (void)st;
+    char path[256];
+    static const char file[] = "4\n0 1 3 100 100000 0.000020000 -\n2 3 3 100 1000 0.000000000 -\n"
+                               "4 5 3 100 1000 0.000000000 1,0b+0.000001000000\n"
+                               "6 7 3 100 1000 0.000000000 0b,1+0.000030000000\n";
+    run_topo_file(path, sizeof path, file);
+    char ini[400];
+    snprintf(ini, sizeof ini, "[transport]\ncc = none\n[traffic]\npattern = file\nfile = %s\n", path);
+    struct run r;
+    run_setup(&r, ini);
+    const struct flow_list *fl = &r.sc.flows;
+    assert_int_equal(fl->deps[fl->v[2].dep0 + 1], 0 | FLOW_DEP_START);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    flowfile_write(f, fl);
+    fclose(f);
+    assert_string_equal(buf, file);
+    free(buf);
+    run_build(&r);
+    sim_run(&r.sc.sim);
+    run_check_invariants(&r);
+    const struct qp *q = r.sc.sim.flows;
+    assert_true(q[1].finish + T_US < 20 * T_US);
+    assert_int_equal(q[2].start, 20 * T_US);
+    assert_int_equal(q[3].start, q[1].finish + 30 * T_US);
+    run_free(&r);
+    unlink(path);
+}
+
 /* Same inputs, same run: two jobs, chunks, background Poisson and per-packet
  * spraying, twice; every flow starts and ends at the same picosecond. */
 static void test_deterministic(void **st)
@@ -913,6 +950,7 @@ int main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_flowfile_deps_sim),
         cmocka_unit_test(test_flowfile_dep_sent),
+        cmocka_unit_test(test_flowfile_dep_start),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_flowfile_roundtrip),
         cmocka_unit_test(test_bad_input),
