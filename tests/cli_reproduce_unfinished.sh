@@ -28,10 +28,12 @@ unf = summary flows_unfinished | unfinished flows
 X
 ROCESIM_EXPERIMENTS=$tmp/exp "$bin" reproduce t --out "$tmp/r" --jobs 1 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-# wait until the first run is complete and the second has started, then Ctrl-C
-for _ in $(seq 1 600); do
+# wait until the first run is complete and the second is simulating, then Ctrl-C: its output files
+# are open in its temporary folder (output_open, set-up's last step; a signal before it cuts the
+# set-up, and such a run writes nothing, so the check below would test the machine's speed)
+for _ in $(seq 1 1200); do
     n=$(ls "$tmp"/r/runs/*/summary.json 2>/dev/null | wc -l)
-    [ "$n" -ge 1 ] && [ "$(ls -d "$tmp"/r/runs/*/ 2>/dev/null | wc -l)" -ge 4 ] && break
+    [ "$n" -ge 1 ] && compgen -G "$tmp/r/runs/*/.rocesim-run-*/pfc.csv" >/dev/null && break
     sleep 0.05
 done
 sleep 0.2
