@@ -134,7 +134,15 @@ check test $? -eq 0
 check grep -q 'cdf/tiny.cdf' "$tmp/res/rel-quick/runs/cc=none/scenario.ini"
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/pagerel.md" 2>"$tmp/err"
 check grep -q '^| \[rel\](#rel) | .* | quick, 2/2 runs | 1 |$' "$tmp/pagerel.md"
-rm -r "$tmp/exp/rel.exp" "$tmp/exp/rel-quick.ini" "$tmp/res/rel-quick"
+# the page made from another copy of the experiments (another checkout): the runs name the first
+# copy's file, which has the same bytes, so they are current; once the copy's file differs, stale
+cp -r "$tmp/exp" "$tmp/exp-copy"
+ROCESIM_EXPERIMENTS=$tmp/exp-copy "$bin" reproduce --page --results "$tmp/res" > "$tmp/pagerel2.md" 2>"$tmp/err"
+check grep -q '^| \[rel\](#rel) | .* | quick, 2/2 runs | 1 |$' "$tmp/pagerel2.md"
+printf '1000 0\n2000 1\n' > "$tmp/exp-copy/cdf/tiny.cdf"
+ROCESIM_EXPERIMENTS=$tmp/exp-copy "$bin" reproduce --page --results "$tmp/res" > "$tmp/pagerel3.md" 2>"$tmp/err"
+check grep -q '^| \[rel\](#rel) | .* | quick, 2/2 runs, \*\*2 stale\*\* | 1 |$' "$tmp/pagerel3.md"
+rm -r "$tmp/exp-copy" "$tmp/exp/rel.exp" "$tmp/exp/rel-quick.ini" "$tmp/res/rel-quick"
 # a missing run, then a changed sweep file: missing and stale runs are marked
 rm -r "$tmp/res/one-quick/runs/cc=none_seed=2"
 "$bin" reproduce --page --results "$tmp/res" > "$tmp/page3.md" 2>"$tmp/err"

@@ -255,6 +255,21 @@ static const struct kv *default_pairs(size_t *n)
     return v;
 }
 
+/* Two absolute paths naming regular files of the same bytes: a run made in
+ * another checkout (or before its folder moved) read the same input, so a
+ * key whose value is a path differs only in where the file lies. */
+static bool same_file_bytes(const char *a, const char *b)
+{
+    if (a[0] != '/' || b[0] != '/' || !exp_is_file(a) || !exp_is_file(b))
+        return false;
+    size_t la = 0, lb = 0;
+    char *x = exp_slurp(a, &la), *y = x ? exp_slurp(b, &lb) : NULL;
+    bool same = x && y && la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
 /* Why the complete run in dir is not what pc would run now ("" if it is):
  * "the binary (VERSION -> VERSION)" or "section.key OLD -> NEW". */
 void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *why, size_t n)
@@ -291,7 +306,7 @@ void exp_run_stale(const char *dir, const struct config *pc, bool binary, char *
                 (strcmp(x->key, "run.partitions") == 0 && !pc->output.partition_report))
                 continue;
             const struct kv *o = find_kv(i < nb ? a : b, i < nb ? na : nb, x->key);
-            if (i < nb ? o && strcmp(o->val, x->val) == 0 : o != NULL)
+            if (i < nb ? o && (strcmp(o->val, x->val) == 0 || same_file_bytes(o->val, x->val)) : o != NULL)
                 continue;
             if (i < nb && !o) { /* a key the run's binary did not have */
                 size_t ndef;
