@@ -225,6 +225,15 @@ printf '11 8 2 1 3 H100\n8 9 10\n0 8 2880Gbps 0.000025ms 0\n0 9 2880Gbps 0.00002
 expect topo_nv2 "t_nv2.txt:1: 2 NVSwitches for 1 servers" "$W
 1
 $L" "$TMP/t_nv2.txt"
+# ids past the header's node count (the translation names each GPU's NVLink host n + g: they must not reach it)
+printf '10 8 1 1 2 H100\n8 12\n0 8 2880Gbps 0.000025ms 0\n0 9 400Gbps 0.0005ms 0\n' >"$TMP/t_swid.txt"
+expect topo_swid "t_swid.txt:2: switch id 12: the file has nodes 0..9" "$W
+1
+$L" "$TMP/t_swid.txt"
+printf '10 8 1 1 2 H100\n8 9\n0 8 2880Gbps 0.000025ms 0\n0 13 400Gbps 0.0005ms 0\n' >"$TMP/t_link.txt"
+expect topo_link "t_link.txt:4: link end 13: the file has nodes 0..9" "$W
+1
+$L" "$TMP/t_link.txt"
 printf '%s\n1\n%s\n' "$W" "$L" >"$TMP/ok.txt"
 printf 'KMAX_MAP 1 400000000000 x\n' >"$TMP/c_bad.txt"
 "$BIN" run "$TMP/ok.txt" --set topology.file="$D/topo_8g.txt" --set simai.conf="$TMP/c_bad.txt" >/dev/null 2>"$TMP/c.err"

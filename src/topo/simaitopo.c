@@ -200,6 +200,10 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
     uint64_t nsw = (uint64_t)nv + ns;
     for (size_t k = 0; k < ntk && k < nsw; k++) {
         uint32_t id;
+        if (num(tk[k].s, tk[k].n, &id) && id >= n) { /* the translation's NVLink hosts are n.. */
+            errf(e, "%s:%d: switch id %u: the file has nodes 0..%u", fname, tk[k].line, id, n - 1);
+            goto done;
+        }
         if (num(tk[k].s, tk[k].n, &id) && id < n && id < G) {
             errf(e, "%s:%d: switch id %u is a GPU's: SimAI numbers GPUs 0..%u first, then NVSwitches and switches",
                  fname, tk[k].line, id, G - 1);
@@ -218,7 +222,12 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
         size_t tn = tk[k].n;
         if (k >= nsw && k + 1 < ntk && (k - nsw) % 5 == 0 && k - nsw < 5ull * nl) { /* a link's two ends */
             uint32_t a, b;
-            if (num(tk[k].s, tk[k].n, &a) && num(tk[k + 1].s, tk[k + 1].n, &b) && a < n && b < n) {
+            bool na = num(tk[k].s, tk[k].n, &a), nb = num(tk[k + 1].s, tk[k + 1].n, &b);
+            if ((na && a >= n) || (nb && b >= n)) { /* would name an NVLink host of the translation */
+                errf(e, "%s:%d: link end %u: the file has nodes 0..%u", fname, tk[k].line, na && a >= n ? a : b, n - 1);
+                goto done;
+            }
+            if (na && nb && a < n && b < n) {
                 if (a < G && b < G) {
                     errf(e, "%s:%d: link %u-%u joins two GPUs: SimAI's GPUs meet through NVSwitches and switches",
                          fname, tk[k].line, a, b);
