@@ -18,7 +18,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 # OpenMPI'
 src=$(cd "$(dirname "$0")/.." && pwd)
 # CI runs as root: OpenMPI refuses that without --allow-run-as-root; 3 ranks on 2 cores need --oversubscribe.
 # mpi_yield_when_idle: a rank (or its threads) waiting in MPI gives its core up rather than spinning on
-# it, which on 2 cores holds back the rank it waits for (FLB on 2 ranks x 2 threads: 8.2 s -> 2.8 s)
+# it, which on 2 busy cores holds back the rank it waits for (FLB on 2 ranks x 2 threads beside other
+# work: 8.2 s -> 2.8 s; on an idle machine the whole test takes the same time either way)
 mpi() { local np=$1; shift; mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 -np "$np" "$bin" "$@"; }
 
 # Under the sanitizers (make test's second pass) each case runs on 2 ranks only: that pass looks for
