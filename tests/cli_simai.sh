@@ -217,23 +217,20 @@ expect policy "policy.txt:1: policy MICRO" "MICRO
 1
 $L"
 # the topology and the conf
-printf '3 1 1 1 2 H100\n1 2\n0 1 2880Gbps 0.000025ms 0\n0 2 400Gbs 0.0005ms 0\n' >"$TMP/t_rate.txt"
-expect topo_rate "t_rate.txt:4: link 2: bad rate" "$W
+expect_topo() { # expect_topo NAME TOPOLOGY MESSAGE: the topology as $TMP/t_NAME.txt under a good workload
+    printf "$2" >"$TMP/t_$1.txt"
+    expect "topo_$1" "t_$1.txt:$3" "$W
 1
-$L" "$TMP/t_rate.txt"
-printf '11 8 2 1 3 H100\n8 9 10\n0 8 2880Gbps 0.000025ms 0\n0 9 2880Gbps 0.000025ms 0\n0 10 400Gbps 0.0005ms 0\n' >"$TMP/t_nv2.txt"
-expect topo_nv2 "t_nv2.txt:1: 2 NVSwitches for 1 servers" "$W
-1
-$L" "$TMP/t_nv2.txt"
+$L" "$TMP/t_$1.txt"
+}
+expect_topo rate '3 1 1 1 2 H100\n1 2\n0 1 2880Gbps 0.000025ms 0\n0 2 400Gbs 0.0005ms 0\n' "4: link 2: bad rate"
+expect_topo nv2 '11 8 2 1 3 H100\n8 9 10\n0 8 2880Gbps 0.000025ms 0\n0 9 2880Gbps 0.000025ms 0\n0 10 400Gbps 0.0005ms 0\n' \
+    "1: 2 NVSwitches for 1 servers"
 # ids past the header's node count (the translation names each GPU's NVLink host n + g: they must not reach it)
-printf '10 8 1 1 2 H100\n8 12\n0 8 2880Gbps 0.000025ms 0\n0 9 400Gbps 0.0005ms 0\n' >"$TMP/t_swid.txt"
-expect topo_swid "t_swid.txt:2: switch id 12: the file has nodes 0..9" "$W
-1
-$L" "$TMP/t_swid.txt"
-printf '10 8 1 1 2 H100\n8 9\n0 8 2880Gbps 0.000025ms 0\n0 13 400Gbps 0.0005ms 0\n' >"$TMP/t_link.txt"
-expect topo_link "t_link.txt:4: link end 13: the file has nodes 0..9" "$W
-1
-$L" "$TMP/t_link.txt"
+expect_topo swid '10 8 1 1 2 H100\n8 12\n0 8 2880Gbps 0.000025ms 0\n0 9 400Gbps 0.0005ms 0\n' \
+    "2: switch id 12: the file has nodes 0..9"
+expect_topo link '10 8 1 1 2 H100\n8 9\n0 8 2880Gbps 0.000025ms 0\n0 13 400Gbps 0.0005ms 0\n' \
+    "4: link end 13: the file has nodes 0..9"
 printf '%s\n1\n%s\n' "$W" "$L" >"$TMP/ok.txt"
 printf 'KMAX_MAP 1 400000000000 x\n' >"$TMP/c_bad.txt"
 "$BIN" run "$TMP/ok.txt" --set topology.file="$D/topo_8g.txt" --set simai.conf="$TMP/c_bad.txt" >/dev/null 2>"$TMP/c.err"

@@ -200,16 +200,18 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
     uint64_t nsw = (uint64_t)nv + ns;
     for (size_t k = 0; k < ntk && k < nsw; k++) {
         uint32_t id;
-        if (num(tk[k].s, tk[k].n, &id) && id >= n) { /* the translation's NVLink hosts are n.. */
+        if (!num(tk[k].s, tk[k].n, &id))
+            continue; /* topo_parse_ns3 says what is wrong with it */
+        if (id >= n) { /* the translation's NVLink hosts are n.. */
             errf(e, "%s:%d: switch id %u: the file has nodes 0..%u", fname, tk[k].line, id, n - 1);
             goto done;
         }
-        if (num(tk[k].s, tk[k].n, &id) && id < n && id < G) {
+        if (id < G) {
             errf(e, "%s:%d: switch id %u is a GPU's: SimAI numbers GPUs 0..%u first, then NVSwitches and switches",
                  fname, tk[k].line, id, G - 1);
             goto done;
         }
-        if (k < nv && num(tk[k].s, tk[k].n, &id) && id < n)
+        if (k < nv)
             is_nv[id] = 1;
     }
     char hdr[96];
