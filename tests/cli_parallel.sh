@@ -55,8 +55,8 @@ for t in 2 4; do
     check cmp "$tmp/dl-1/fct.csv" "$tmp/dl-$t/fct.csv"
 done
 check grep -q '"partitions": 5' "$tmp/dl-2/parallel.json"
-if [ "$(nproc)" -lt 4 ]; then # more threads than cores: said, and still the same bytes
-    check grep -q '^rocesim: warning: run.threads = 4: more threads than the [0-9]* cores online' "$tmp/dl-4.err"
+if [ "$(nproc)" -lt 4 ]; then # more threads than CPUs: said, and still the same bytes
+    check grep -q "^rocesim: warning: run.threads = 4: more threads than the $(nproc) CPU" "$tmp/dl-4.err"
 fi
 
 # sweeps: a serial sweep's runs are complete for the same sweep on 2 threads (run.threads
@@ -90,6 +90,19 @@ check grep -q '"threads": 2,' "$tmp/ex-2/parallel.json"
 check grep -q '"partitions": 16,' "$tmp/ex-2/parallel.json"
 check cmp "$tmp/ex-1/fct.csv" "$tmp/ex-2/fct.csv"
 check test ! -e "$tmp/ex-1/parallel.json"
+# the CPUs it may run on (its affinity, as nproc counts them) and the threads that share them
+check test "$(num cpus "$tmp/ex-2/parallel.json")" = "$(nproc)"
+check test "$(num threads_sharing_cpus "$tmp/ex-2/parallel.json")" = 2
+# bound to one CPU (as mpirun binds a rank): its two threads take turns, the run says so and
+# how to give it more, and parallel.json counts 2 threads on 1 CPU; the outputs are the same
+if [ "$(nproc)" -ge 2 ]; then
+    (cd "$src" && taskset -c 0 "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us \
+        --out "$tmp/ex-b" 2> "$tmp/ex-b.err") || fail=$((fail + 1))
+    check grep -q "run.threads = 2: more threads than the 1 CPU this process may run on (its affinity" "$tmp/ex-b.err"
+    check test "$(num cpus "$tmp/ex-b/parallel.json")" = 1
+    check test "$(num threads_sharing_cpus "$tmp/ex-b/parallel.json")" = 2
+    check cmp "$tmp/ex-1/fct.csv" "$tmp/ex-b/fct.csv"
+fi
 # a serial rerun into the parallel run's folder leaves no stale parallel.json beside its files
 (cd "$src" && "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=50us --set run.threads=1 \
     --out "$tmp/ex-2") || fail=$((fail + 1))

@@ -90,6 +90,18 @@ check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
 check grep -q '"ranks": 2,' "$tmp/ex-r/parallel.json"
 check grep -q '"threads": 2,' "$tmp/ex-r/parallel.json"
 for f in fct.csv pfc.csv pfc_ports.csv; do check cmp "$tmp/ex-1/$f" "$tmp/ex-r/$f"; done
+# the threads that share rank 0's CPUs: its own 2 if mpirun bound it to CPUs of its own (fewer than
+# nproc: Open MPI binds each of 2 ranks to one core), else both ranks' 4
+cpus=$(num cpus "$tmp/ex-r/parallel.json")
+check test "${cpus:-0}" -ge 1 -a "${cpus:-0}" -le "$(nproc)"
+if [ "${cpus:-0}" -lt "$(nproc)" ]; then want=2; else want=4; fi
+check test "$(num threads_sharing_cpus "$tmp/ex-r/parallel.json")" = $want
+# unbound, each rank may run on every CPU, which both ranks' threads share (MPI_COMM_TYPE_SHARED)
+(cd "$src" && mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 --bind-to none -np 2 "$bin" run \
+    scenarios/parallel-fattree.ini --quiet --set traffic.duration=20us --set run.threads=1 --out "$tmp/ex-u") ||
+    fail=$((fail + 1))
+check test "$(num cpus "$tmp/ex-u/parallel.json")" = "$(nproc)"
+check test "$(num threads_sharing_cpus "$tmp/ex-u/parallel.json")" = 2
 # memory per rank: a rank sets up, and so holds, only its own partitions' ports (8 of the 16 pods
 # each, and the core switches split between them): at most its half of the port array and a few
 # pages at the seam, never another rank's; the two halves together cover every port

@@ -114,12 +114,18 @@ static bool launched(void)
 
 const struct eng_comm *run_comm_mpi(int *argc, char ***argv)
 {
-    static struct eng_comm c = {0, 1, comm_allgather, comm_alltoallv};
+    static struct eng_comm c = {0, 1, 1, comm_allgather, comm_alltoallv};
     if (!launched() || MPI_Init(argc, argv) != MPI_SUCCESS)
         return NULL;
     atexit(mpi_finish);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+    /* the ranks that share this machine's cores (MPI-3; every rank calls it) */
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c.rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &c.node_size);
+        MPI_Comm_free(&node);
+    }
     return c.size > 1 ? &c : NULL;
 }
 

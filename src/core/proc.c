@@ -1,4 +1,6 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "core/proc.h"
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -60,6 +62,23 @@ uint64_t proc_held_bytes(const void *p, size_t len)
     }
     fclose(f);
     return ok ? held : UINT64_MAX;
+}
+
+unsigned proc_cpus(bool *bound)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    *bound = false;
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) {
+            *bound = online > 0 && n < online;
+            return (unsigned)n;
+        }
+    }
+#endif
+    return online > 0 ? (unsigned)online : 0;
 }
 
 uint64_t proc_mem_available(void)

@@ -1,6 +1,7 @@
 /* The process's own clock and memory, as the outputs report them. */
 #ifndef ROCESIM_PROC_H
 #define ROCESIM_PROC_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,11 @@ uint64_t proc_rss(void);
  * is not held, nor is one only read, which maps the shared zero page);
  * UINT64_MAX if unknown. */
 uint64_t proc_held_bytes(const void *p, size_t len);
+/* CPUs this process may run on: its affinity mask (Linux), which a launcher
+ * or a batch system may have narrowed to fewer than the machine's (mpirun
+ * binds each of 2 ranks to one core by default): *bound is then true. Else
+ * the CPUs online; 0 if unknown. */
+unsigned proc_cpus(bool *bound);
 /* Memory the machine can give a new process, in bytes: MemAvailable of
  * /proc/meminfo, else the physical memory; 0 if unknown. */
 uint64_t proc_mem_available(void);

@@ -31,6 +31,7 @@
  * collective: every rank makes them in the same order. */
 struct eng_comm {
     int rank, size;
+    int node_size; /* ranks of the run on this rank's machine (MPI_COMM_TYPE_SHARED), whose threads share its cores */
     /* Every rank's n bytes from `mine`, in rank order, into `all` (size * n bytes). */
     void (*allgather)(const void *mine, void *all, size_t n);
     /* scount[r] bytes of `send` (concatenated in rank order) to rank r; what
@@ -38,6 +39,11 @@ struct eng_comm {
      * with realloc to *rcap bytes as needed), rcount[r] bytes from rank r. */
     void (*alltoallv)(const void *send, const size_t *scount, void **recv, size_t *rcap, size_t *rcount);
 };
+/* The run's threads that share the CPUs this process may run on (*cpus,
+ * proc_cpus): its own `threads`, and unless the launcher bound it to CPUs of
+ * its own (*bound), every rank's on this machine (comm->node_size). More
+ * than *cpus means they take turns. */
+uint64_t eng_sharing(uint32_t threads, const struct eng_comm *comm, unsigned *cpus, bool *bound);
 /* The rank that runs partition `part` of `parts`: contiguous blocks, so that
  * neighbouring partitions (a pod's) share a rank. */
 static inline int eng_rank_of(uint32_t part, uint32_t parts, int size) { return (int)((uint64_t)part * (uint64_t)size / parts); }
@@ -46,6 +52,8 @@ static inline int eng_rank_of(uint32_t part, uint32_t parts, int size) { return 
 struct eng_stats {
     uint32_t ranks;     /* processes (MPI ranks), 1 without */
     uint32_t threads, partitions;
+    uint32_t cpus;      /* the CPUs this rank may run on (proc_cpus; 0: unknown) */
+    uint32_t sharing;   /* the run's threads that share them (eng_sharing); above cpus a barrier's wait yields soon */
     simtime_t lookahead;
     uint64_t windows, messages, global_events;
     double loop;    /* the run's event loop, wall */

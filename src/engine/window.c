@@ -51,6 +51,12 @@ static void barrier(struct eng *e, bool *sense)
 
 /* ---------------------------------------------------------------- set-up */
 
+uint64_t eng_sharing(uint32_t threads, const struct eng_comm *comm, unsigned *cpus, bool *bound)
+{
+    *cpus = proc_cpus(bound);
+    return (uint64_t)threads * (uint64_t)(comm && !*bound && comm->node_size > 1 ? comm->node_size : 1);
+}
+
 struct eng *eng_create(const struct eng_ops *ops, void *model, uint32_t n, uint32_t threads, simtime_t la,
                        const struct eng_comm *comm, bool quiet_ends)
 {
@@ -88,8 +94,12 @@ struct eng *eng_create(const struct eng_ops *ops, void *model, uint32_t n, uint3
         p->req = T_NEVER;
     }
     e->tid = xcalloc(threads, sizeof *e->tid);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    e->spin_limit = cores > 0 && threads > (uint32_t)cores ? 64 : 2048;
+    unsigned cpus;
+    bool bound;
+    uint64_t sharing = eng_sharing(threads, comm, &cpus, &bound);
+    e->spin_limit = cpus > 0 && sharing > cpus ? 64 : 2048;
+    e->stat.cpus = cpus;
+    e->stat.sharing = sharing > UINT32_MAX ? UINT32_MAX : (uint32_t)sharing;
     e->stat.ranks = comm ? (uint32_t)comm->size : 1;
     e->stat.threads = threads;
     e->stat.partitions = n;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Random streams of link loss: one per port, far from the workload streams. */
 #define LOSS_STREAM_BASE 0x10550000000000ULL
@@ -939,10 +938,25 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         sc->lookahead = pt.lookahead;
         partition_free(&pt);
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores > 0 && c->run.threads > cores)
-        warnf("run.threads = %lld: more threads than the %ld cores online; they time-share (same outputs, slower)",
-              (long long)c->run.threads, cores);
+    unsigned cpus;
+    bool bound;
+    uint64_t sharing = eng_sharing((uint32_t)c->run.threads, sc->comm, &cpus, &bound);
+    if (cpus > 0 && sharing > cpus) {
+        if (bound) /* by the launcher: mpirun binds each of 2 ranks to one core unless told otherwise */
+            warnf("run.threads = %lld: more threads than the %u CPU%s this %s may run on (its affinity, as its launcher "
+                  "bound it); they take turns (same outputs, slower): give it run.threads CPUs (mpirun --map-by "
+                  "slot:PE=%lld, or --bind-to none)",
+                  (long long)c->run.threads, cpus, cpus == 1 ? "" : "s", ranks > 1 ? "rank" : "process",
+                  (long long)c->run.threads);
+        else if (sharing > (uint64_t)c->run.threads)
+            warnf("run.threads = %lld on each of this machine's %d ranks: %llu threads for its %u CPUs; they take turns "
+                  "(same outputs, slower)",
+                  (long long)c->run.threads, sc->comm->node_size, (unsigned long long)sharing, cpus);
+        else
+            warnf("run.threads = %lld: more threads than the %u CPU%s this process may run on; they take turns (same "
+                  "outputs, slower)",
+                  (long long)c->run.threads, cpus, cpus == 1 ? "" : "s");
+    }
     if (sc->n_parts < (uint32_t)c->run.threads * (uint32_t)ranks)
         warnf("%s%s: only %u partitions (run.partitions) for %lld threads, so some have nothing to run", who,
               ranks > 1 && c->run.threads > 1 ? " and run.threads" : "", sc->n_parts, (long long)c->run.threads * ranks);

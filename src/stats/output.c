@@ -582,8 +582,9 @@ static int write_parallel(struct output *o, struct err *e)
         free(ev);
         return -1;
     }
-    fprintf(f, "{\n  \"ranks\": %u,\n  \"threads\": %u,\n  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n", st.ranks,
-            st.threads, st.partitions, (double)st.lookahead / T_NS);
+    fprintf(f, "{\n  \"ranks\": %u,\n  \"threads\": %u,\n  \"cpus\": %u,\n  \"threads_sharing_cpus\": %u,\n"
+               "  \"partitions\": %u,\n  \"lookahead_ns\": %.3f,\n",
+            st.ranks, st.threads, st.cpus, st.sharing, st.partitions, (double)st.lookahead / T_NS);
     if (st.rss) { /* across ranks: each rank's memory, and its partitions */
         json_u64_list(f, "peak_rss_bytes_per_rank", st.rss, st.ranks);
         json_u64_list(f, "rss_bytes_at_end_per_rank", st.rss + st.ranks, st.ranks);
