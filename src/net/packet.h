@@ -75,6 +75,9 @@ struct int_hop {
     uint64_t rate;
 };
 
+/* "Lines" below are the packet's 64-byte parts: a packet is 288 bytes and its
+ * pool chunk starts 16 bytes past a cache line, so each part lies across two
+ * cache lines (aligning them measured no faster: bench/README.md, App. R). */
 struct pkt {
     struct pkt *next;    /* FIFO link (queue, wire, free list) */
     simtime_t t_arrive;  /* when it reaches the far end of its current link */
