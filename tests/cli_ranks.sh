@@ -91,18 +91,28 @@ check cmp "$tmp/wd-1/fct.csv" "$tmp/wd-2/fct.csv"
 check grep -q '"ranks": 2,' "$tmp/ex-r/parallel.json"
 check grep -q '"threads": 2,' "$tmp/ex-r/parallel.json"
 for f in fct.csv pfc.csv pfc_ports.csv; do check cmp "$tmp/ex-1/$f" "$tmp/ex-r/$f"; done
-# the threads that share rank 0's CPUs: its own 2 if mpirun bound it to CPUs of its own (fewer than
-# nproc: Open MPI binds each of 2 ranks to one core), else both ranks' 4
+# the threads that share rank 0's CPUs: its own 2 if mpirun bound each rank to CPUs of its own (fewer
+# than nproc: Open MPI binds each of 2 ranks to one core), else both ranks' 4
 cpus=$(num cpus "$tmp/ex-r/parallel.json")
 check test "${cpus:-0}" -ge 1 -a "${cpus:-0}" -le "$(nproc)"
 if [ "${cpus:-0}" -lt "$(nproc)" ]; then want=2; else want=4; fi
 check test "$(num threads_sharing_cpus "$tmp/ex-r/parallel.json")" = $want
-# unbound, each rank may run on every CPU, which both ranks' threads share (MPI_COMM_TYPE_SHARED)
+# unbound, each rank may run on every CPU, which both ranks' threads share (MPI_COMM_TYPE_SHARED and
+# their affinities)
 (cd "$src" && mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 --bind-to none -np 2 "$bin" run \
     scenarios/parallel-fattree.ini --quiet --set traffic.duration=20us --set run.threads=1 --out "$tmp/ex-u") ||
     fail=$((fail + 1))
 check test "$(num cpus "$tmp/ex-u/parallel.json")" = "$(nproc)"
 check test "$(num threads_sharing_cpus "$tmp/ex-u/parallel.json")" = 2
+# both bound to the same one CPU (as ranks bound to one socket share it): each counts the other's
+# threads too, by their affinities, and rank 0 says they take turns
+(cd "$src" && taskset -c 0 mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 --bind-to none -np 2 \
+    "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=20us --set run.threads=1 --out "$tmp/ex-s" \
+    2> "$tmp/ex-s.err") || fail=$((fail + 1))
+check test "$(num cpus "$tmp/ex-s/parallel.json")" = 1
+check test "$(num threads_sharing_cpus "$tmp/ex-s/parallel.json")" = 2
+check grep -q "run.threads = 1 on each of the 2 ranks that share this rank's 1 CPU: 2 threads; they take turns" "$tmp/ex-s.err"
+check cmp "$tmp/ex-u/fct.csv" "$tmp/ex-s/fct.csv"
 # memory per rank: a rank sets up, and so holds, only its own partitions' ports (8 of the 16 pods
 # each, and the core switches split between them): at most its half of the port array and a few
 # pages at the seam, never another rank's; the two halves together cover every port

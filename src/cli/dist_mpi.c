@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/proc.h"
 #include "exp/exp.h"
 #include "net/net.h"
 #include "engine/engine.h"
@@ -120,10 +121,22 @@ const struct eng_comm *run_comm_mpi(int *argc, char ***argv)
     atexit(mpi_finish);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-    /* the ranks that share this machine's cores (MPI-3; every rank calls it) */
+    /* the ranks of this machine (MPI-3) whose CPUs overlap this one's: all of
+     * them unbound, none but itself when mpirun binds each to its own core,
+     * those of its socket when it binds to sockets (every rank calls this) */
     MPI_Comm node;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c.rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_size(node, &c.node_size);
+        int n;
+        MPI_Comm_size(node, &n);
+        unsigned char mine[PROC_CPUSET_BYTES], *all = malloc((size_t)n * PROC_CPUSET_BYTES);
+        if (!all)
+            abort();
+        proc_cpuset(mine);
+        MPI_Allgather(mine, PROC_CPUSET_BYTES, MPI_BYTE, all, PROC_CPUSET_BYTES, MPI_BYTE, node);
+        c.node_sharing = 0;
+        for (int i = 0; i < n; i++)
+            c.node_sharing += proc_cpuset_overlap(mine, all + (size_t)i * PROC_CPUSET_BYTES);
+        free(all);
         MPI_Comm_free(&node);
     }
     return c.size > 1 ? &c : NULL;

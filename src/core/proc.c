@@ -81,6 +81,25 @@ unsigned proc_cpus(bool *bound)
     return online > 0 ? (unsigned)online : 0;
 }
 
+void proc_cpuset(unsigned char mask[PROC_CPUSET_BYTES])
+{
+    memset(mask, 0xff, PROC_CPUSET_BYTES);
+#ifdef __linux__
+    _Static_assert(sizeof(cpu_set_t) == PROC_CPUSET_BYTES, "glibc's cpu_set_t is 1024 bits");
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        memcpy(mask, &set, PROC_CPUSET_BYTES);
+#endif
+}
+
+bool proc_cpuset_overlap(const unsigned char *a, const unsigned char *b)
+{
+    for (size_t i = 0; i < PROC_CPUSET_BYTES; i++)
+        if (a[i] & b[i])
+            return true;
+    return false;
+}
+
 uint64_t proc_mem_available(void)
 {
     unsigned long long kb = 0;

@@ -21,6 +21,12 @@ uint64_t proc_held_bytes(const void *p, size_t len);
  * binds each of 2 ranks to one core by default): *bound is then true. Else
  * the CPUs online; 0 if unknown. */
 unsigned proc_cpus(bool *bound);
+/* This process's CPU affinity as opaque bytes, to compare with another
+ * process's (proc_cpuset_overlap); every bit set where it is unknown. */
+#define PROC_CPUSET_BYTES 128
+void proc_cpuset(unsigned char mask[PROC_CPUSET_BYTES]);
+/* Whether two processes' affinities share a CPU. */
+bool proc_cpuset_overlap(const unsigned char *a, const unsigned char *b);
 /* Memory the machine can give a new process, in bytes: MemAvailable of
  * /proc/meminfo, else the physical memory; 0 if unknown. */
 uint64_t proc_mem_available(void);

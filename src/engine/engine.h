@@ -31,7 +31,8 @@
  * collective: every rank makes them in the same order. */
 struct eng_comm {
     int rank, size;
-    int node_size; /* ranks of the run on this rank's machine (MPI_COMM_TYPE_SHARED), whose threads share its cores */
+    int node_sharing; /* ranks of the run on this rank's machine whose CPUs overlap its own, itself included
+                       * (MPI_COMM_TYPE_SHARED and each one's affinity): their threads share its CPUs */
     /* Every rank's n bytes from `mine`, in rank order, into `all` (size * n bytes). */
     void (*allgather)(const void *mine, void *all, size_t n);
     /* scount[r] bytes of `send` (concatenated in rank order) to rank r; what
@@ -40,9 +41,9 @@ struct eng_comm {
     void (*alltoallv)(const void *send, const size_t *scount, void **recv, size_t *rcap, size_t *rcount);
 };
 /* The run's threads that share the CPUs this process may run on (*cpus,
- * proc_cpus): its own `threads`, and unless the launcher bound it to CPUs of
- * its own (*bound), every rank's on this machine (comm->node_size). More
- * than *cpus means they take turns. */
+ * proc_cpus; *bound if its launcher narrowed them): `threads` of each rank
+ * whose CPUs overlap its own (comm->node_sharing). More than *cpus means
+ * they take turns. */
 uint64_t eng_sharing(uint32_t threads, const struct eng_comm *comm, unsigned *cpus, bool *bound);
 /* The rank that runs partition `part` of `parts`: contiguous blocks, so that
  * neighbouring partitions (a pod's) share a rank. */

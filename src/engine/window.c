@@ -54,7 +54,7 @@ static void barrier(struct eng *e, bool *sense)
 uint64_t eng_sharing(uint32_t threads, const struct eng_comm *comm, unsigned *cpus, bool *bound)
 {
     *cpus = proc_cpus(bound);
-    return (uint64_t)threads * (uint64_t)(comm && !*bound && comm->node_size > 1 ? comm->node_size : 1);
+    return (uint64_t)threads * (uint64_t)(comm && comm->node_sharing > 1 ? comm->node_sharing : 1);
 }
 
 struct eng *eng_create(const struct eng_ops *ops, void *model, uint32_t n, uint32_t threads, simtime_t la,

@@ -942,16 +942,17 @@ int scenario_parallel(struct scenario *sc, struct err *e)
     bool bound;
     uint64_t sharing = eng_sharing((uint32_t)c->run.threads, sc->comm, &cpus, &bound);
     if (cpus > 0 && sharing > cpus) {
-        if (bound) /* by the launcher: mpirun binds each of 2 ranks to one core unless told otherwise */
+        if (sharing > (uint64_t)c->run.threads) /* other ranks run on these CPUs too */
+            warnf("run.threads = %lld on each of the %d ranks that share this rank's %u CPU%s: %llu threads; they take "
+                  "turns (same outputs, slower)",
+                  (long long)c->run.threads, sc->comm->node_sharing, cpus, cpus == 1 ? "" : "s",
+                  (unsigned long long)sharing);
+        else if (bound) /* by the launcher: mpirun binds each of 2 ranks to one core unless told otherwise */
             warnf("run.threads = %lld: more threads than the %u CPU%s this %s may run on (its affinity, as its launcher "
                   "bound it); they take turns (same outputs, slower): give it run.threads CPUs (mpirun --map-by "
                   "slot:PE=%lld, or --bind-to none)",
                   (long long)c->run.threads, cpus, cpus == 1 ? "" : "s", ranks > 1 ? "rank" : "process",
                   (long long)c->run.threads);
-        else if (sharing > (uint64_t)c->run.threads)
-            warnf("run.threads = %lld on each of this machine's %d ranks: %llu threads for its %u CPUs; they take turns "
-                  "(same outputs, slower)",
-                  (long long)c->run.threads, sc->comm->node_size, (unsigned long long)sharing, cpus);
         else
             warnf("run.threads = %lld: more threads than the %u CPU%s this process may run on; they take turns (same "
                   "outputs, slower)",
