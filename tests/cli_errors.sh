@@ -120,10 +120,11 @@ expect "--set KEY VALUE" "--set transport.cc: expected section.key=value as one 
 expect "rate in Gb" "--set topology.host_link=100Gb: topology.host_link: bad rate '100Gb': unknown rate unit: did you mean Gbps?" flows --set topology.host_link=100Gb
 expect "byte count with a bad unit" "--set transport.mtu=9000X: transport.mtu: bad byte count" flows --set transport.mtu=9000X
 # serial-only refusals: what is refused and which key, in user words
-# a dependency met at another host than the released flow's source (here flow 0's completion, at its
-# sender host0, releases flow 1 at host2) stays serial; collectives' releases are local (cli_parallel)
-printf '2\n0 1 3 100 10000 0\n2 3 3 100 10000 0 0\n' > "$TMP/dep_flows.txt"
-expect "cross-host dependency on threads" "--set run.threads=2: run.threads = 2: flow 1 waits for flow 0's completion (its last ACK at its sender), met at host0, not at its own source host2" run --quiet --set traffic.pattern=file --set traffic.file="$TMP/dep_flows.txt" --set run.threads=2 --out "$TMP/o"
+# a dependency met in another partition than the released flow's source's (here flow 0's completion,
+# at its sender host0, releases flow 1 at host20, under another leaf) stays serial; collectives' and
+# one leaf's releases are local (cli_parallel)
+printf '2\n0 1 3 100 10000 0\n20 3 3 100 10000 0 0\n' > "$TMP/dep_flows.txt"
+expect "cross-partition dependency on threads" "--set run.threads=2: run.threads = 2: flow 1 waits for flow 0's completion (its last ACK at its sender), met at host0, in another partition than its own source host20: the release would have to cross partitions" run --quiet --set traffic.pattern=file --set traffic.file="$TMP/dep_flows.txt" --set run.threads=2 --out "$TMP/o"
 expect "collective's QP chain under conweave on threads" "--set run.threads=2: run.threads = 2: flow " run --quiet --set traffic.pattern=collective --set lb.scheme=conweave --set run.threads=2 --out "$TMP/o"
 if grep -q "continues flow [0-9]*'s queue pair .* conweave's destination switch" "$TMP/err"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL conweave QP refusal"; fi
 if grep -q 'struct \|traffic\.after\|cport\|n_sent' "$TMP/err"; then fail=$((fail + 1)); echo "FAIL refusal names code"; else pass=$((pass + 1)); fi

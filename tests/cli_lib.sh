@@ -125,6 +125,12 @@ engine_cases() {
     same_as_serial dep --set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 \
         --set topology.hosts_per_leaf=4 --set traffic.pattern=file --set traffic.file="$tmp/dep.txt"
     check awk -F, '$1 == 1 { s1 = $5 } $1 == 2 { f2 = $7 } END { exit !(s1 > 20000 && f2 < 12000) }' "$tmp/dep-1/fct.csv"
+    # a release between two hosts of one leaf, so of one partition: flow 1 (host1) after flow 0 (host0)
+    # completes (host0 and host1: one leaf), flow 2 (host3) after flow 1 reached it, beside traffic elsewhere
+    printf '12\n0 2 3 100 20000 0\n1 3 3 100 10000 0 0\n3 1 3 100 10000 0 1r\n8 12 3 100 30000 0\n9 13 3 100 30000 0\n10 14 3 100 30000 0.000001\n11 15 3 100 30000 0.000001\n12 8 3 100 30000 0.000002\n13 9 3 100 30000 0.000002\n4 8 3 100 30000 0.000003\n5 9 3 100 30000 0.000003\n6 0 3 100 30000 0.000004\n' > "$tmp/dep-leaf.txt"
+    same_as_serial dep-leaf --set topology.type=leafspine --set topology.leaves=4 --set topology.spines=2 \
+        --set topology.hosts_per_leaf=4 --set traffic.pattern=file --set traffic.file="$tmp/dep-leaf.txt"
+    check awk -F, '$1 == 0 { f0 = $6 } $1 == 1 { s1 = $5 } END { exit !(s1 >= f0 && f0 > 0) }' "$tmp/dep-leaf-2/fct.csv"
 
     local fat=(--set topology.type=fattree --set topology.k=4 --set switch.buffer=1MB --set traffic.load=0.5
                --set traffic.duration=300us)

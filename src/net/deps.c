@@ -130,20 +130,22 @@ void deps_start(struct sim *s, uint32_t id)
 /* A release pushes its EV_FLOW_DEP on the queue of whoever met the last
  * prerequisite, and counts the flow's wait down there; a parallel run runs a
  * flow's start at its source's partition (sim.c dispatch). So the serial run's
- * release is made as is when every prerequisite is met at the released flow's
- * own source host:
+ * release is made as is when every prerequisite is met in the partition of the
+ * released flow's own source host, where it is met:
  *  - none (completion: the last ACK at the prerequisite's sender, flow_complete),
  *    SIM_DEP_SENT and SIM_DEP_QP (make_data at its sender), SIM_DEP_START (its
  *    start): at src(pre);
  *  - SIM_DEP_RECV (receive_data at its receiver): at dst(pre).
  * A collective's prerequisites all are (docs/collectives.md: a step waits for
  * what its rank received and sent; an iteration's first piece for its rank's
- * last step, plus compute_gap at that rank). A flow file's may not be: a flow
- * after another host's flow completed, sent or received would have to be a
+ * last step, plus compute_gap at that rank), except on multi-port NICs, where
+ * a GPU's port-1 flows wait for what its port 0 (another leaf's host) received.
+ * A flow file's may not be: a flow after a flow of a
+ * host in another partition completed, sent or received would have to be a
  * message, which the engine does not send. A QP chain copies its predecessor's
  * per-flow balancer state at the sender, which must then be the sender's
  * alone (lb_ops.flow_state_at_dst). */
-const char *deps_parallel_refusal(const struct sim *s)
+const char *deps_parallel_refusal(const struct sim *s, const uint32_t *part)
 {
     struct sim_deps *d = s->deps;
     static const char *const kind[] = {"completion (its last ACK at its sender)", "last byte sent",
@@ -155,10 +157,10 @@ const char *deps_parallel_refusal(const struct sim *s)
             uint32_t at = k == 2 ? s->flows[i].dst : s->flows[i].src;
             for (uint32_t e = lists[k][0][i]; e < lists[k][0][i + 1]; e++) {
                 uint32_t j = lists[k][1][e];
-                if (s->flows[j].src != at) {
+                if (part[s->flows[j].src] != part[at]) {
                     snprintf(d->why, sizeof d->why,
-                             "flow %u waits for flow %u's %s, met at host%u, not at its own source host%u: a release at "
-                             "another host would have to cross partitions",
+                             "flow %u waits for flow %u's %s, met at host%u, in another partition than its own source "
+                             "host%u: the release would have to cross partitions",
                              j, i, kind[k], s->host_index[at], s->host_index[s->flows[j].src]);
                     return d->why;
                 }

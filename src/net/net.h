@@ -425,10 +425,11 @@ struct sim_deps {
 #define SIM_DEP_START 0x10000000u
 #define SIM_DEP_ID 0x0fffffffu
 void sim_deps_set(struct sim *s, const uint32_t *off, const uint32_t *pre, const simtime_t *delay);
-/* Why the dependencies keep a run serial (NULL: every release is local to the
- * host that runs the released flow, so a partitioned run makes it where the
- * serial run does; deps.c, docs/parallel.md). */
-const char *deps_parallel_refusal(const struct sim *s);
+/* Why the dependencies keep a run split into partitions (part: node ->
+ * partition) serial (NULL: every release is met in the partition that runs the
+ * released flow's source, so it is made there when the serial run makes it;
+ * deps.c, docs/parallel.md). */
+const char *deps_parallel_refusal(const struct sim *s, const uint32_t *part);
 /* GPU servers (nvswitch.c): a flow between two hosts of one server (gpus
  * consecutive host indices, gpus > 1) goes over its NVSwitch, a port of
  * `rate` bps per GPU each way and `delay` end to end, with no packets
@@ -459,7 +460,8 @@ void sim_run_parallel(struct sim *s, const uint32_t *part, uint32_t parts, uint3
 bool sim_parallel_stats(const struct sim *s, struct eng_stats *st, uint64_t *part_events, uint32_t n);
 /* A parallel run: the packets its partitions' pools allocated in this process (their memory: x sizeof(struct pkt)). */
 uint64_t sim_parallel_pool_packets(const struct sim *s);
-/* Why this run cannot be split (a NUL-terminated reason), or NULL. */
+/* Why this run cannot be split (a NUL-terminated reason), or NULL; its flow
+ * dependencies are asked once the partitions are known (deps_parallel_refusal). */
 const char *sim_parallel_refusal(const struct sim *s);
 void sim_free(struct sim *s);
 /* Free the routing tables (route_*, edge_node, host_edge, host_port), so the

@@ -538,9 +538,7 @@ const char *sim_parallel_refusal(const struct sim *s)
         return "run.ns3_timing keeps ns-3's one global order of same-time events (the order they were scheduled in), which "
                "partitions on their own threads cannot (docs/parallel.md); an ns-3 configuration runs in parallel with "
                "--set run.ns3_timing=off (that mode's serial bytes)";
-    if (s->deps && (why = deps_parallel_refusal(s)) != NULL)
-        return why;
-    return NULL;
+    return NULL; /* flow dependencies: deps_parallel_refusal, once the partitions are known */
 }
 
 void sim_monitor_start(struct sim *s, simtime_t first)

@@ -938,6 +938,8 @@ int scenario_parallel(struct scenario *sc, struct err *e)
         sc->lookahead = pt.lookahead;
         partition_free(&pt);
     }
+    if (sc->sim.deps && (why = deps_parallel_refusal(&sc->sim, sc->part)) != NULL)
+        return errf(e, "%s: %s; %s", who, why, fix);
     unsigned cpus;
     bool bound;
     uint64_t sharing = eng_sharing((uint32_t)c->run.threads, sc->comm, &cpus, &bound);
