@@ -139,10 +139,10 @@ void deps_start(struct sim *s, uint32_t id)
  * A collective's prerequisites all are (docs/collectives.md: a step waits for
  * what its rank received and sent; an iteration's first piece for its rank's
  * last step, plus compute_gap at that rank), except on multi-port NICs, where
- * a GPU's port-1 flows wait for what its port 0 (another leaf's host) received.
- * A flow file's may not be: a flow after a flow of a
- * host in another partition completed, sent or received would have to be a
- * message, which the engine does not send. A QP chain copies its predecessor's
+ * a GPU's port-1 flows wait for what its port 0 (another leaf's host)
+ * received. A flow file's may not be: a flow after a flow of a host in another
+ * partition completed, sent or received would have to be a message, which the
+ * engine does not send. A QP chain copies its predecessor's
  * per-flow balancer state at the sender, which must then be the sender's
  * alone (lb_ops.flow_state_at_dst). */
 const char *deps_parallel_refusal(const struct sim *s, const uint32_t *part)
