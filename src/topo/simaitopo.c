@@ -229,7 +229,7 @@ int topo_parse_simai(struct topo *t, const char *text, const char *fname, struct
                 errf(e, "%s:%d: link end %u: the file has nodes 0..%u", fname, tk[k].line, na && a >= n ? a : b, n - 1);
                 goto done;
             }
-            if (na && nb && a < n && b < n) {
+            if (na && nb) { /* both below n, as just checked */
                 if (a < G && b < G) {
                     errf(e, "%s:%d: link %u-%u joins two GPUs: SimAI's GPUs meet through NVSwitches and switches",
                          fname, tk[k].line, a, b);
