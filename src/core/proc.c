@@ -64,32 +64,35 @@ uint64_t proc_held_bytes(const void *p, size_t len)
     return ok ? held : UINT64_MAX;
 }
 
-unsigned proc_cpus(bool *bound)
-{
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    *bound = false;
-#ifdef __linux__
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0) {
-            *bound = online > 0 && n < online;
-            return (unsigned)n;
-        }
-    }
-#endif
-    return online > 0 ? (unsigned)online : 0;
-}
-
-void proc_cpuset(unsigned char mask[PROC_CPUSET_BYTES])
+/* Whether the mask is the process's affinity (else every bit is set). */
+static bool cpuset_read(unsigned char mask[PROC_CPUSET_BYTES])
 {
     memset(mask, 0xff, PROC_CPUSET_BYTES);
 #ifdef __linux__
     _Static_assert(sizeof(cpu_set_t) == PROC_CPUSET_BYTES, "glibc's cpu_set_t is 1024 bits");
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
         memcpy(mask, &set, PROC_CPUSET_BYTES);
+        return true;
+    }
 #endif
+    return false;
+}
+
+void proc_cpuset(unsigned char mask[PROC_CPUSET_BYTES]) { cpuset_read(mask); }
+
+unsigned proc_cpus(bool *bound)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned char mask[PROC_CPUSET_BYTES];
+    *bound = false;
+    if (!cpuset_read(mask))
+        return online > 0 ? (unsigned)online : 0;
+    unsigned n = 0;
+    for (size_t i = 0; i < PROC_CPUSET_BYTES; i++)
+        n += (unsigned)__builtin_popcount(mask[i]);
+    *bound = online > 0 && n < (unsigned long)online;
+    return n;
 }
 
 bool proc_cpuset_overlap(const unsigned char *a, const unsigned char *b)
