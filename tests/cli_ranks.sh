@@ -20,7 +20,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 # mpi_yield_when_idle: a rank (or its threads) waiting in MPI gives its core up rather than spinning on
 # it, which on 2 busy cores holds back the rank it waits for (FLB on 2 ranks x 2 threads beside other
 # work: 8.2 s -> 2.8 s; on an idle machine the whole test takes the same time either way)
-mpi() { local np=$1; shift; mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 -np "$np" "$bin" "$@"; }
+MPIRUN=(mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1)
+mpi() { local np=$1; shift; "${MPIRUN[@]}" -np "$np" "$bin" "$@"; }
 
 # Under the sanitizers (make test's second pass) each case runs on 2 ranks only: that pass looks for
 # memory errors in the code that moves bytes between ranks, which 2 ranks run whole; the thread and
@@ -99,16 +100,18 @@ if [ "${cpus:-0}" -lt "$(nproc)" ]; then want=2; else want=4; fi
 check test "$(num threads_sharing_cpus "$tmp/ex-r/parallel.json")" = $want
 # unbound, each rank may run on every CPU, which both ranks' threads share (MPI_COMM_TYPE_SHARED and
 # their affinities)
-(cd "$src" && mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 --bind-to none -np 2 "$bin" run \
-    scenarios/parallel-fattree.ini --quiet --set traffic.duration=20us --set run.threads=1 --out "$tmp/ex-u") ||
-    fail=$((fail + 1))
+unbound_example() { # OUT [PREFIX...]: the example on 2 unbound ranks of 1 thread, PREFIX before mpirun
+    local out=$1
+    shift
+    (cd "$src" && "$@" "${MPIRUN[@]}" --bind-to none -np 2 "$bin" run scenarios/parallel-fattree.ini --quiet \
+        --set traffic.duration=20us --set run.threads=1 --out "$tmp/$out" 2> "$tmp/$out.err") || fail=$((fail + 1))
+}
+unbound_example ex-u
 check test "$(num cpus "$tmp/ex-u/parallel.json")" = "$(nproc)"
 check test "$(num threads_sharing_cpus "$tmp/ex-u/parallel.json")" = 2
 # both bound to the same one CPU (as ranks bound to one socket share it): each counts the other's
 # threads too, by their affinities, and rank 0 says they take turns
-(cd "$src" && taskset -c 0 mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 --bind-to none -np 2 \
-    "$bin" run scenarios/parallel-fattree.ini --quiet --set traffic.duration=20us --set run.threads=1 --out "$tmp/ex-s" \
-    2> "$tmp/ex-s.err") || fail=$((fail + 1))
+unbound_example ex-s taskset -c 0
 check test "$(num cpus "$tmp/ex-s/parallel.json")" = 1
 check test "$(num threads_sharing_cpus "$tmp/ex-s/parallel.json")" = 2
 check grep -q "run.threads = 1 on each of the 2 ranks that share this rank's 1 CPU: 2 threads; they take turns" "$tmp/ex-s.err"
